@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// LiteVision: Google ML Kit's on-device vision API for Swift on Linux, on the official LiteRT runtime.
+//
+// Layering (dependencies point downward only):
+//   litevision (CLI), litevision-bench            executables
+//   LiteVision                                    vision features: labeling (detection, tracking next)
+//   LiteVisionImaging   TFLiteModel   LiteRTRuntime
+//   CTurboJPEG, CPNG (Debian C libraries)          CLiteRt (our own C declarations, loaded with dlopen)
+import PackageDescription
+
+let package = Package(
+    name: "LiteVision",
+    products: [
+        .library(name: "LiteVision", targets: ["LiteVision"]),
+        .executable(name: "litevision", targets: ["litevision"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C declarations of the LiteRT C API (written for this project; the runtime is dlopen'ed).
+        .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
+        // Thin Swift wrapper over the runtime: loading, environment, compiled models, tensor buffers.
+        .target(name: "LiteRTRuntime", dependencies: ["CLiteRt"]),
+        // Reader for .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
+        .target(name: "TFLiteModel"),
+        // Debian's libjpeg-turbo and libpng.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        // Images: pixel buffers, orientation, codecs, resampling.
+        .target(name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG"]),
+        // The ML Kit-style vision features.
+        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "TFLiteModel", "LiteVisionImaging"]),
+        .executableTarget(name: "litevision", dependencies: [
+            "LiteVision",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteVisionImaging"]),
+        // Test helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
+        .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+int litert_c_api_placeholder;

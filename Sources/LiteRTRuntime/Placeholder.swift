@@ -1,0 +1,1 @@
+// Runtime wrapper: see RuntimeLibrary.swift
