@@ -23,7 +23,9 @@ let package = Package(
         // Thin Swift wrapper over the runtime: loading, environment, compiled models, tensor buffers.
         .target(name: "LiteRTRuntime", dependencies: ["CLiteRt"]),
         // Reader for .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
-        .target(name: "TFLiteModel"),
+        .target(name: "TFLiteModel", dependencies: ["CZlib"]),
+        // Debian's zlib (inflating deflated entries of a model's associated-files zip).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Debian's libjpeg-turbo and libpng.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
