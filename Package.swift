@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteVisionImaging"]),
         // Test helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
+        .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"]),

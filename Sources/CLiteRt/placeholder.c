@@ -1,1 +1,0 @@
-int litert_c_api_placeholder;

@@ -1,1 +1,0 @@
-// Runtime wrapper: see RuntimeLibrary.swift
