@@ -1,0 +1,121 @@
+/// Decodes JPEG and PNG images into RGB8 pixel buffers, with their EXIF orientation.
+///
+/// JPEG goes through libjpeg-turbo, PNG through libpng. Decoding matches Pillow's defaults (the
+/// reference the project is checked against): JPEG pixels are bit-identical to Pillow's.
+///
+/// The decoder holds no mutable state: one value can be used from any number of threads at once.
+///
+/// ```swift
+/// let decoded = try ImageDecoder().decodeFile(atPath: "photo.jpg", minimumSize: (224, 224))
+/// print(decoded.image.width, decoded.orientation)
+/// ```
+public struct ImageDecoder: Sendable {
+    /// The default limit on the number of pixels an image may declare: 100 megapixels
+    /// (100,000,000), enough for any camera photo and far below what would exhaust memory
+    /// (decoding 100 megapixels needs 300 MB of RGB output).
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// The largest `width * height` accepted. Larger images are refused with
+    /// ``ImageDecodingError/tooLarge(width:height:limit:)`` from their header, before any pixel
+    /// memory is allocated. The limit applies to the stored size, even when DCT scaling is requested.
+    public let maxPixelCount: Int
+
+    /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
+    /// (default ``defaultMaxPixelCount``, 100 megapixels).
+    public init(maxPixelCount: Int = defaultMaxPixelCount) {
+        precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
+        self.maxPixelCount = maxPixelCount
+    }
+
+    /// Decodes JPEG or PNG bytes to RGB8 (see ``DecodedImage/image``).
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file in memory. Only read during the call.
+    ///   - minimumSize: when given and the image is a JPEG, the image is shrunk while decoding, in
+    ///     the DCT domain (much faster than decoding and then resizing), by the largest factor among
+    ///     1/2, 1/4 and 1/8 that keeps its width and height at least `minimumSize.width` and
+    ///     `minimumSize.height`. The sizes are those of the stored image, before orientation: for
+    ///     orientations that swap width and height, swap the minimum too. `nil` decodes at full size;
+    ///     PNG is always decoded at full size.
+    /// - Returns: the pixels, the EXIF orientation and the stored size.
+    /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt,
+    ///   or declares a size beyond ``maxPixelCount``.
+    public func decode(_ bytes: UnsafeRawBufferPointer,
+                       minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
+        let view = ByteView(bytes: bytes)
+        switch FormatSniffer.format(of: view) {
+        case .failure(let error): throw error
+        case .success(.jpeg): return try decodeJPEG(view, minimumSize: minimumSize)
+        case .success(.png): return try decodePNG(view)
+        }
+    }
+
+    /// Decodes JPEG or PNG bytes held in an array; see ``decode(_:minimumSize:)-(UnsafeRawBufferPointer,_)``.
+    public func decode(_ bytes: [UInt8],
+                       minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageDecodingError) in try decode(raw, minimumSize: minimumSize) }
+        }
+        return try result.get()
+    }
+
+    /// Reads only the header: format, stored width and height, and EXIF orientation. No pixels are
+    /// decoded, so this is cheap even for huge images (and is not subject to ``maxPixelCount``).
+    public func inspect(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageHeaderInfo {
+        let view = ByteView(bytes: bytes)
+        switch FormatSniffer.format(of: view) {
+        case .failure(let error):
+            throw error
+        case .success(.jpeg):
+            let header = try TurboJPEGDecoder.withHandle { handle throws(ImageDecodingError) in
+                try TurboJPEGDecoder.readHeader(handle, view)
+            }
+            return ImageHeaderInfo(format: .jpeg, width: header.width, height: header.height,
+                                   orientation: EXIFReader.orientation(inJPEG: bytes) ?? .up)
+        case .success(.png):
+            let size = try LibPNGDecoder.readHeader(view)
+            return ImageHeaderInfo(format: .png, width: size.width, height: size.height,
+                                   orientation: EXIFReader.orientation(inPNG: bytes) ?? .up)
+        }
+    }
+
+    /// Reads only the header of bytes held in an array; see ``inspect(_:)-(UnsafeRawBufferPointer)``.
+    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeaderInfo {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageDecodingError) in try inspect(raw) }
+        }
+        return try result.get()
+    }
+
+    /// Refuses sizes over the pixel limit.
+    func checkLimit(width: Int, height: Int) throws(ImageDecodingError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixelCount {
+            throw .tooLarge(width: width, height: height, limit: maxPixelCount)
+        }
+    }
+
+    private func decodeJPEG(_ view: ByteView,
+                            minimumSize: (width: Int, height: Int)?) throws(ImageDecodingError) -> DecodedImage {
+        try TurboJPEGDecoder.withHandle { handle throws(ImageDecodingError) in
+            let header = try TurboJPEGDecoder.readHeader(handle, view)
+            try checkLimit(width: header.width, height: header.height)
+            let denominator = JPEGScaling.denominator(width: header.width, height: header.height,
+                                                      minimum: minimumSize)
+            let (image, warning) = try TurboJPEGDecoder.decodeRGB(handle, view, header: header,
+                                                                   denominator: denominator)
+            return DecodedImage(image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
+                                format: .jpeg, originalWidth: header.width, originalHeight: header.height,
+                                scaleDenominator: denominator, warning: warning)
+        }
+    }
+
+    private func decodePNG(_ view: ByteView) throws(ImageDecodingError) -> DecodedImage {
+        let size = try LibPNGDecoder.readHeader(view)
+        try checkLimit(width: size.width, height: size.height)
+        let (image, warning) = try LibPNGDecoder.decodeRGB(view)
+        return DecodedImage(image: image, orientation: EXIFReader.orientation(inPNG: view.bytes) ?? .up,
+                            format: .png, originalWidth: size.width, originalHeight: size.height,
+                            scaleDenominator: 1, warning: warning)
+    }
+}

@@ -1,0 +1,14 @@
+/// The compressed image formats the decoder understands.
+public enum ImageFileFormat: String, Sendable, Equatable, CustomStringConvertible {
+    /// JPEG (JFIF or EXIF; baseline, extended or progressive).
+    case jpeg
+    /// PNG (any bit depth and colour type, interlaced or not).
+    case png
+
+    public var description: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        }
+    }
+}
