@@ -80,8 +80,7 @@ public struct AssociatedFiles: Sendable {
             }
             contents = Array(stored)
         } else {
-            // Deflate cannot expand data more than about 1032 times: a larger claim is a corrupt size,
-            // refused before allocating for it.
+            // Deflate cannot expand data more than about 1032 times: a larger claim is a corrupt size.
             guard entry.uncompressedSize <= entry.compressedSize * 1032 + 1024 else {
                 throw .malformedAssociatedFiles("\"\(name)\" claims \(entry.uncompressedSize) bytes from only "
                                                 + "\(entry.compressedSize) compressed bytes")

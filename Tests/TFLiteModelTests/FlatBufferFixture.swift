@@ -3,7 +3,7 @@
 // their tables). Written for these tests; it is not a general FlatBuffers builder.
 
 /// A value of a table field.
-enum FBValue {
+enum FBValue: Sendable {
     case u8(UInt8)
     case i8(Int8)
     case u32(UInt32)
@@ -14,7 +14,7 @@ enum FBValue {
 }
 
 /// Something a FlatBuffer offset can point to.
-indirect enum FBNode {
+indirect enum FBNode: Sendable {
     /// A table; the key is the field id.
     case table([Int: FBValue])
     case string(String)

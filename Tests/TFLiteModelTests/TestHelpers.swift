@@ -1,13 +1,18 @@
 import LiteVisionTestSupport
+import Testing
 import TFLiteModel
 
 /// Runs `body` and returns the ModelFileError it throws, or nil when it succeeds.
-func thrownError<T>(_ body: () throws(ModelFileError) -> T) -> ModelFileError? {
+/// Any other error fails the test: the library only throws ModelFileError.
+func thrownError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) -> ModelFileError? {
     do {
         _ = try body()
         return nil
-    } catch {
+    } catch let error as ModelFileError {
         return error
+    } catch {
+        Issue.record("unexpected error type: \(error)", sourceLocation: sourceLocation)
+        return nil
     }
 }
 
