@@ -4,7 +4,8 @@ public struct DecodedImage: Sendable {
     /// as stored in the file (not yet turned upright: see ``orientation``).
     ///
     /// Grayscale images are expanded to RGB; CMYK JPEGs are converted to RGB; PNG alpha is dropped
-    /// (as ML Kit ignores alpha); 16-bit PNG samples are reduced to 8 bits.
+    /// (as ML Kit ignores alpha); 16-bit PNG samples are rounded to 8 bits. A PNG `gAMA` chunk that
+    /// differs from sRGB's gamma is applied by libpng (Pillow ignores it); ICC profiles are ignored.
     public var image: ImageBuffer
     /// How the stored pixels must be turned to show the picture upright, from the EXIF `Orientation`
     /// tag (JPEG APP1 or PNG `eXIf` chunk); ``ImageOrientation/up`` when absent or invalid.

@@ -21,7 +21,7 @@ public struct ImageDecoder: Sendable {
     public let maxPixelCount: Int
 
     /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
-    /// (default ``defaultMaxPixelCount``, 100 megapixels).
+    /// (default ``defaultMaxPixelCount``, 100 megapixels). `maxPixelCount` must be positive.
     public init(maxPixelCount: Int = defaultMaxPixelCount) {
         precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
         self.maxPixelCount = maxPixelCount

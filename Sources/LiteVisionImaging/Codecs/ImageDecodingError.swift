@@ -19,6 +19,7 @@ public enum ImageDecodingError: Error, Sendable, Equatable, CustomStringConverti
     /// A file could not be opened or read. The value is the path and the system's reason.
     case fileNotReadable(path: String, reason: String)
 
+    /// A message for people: what is wrong, and what to do about it.
     public var description: String {
         switch self {
         case .empty:

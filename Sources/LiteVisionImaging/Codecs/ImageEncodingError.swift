@@ -10,6 +10,7 @@ public enum ImageEncodingError: Error, Sendable, Equatable, CustomStringConverti
     /// libjpeg-turbo or libpng failed; the value holds its message.
     case encoderFailed(String)
 
+    /// A message for people: what is wrong, and what to do about it.
     public var description: String {
         switch self {
         case .invalidQuality(let quality):

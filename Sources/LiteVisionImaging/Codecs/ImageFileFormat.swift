@@ -5,6 +5,7 @@ public enum ImageFileFormat: String, Sendable, Equatable, CustomStringConvertibl
     /// PNG (any bit depth and colour type, interlaced or not).
     case png
 
+    /// The format's usual name: "JPEG" or "PNG".
     public var description: String {
         switch self {
         case .jpeg: "JPEG"

@@ -13,8 +13,9 @@ enum JPEGMarkerScanner {
 
     /// How a walk ended.
     enum End {
-        /// A complete SOS segment was found: the header is all there.
-        case reachedScan
+        /// A complete SOS segment was found: the header is all there, and the entropy-coded data
+        /// starts at `dataOffset`.
+        case reachedScan(dataOffset: Int)
         /// EOI came before any scan.
         case reachedEnd
         /// The data ran out, or a segment's length runs past it.
@@ -49,7 +50,7 @@ enum JPEGMarkerScanner {
             default:
                 guard let length = bytes.u16(at: position), length >= 2,
                       let payload = bytes.slice(offset: position + 2, length: Int(length) - 2) else { return .ranOut }
-                if marker == 0xDA { return .reachedScan }
+                if marker == 0xDA { return .reachedScan(dataOffset: position + Int(length)) }
                 guard body(Segment(marker: marker, payload: payload)) else { return .stopped }
                 position += Int(length)
             }
@@ -63,5 +64,21 @@ enum JPEGMarkerScanner {
         case .reachedScan, .reachedEnd: true
         case .ranOut, .stopped, .notJPEG: false
         }
+    }
+
+    /// Whether an EOI marker (`FF D9`) follows the first scan's header. Inside entropy-coded data
+    /// `FF` is only ever followed by `00` or a restart marker, so a missing EOI means the file was cut.
+    /// (Scans the compressed data once: used only when libjpeg-turbo has already complained.)
+    static func hasEndMarkerAfterFirstScan(_ bytes: ByteView) -> Bool {
+        guard case .reachedScan(let start) = forEachSegment(in: bytes, { _ in true }), start < bytes.count else {
+            return false
+        }
+        let data = bytes.bytes
+        var position = start
+        while position + 1 < data.count {
+            if data[position] == 0xFF && data[position + 1] == 0xD9 { return true }
+            position += 1
+        }
+        return false
     }
 }

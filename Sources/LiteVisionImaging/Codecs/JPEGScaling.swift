@@ -8,29 +8,33 @@ enum JPEGScaling {
     /// The denominators used, largest first. Pillow's `draft` uses the same four.
     static let candidateDenominators = [8, 4, 2, 1]
 
-    /// The denominators among ``candidateDenominators`` whose 1/d factor this libjpeg-turbo reports
-    /// in `tjGetScalingFactors` (all four in every release; checked rather than assumed).
-    static let supportedDenominators: [Int] = {
+    /// The factors libjpeg-turbo supports (`tjGetScalingFactors`), in its order of preference:
+    /// `tjDecompress2` uses the first one whose scaled size fits the requested size.
+    static let availableFactors: [(num: Int, denom: Int)] = {
         var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [1] }
-        let available = UnsafeBufferPointer(start: factors, count: Int(count))
-        return candidateDenominators.filter { d in
-            d == 1 || available.contains { $0.num == 1 && Int($0.denom) == d }
-        }
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [(1, 1)] }
+        return UnsafeBufferPointer(start: factors, count: Int(count)).map { (Int($0.num), Int($0.denom)) }
     }()
 
-    /// `dimension` scaled by `1/denominator`, rounded up, as libjpeg-turbo computes it (`TJSCALED`).
-    static func scaled(_ dimension: Int, by denominator: Int) -> Int {
-        (dimension + denominator - 1) / denominator
+    /// `dimension` scaled by `num/denom`, rounded up, as libjpeg-turbo computes it (`TJSCALED`).
+    static func scaled(_ dimension: Int, num: Int = 1, by denom: Int) -> Int {
+        (dimension * num + denom - 1) / denom
     }
 
     /// The largest denominator whose scaled size is still at least `minimum` in both directions;
     /// 1 when no minimum is given or no reduction fits.
+    ///
+    /// A denominator is only used when libjpeg-turbo, asked for the 1/d size, really picks the factor
+    /// 1/d: for images under 8 pixels a side a factor such as 5/8 can give the same size, and the
+    /// decoded pixels must be those of the reported ``DecodedImage/scaleDenominator``.
     static func denominator(width: Int, height: Int, minimum: (width: Int, height: Int)?) -> Int {
         guard let minimum else { return 1 }
-        for d in supportedDenominators
-        where scaled(width, by: d) >= minimum.width && scaled(height, by: d) >= minimum.height {
-            return d
+        for d in candidateDenominators where d > 1 {
+            let w = scaled(width, by: d), h = scaled(height, by: d)
+            guard w >= minimum.width, h >= minimum.height else { continue }
+            let chosen = availableFactors.first { scaled(width, num: $0.num, by: $0.denom) <= w
+                                                  && scaled(height, num: $0.num, by: $0.denom) <= h }
+            if let chosen, chosen.num == 1, chosen.denom == d { return d }
         }
         return 1
     }

@@ -7,7 +7,9 @@ import CPNG
 /// of libpng used here. It handles every colour type, bit depth, palette, transparency and
 /// interlacing. Conversions: gray becomes RGB, alpha (including palette transparency) is dropped
 /// without compositing — ML Kit ignores alpha, and Pillow's `convert("RGB")` does the same —
-/// and 16-bit samples are reduced to 8 bits as sRGB-encoded values.
+/// and 16-bit samples are rounded to 8 bits as sRGB-encoded values (Pillow truncates them instead:
+/// at most 1 apart). 8-bit files are passed through unchanged unless a `gAMA` chunk declares a
+/// gamma far from sRGB's, which libpng then converts to sRGB (Pillow does not).
 enum LibPNGDecoder {
     /// The declared width and height, read from IHDR without libpng.
     static func readHeader(_ bytes: ByteView) throws(ImageDecodingError) -> (width: Int, height: Int) {

@@ -69,7 +69,7 @@ enum TurboJPEGDecoder {
             let status = tjDecompress2(handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
                                        Int32(width), Int32(width * channels), Int32(height),
                                        Int32(pixelFormat.rawValue), flags)
-            outcome = classify(status: status, handle: handle)
+            outcome = classify(status: status, handle: handle, bytes: bytes)
             if case .success = outcome { initialized = buffer.count } else { initialized = 0 }
         }
         let warning: String?
@@ -84,16 +84,24 @@ enum TurboJPEGDecoder {
     }
 
     /// Turns a `tjDecompress2` status into success (with an optional warning) or an error.
-    private static func classify(status: Int32, handle: tjhandle) -> Result<String?, ImageDecodingError> {
+    ///
+    /// libjpeg-turbo keeps only its first warning's text, so a file cut short after some other
+    /// recoverable damage would not say "Premature end of JPEG file": such files are recognised by
+    /// their missing EOI marker instead.
+    private static func classify(status: Int32, handle: tjhandle, bytes: ByteView) -> Result<String?, ImageDecodingError> {
         guard status != 0 else { return .success(nil) }
         let message = errorMessage(handle)
         if message.contains("Premature end of JPEG file") {
             return .failure(.truncated("JPEG data ends before the image is complete (libjpeg-turbo: \(message))"))
         }
-        if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
-            return .success(message)
+        guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+            return .failure(.corrupt("JPEG data is invalid (libjpeg-turbo: \(message))"))
         }
-        return .failure(.corrupt("JPEG data is invalid (libjpeg-turbo: \(message))"))
+        if !JPEGMarkerScanner.hasEndMarkerAfterFirstScan(bytes) {
+            return .failure(.truncated("JPEG data ends before the image is complete: no end-of-image marker "
+                                       + "(libjpeg-turbo: \(message))"))
+        }
+        return .success(message)
     }
 
     private static func source(_ bytes: ByteView) -> UnsafePointer<UInt8>? {

@@ -12,7 +12,7 @@ import LiteVisionTestSupport
         #expect(throws: ImageDecodingError.empty) { try decoder.inspect([UInt8]()) }
         let directory = TestData.temporaryDirectory("codecs")
         let path = directory.appendingPathComponent("empty.jpg").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         #expect(throws: ImageDecodingError.empty) { try decoder.decodeFile(atPath: path) }
     }
 
@@ -81,6 +81,18 @@ import LiteVisionTestSupport
         #expect(throws: ImageDecodingError.self) { try decoder.decode(half, minimumSize: (224, 224)) }
         let progressive = try CodecTestHelpers.photoBytes("dandelion.jpg")
         #expect(isTruncated { try decoder.decode(Array(progressive.prefix(progressive.count * 3 / 4))) })
+    }
+
+    @Test func truncationAfterAnEarlierWarningIsStillAnError() throws {
+        // Stray bytes before the SOF marker make libjpeg-turbo warn first ("extraneous bytes before
+        // marker"), so its "Premature end of JPEG file" text is lost; the missing EOI still tells.
+        let bird = try CodecTestHelpers.photoBytes("bird.jpg")
+        let sof = try #require(CodecTestHelpers.offset(ofMarker: 0xC0, in: bird))
+        let padded = Array(bird[..<sof]) + [0x00, 0x11, 0x22] + Array(bird[sof...])
+        let whole = try decoder.decode(padded)
+        #expect(whole.warning?.contains("extraneous bytes") == true)
+        #expect(whole.image.width == 2000)
+        #expect(isTruncated { try decoder.decode(Array(padded.prefix(padded.count / 2))) })
     }
 
     @Test func jpegCutInItsHeaderIsTruncated() throws {

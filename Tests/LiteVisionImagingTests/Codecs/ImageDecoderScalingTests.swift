@@ -55,6 +55,17 @@ import LiteVisionTestSupport
         #expect(decoded.scaleDenominator == 8 && decoded.image.width == 100 && decoded.image.height == 64)
     }
 
+    @Test func tinyImagesAreNotScaledByAnAmbiguousFactor() throws {
+        // 3x3 at 1/2 is 2x2, but so is 5/8, which libjpeg-turbo would prefer: stay at full size.
+        let tiny = ImageBuffer(width: 3, height: 3, format: .rgb8, pixels: [UInt8](repeating: 128, count: 27))
+        let decoded = try ImageDecoder().decode(JPEGEncoder.encode(tiny), minimumSize: (2, 2))
+        #expect(decoded.scaleDenominator == 1 && decoded.image.width == 3)
+        // 16x16 at 1/8 is 2x2 and no other factor gives that.
+        let small = ImageBuffer(width: 16, height: 16, format: .rgb8, pixels: [UInt8](repeating: 128, count: 768))
+        let scaled = try ImageDecoder().decode(JPEGEncoder.encode(small), minimumSize: (2, 2))
+        #expect(scaled.scaleDenominator == 8 && scaled.image.width == 2 && scaled.image.height == 2)
+    }
+
     @Test func pngIgnoresTheMinimum() throws {
         let png = try PNGEncoder.encode(CodecTestHelpers.photoCrop)
         let decoded = try ImageDecoder().decode(png, minimumSize: (4, 4))
