@@ -14,6 +14,9 @@ enum FormatSniffer {
            bytes.matches(Array(PNGChunkScanner.signature.prefix(bytes.count)), at: 0) {
             return .failure(.truncated("PNG data ends after \(bytes.count) byte(s), inside its signature"))
         }
+        if bytes.count >= 3, bytes.matches([0xFF, 0xD8], at: 0) {
+            return .failure(.corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it"))
+        }
         return .failure(.unsupportedFormat(otherKind(of: bytes)))
     }
 

@@ -63,6 +63,9 @@ import LiteVisionTestSupport
         #expect(unsupportedKind(Array("II*\0".utf8) + [8, 0, 0, 0])?.contains("TIFF") == true)
         #expect(unsupportedKind(Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 20))?
             .contains("BMP") == true)
+        #expect(throws: ImageDecodingError.corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it")) {
+            try decoder.decode([0xFF, 0xD8, 0x00, 0x00])
+        }
         let unknown = unsupportedKind([0x00, 0x01, 0x02, 0x03, 0xF0, 0xF1])
         #expect(unknown?.contains("unknown") == true && unknown?.contains("00 01 02 03 F0 F1") == true)
     }
