@@ -39,7 +39,7 @@ let package = Package(
             "LiteVision",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteVisionImaging"]),
+        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteRTRuntime"]),
         // Test helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
         .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),

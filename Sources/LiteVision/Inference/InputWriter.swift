@@ -1,0 +1,79 @@
+import LiteVisionImaging
+
+/// Turns an image into a model's input tensor: the preprocessing of every image and frame.
+///
+/// The whole image is resized to the model input with antialiased bilinear filtering (Pillow's `BILINEAR`,
+/// the convention of the reference outputs), aspect ratio not kept, as ML Kit does. To keep rotated
+/// images cheap, the stored pixels are resized first (to the input size turned by the orientation) and
+/// only the small result is turned upright. uint8 models get the bytes as they are; float32 models get
+/// `(value - mean) / std` with the metadata's NormalizationOptions.
+enum InputWriter {
+    static func write(_ image: ImageBuffer, orientation: ImageOrientation, width: Int, height: Int,
+                      normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?,
+                      into tensor: UnsafeMutableRawBufferPointer, session: InferenceSession) {
+        let storedWidth = orientation.swapsDimensions ? height : width
+        let storedHeight = orientation.swapsDimensions ? width : height
+        let byteCount = width * height * 3
+        precondition(tensor.count >= byteCount * (normalization == nil ? 1 : 4), "input tensor too small")
+        if normalization == nil && orientation == .up {
+            Resampler.resizeBilinearAntialiased(image, into: tensor.baseAddress!, width: width, height: height,
+                                                plan: session.plan(for: image, width: width, height: height))
+            return
+        }
+        if session.resized.count != byteCount { session.resized = [UInt8](repeating: 0, count: byteCount) }
+        session.resized.withUnsafeMutableBytes { resized in
+            Resampler.resizeBilinearAntialiased(image, into: resized.baseAddress!, width: storedWidth,
+                                                height: storedHeight,
+                                                plan: session.plan(for: image, width: storedWidth, height: storedHeight))
+        }
+        guard let normalization else {
+            session.resized.withUnsafeBytes { resized in
+                Resampler.orient(rgb: resized.baseAddress!, width: storedWidth, height: storedHeight,
+                                 orientation: orientation, into: tensor.baseAddress!)
+            }
+            return
+        }
+        if orientation != .up {
+            if session.oriented.count != byteCount { session.oriented = [UInt8](repeating: 0, count: byteCount) }
+            session.resized.withUnsafeBytes { resized in
+                session.oriented.withUnsafeMutableBytes { oriented in
+                    Resampler.orient(rgb: resized.baseAddress!, width: storedWidth, height: storedHeight,
+                                     orientation: orientation, into: oriented.baseAddress!)
+                }
+            }
+        }
+        let upright = orientation == .up ? session.resized : session.oriented
+        upright.withUnsafeBufferPointer { pixels in
+            normalize(pixels, count: width * height, mean: normalization.mean, inverseStd: normalization.inverseStd,
+                      into: tensor.baseAddress!.assumingMemoryBound(to: Float.self))
+        }
+    }
+
+    /// `(value - mean) * (1 / std)` per channel, for `count` RGB pixels.
+    static func normalize(_ pixels: UnsafeBufferPointer<UInt8>, count: Int, mean: SIMD3<Float>,
+                          inverseStd: SIMD3<Float>, into output: UnsafeMutablePointer<Float>) {
+        // Expand the per-channel constants over 4 pixels (12 floats) so the loop runs on whole vectors.
+        let mean12 = SIMD16<Float>(mean.x, mean.y, mean.z, mean.x, mean.y, mean.z, mean.x, mean.y,
+                                   mean.z, mean.x, mean.y, mean.z, 0, 0, 0, 0)
+        let scale12 = SIMD16<Float>(inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x, inverseStd.y,
+                                    inverseStd.z, inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x,
+                                    inverseStd.y, inverseStd.z, 0, 0, 0, 0)
+        let base = pixels.baseAddress!
+        var pixel = 0
+        while pixel + 4 <= count {
+            let offset = pixel * 3
+            var values = SIMD16<Float>()
+            for lane in 0..<12 { values[lane] = Float(base[offset + lane]) }
+            let result = (values - mean12) * scale12
+            for lane in 0..<12 { output[offset + lane] = result[lane] }
+            pixel += 4
+        }
+        while pixel < count {
+            for channel in 0..<3 {
+                let offset = pixel * 3 + channel
+                output[offset] = (Float(base[offset]) - mean[channel]) * inverseStd[channel]
+            }
+            pixel += 1
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import LiteVision
+
+/// `litevision label`: image labeling with a custom classifier.
+struct LabelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "label",
+        abstract: "Label images with a TFLite classifier (ML Kit's custom image labeling).",
+        discussion: """
+            Each IMAGE may be a JPEG or PNG file, or a folder whose JPEG and PNG files are labeled in name order. \
+            A file that cannot be labeled gets a one-line error on standard error and the others go on; the exit \
+            status is then 1.
+            """
+    )
+
+    @Option(name: .long, help: "The TFLite classifier (.tflite), or an AutoML manifest.json.")
+    var model: String
+
+    @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
+    var labels: String?
+
+    @Option(name: .long, help: "Minimum confidence, 0...1 (default: the model's metadata threshold, else 0).")
+    var threshold: Float?
+
+    @Option(name: .customLong("max-results"), help: "Labels per image at most (default 10).")
+    var maxResults: Int?
+
+    @Option(name: .long, help: "Threads per inference (default: the number of cores).")
+    var threads: Int?
+
+    @Flag(name: .long, help: "Print one JSON object per image (ML Kit's field names) instead of a table.")
+    var json = false
+
+    @Argument(help: "Image files or folders.")
+    var images: [String]
+
+    func validate() throws {
+        if let threshold, !(0...1).contains(threshold) {
+            throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
+        }
+        if let maxResults, maxResults < 1 {
+            throw ValidationError("--max-results must be at least 1, got \(maxResults).")
+        }
+        if let threads, threads < 1 {
+            throw ValidationError("--threads must be at least 1, got \(threads).")
+        }
+    }
+
+    func run() throws {
+        let localModel: LocalModel
+        if model.hasSuffix(".json") {
+            localModel = LocalModel(manifestPath: model)
+        } else if let labels {
+            localModel = LocalModel(path: model, labelsPath: labels)
+        } else {
+            localModel = LocalModel(path: model)
+        }
+        var options = CustomImageLabelerOptions(localModel: localModel)
+        options.confidenceThreshold = threshold
+        options.maxResultCount = maxResults
+        if let threads { options.threadCount = threads }
+        let labeler: ImageLabeler
+        do {
+            labeler = try ImageLabeler.imageLabeler(options: options)
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+        let files = ImageFiles.expand(images)
+        if files.isEmpty {
+            Console.error("litevision: no images given (folders are searched for .jpg, .jpeg and .png files)")
+            throw ExitCode(2)
+        }
+        let progress = ProgressBar(total: files.count)
+        var failures = 0
+        for file in files {
+            let outcome: Result<[ImageLabel], VisionError>
+            if let problem = file.problem {
+                outcome = .failure(.fileNotReadable(path: file.path, reason: problem))
+            } else {
+                outcome = Result { () throws(VisionError) in
+                    try labeler.results(in: try VisionImage(contentsOfFile: file.path))
+                }
+            }
+            progress.clear()
+            switch outcome {
+            case .success(let labels):
+                Console.output(json ? LabelOutput.jsonLine(file: file.path, labels: labels)
+                                    : LabelOutput.table(file: file.path, labels: labels))
+            case .failure(let error):
+                failures += 1
+                Console.error("litevision: \(file.path): \(error)")
+                if json { Console.output(LabelOutput.jsonError(file: file.path, error: error)) }
+            }
+            progress.advance()
+        }
+        progress.finish()
+        if failures > 0 {
+            Console.error("litevision: \(failures) of \(files.count) images could not be labeled")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import LiteVisionTestSupport
+import Testing
+
+/// The `litevision` executable, run as a user would.
+@Suite("litevision label")
+struct CLITests {
+    /// The built `litevision` next to the test bundle (`swift build --build-tests` builds both).
+    static let executable: String = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("litevision").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        fatalError("the litevision executable was not built next to the tests in \(folder.path): run scripts/test.sh")
+    }()
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("A table with the heron first")
+    func table() throws {
+        let result = try Self.run(["label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("bird.jpg") == true)
+        #expect(lines.dropFirst().first?.contains("Ardea cinerea (Grey Heron)") == true)
+    }
+
+    @Test("JSON lines with ML Kit's field names; a bad file is one error line and the batch goes on")
+    func jsonBatch() throws {
+        let folder = TestData.temporaryDirectory("cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("notes.jpg")
+        try Data("not a photo".utf8).write(to: bad)
+        let result = try Self.run(["label", "--json", "--model", TestData.model("automl_flowers.tflite"),
+                                   "--labels", TestData.model("automl_flowers.labels.txt"), "--max-results", "2",
+                                   TestData.image("daisy.jpeg"), bad.path, TestData.image("roses.jpeg")])
+        #expect(result.status == 1)
+        let objects = try result.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 3)
+        let daisy = try #require(objects[0]["labels"] as? [[String: Any]])
+        #expect(daisy.count == 2)
+        #expect(daisy[0]["text"] as? String == "daisy")
+        #expect(daisy[0]["index"] as? Int == 0)
+        #expect((daisy[0]["confidence"] as? Double ?? 0) > 0.5)
+        #expect((objects[1]["error"] as? String)?.contains("not a JPEG or PNG") == true || objects[1]["error"] != nil)
+        #expect((objects[2]["labels"] as? [[String: Any]])?.first?["text"] as? String == "roses")
+        let errorLines = result.errors.split(separator: "\n").filter { $0.contains("notes.jpg") }
+        #expect(errorLines.count == 1)
+    }
+
+    @Test("A folder is labeled file by file, in name order")
+    func folder() throws {
+        let result = try Self.run(["label", "--json", "--threshold", "0.3", "--model", TestData.model("bird.tflite"),
+                                   TestData.path("images")])
+        #expect(result.status == 0, "\(result.errors)")
+        let files = result.output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String
+        }
+        #expect(files.count == TestData.imageNames.count)
+        #expect(files.map { ($0 as NSString).lastPathComponent } == TestData.imageNames)
+    }
+
+    @Test("Out-of-range options are refused with the option named", arguments: [
+        (["--threshold", "1.5"], "--threshold"), (["--threshold", "-0.1"], "--threshold"),
+        (["--max-results", "0"], "--max-results"), (["--threads", "0"], "--threads"),
+    ])
+    func badOptions(arguments: [String], option: String) throws {
+        let result = try Self.run(["label", "--model", TestData.model("bird.tflite")] + arguments + [TestData.image("bird.jpg")])
+        #expect(result.status != 0)
+        #expect(result.errors.contains(option))
+        #expect(result.output.isEmpty)
+    }
+
+    @Test("A bad model stops before any image, with the reason")
+    func badModel() throws {
+        let result = try Self.run(["label", "--model", TestData.image("bird.jpg"), TestData.image("bird.jpg")])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("not a valid TFLite model"))
+    }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import Synchronization
+import Foundation
+import LiteVision
+import LiteVisionTestSupport
+import Testing
+
+@Suite("ImageLabeler behaviour")
+struct LabelerBehaviourTests {
+    static let birdModel = LocalModel(path: TestData.model("bird.tflite"))
+
+    @Test("One labeler shared by 8 concurrent tasks for 200 calls returns what serial calls return")
+    func concurrency() async throws {
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let names = ["bird.jpg", "grace_hopper.jpg", "pets.jpg", "tulips.jpeg", "burger.jpg"]
+        let images = try names.map { try VisionImage(contentsOfFile: TestData.image($0)).decoded() }
+        let serial = try images.map { try labeler.results(in: $0) }
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var mismatches = 0
+                    for call in 0..<25 {
+                        let which = (task * 25 + call) % images.count
+                        if try await labeler.process(images[which]) != serial[which] { mismatches += 1 }
+                    }
+                    return mismatches
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(serial[0].first?.text == "Ardea cinerea (Grey Heron)")
+    }
+
+    @Test("Threads calling at once get the same answers too")
+    func threads() throws {
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg")).decoded()
+        let expected = try labeler.results(in: image)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            if (try? labeler.results(in: image)) != expected { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
+    @Test("Results are sorted by confidence, then index, and cut by threshold and count")
+    func sortingAndLimits() throws {
+        var options = CustomImageLabelerOptions(localModel: Self.birdModel)
+        options.confidenceThreshold = 0.0
+        options.maxResultCount = 25
+        let all = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
+        #expect(all.count == 25)
+        for (a, b) in zip(all, all.dropFirst()) {
+            #expect(a.confidence > b.confidence || (a.confidence == b.confidence && a.index < b.index))
+        }
+        options.confidenceThreshold = 0.05
+        options.maxResultCount = 3
+        let some = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
+        #expect(some.count <= 3 && !some.isEmpty)
+        #expect(some.allSatisfy { $0.confidence >= 0.05 })
+        #expect(some == Array(all.filter { $0.confidence >= 0.05 }.prefix(3)))
+    }
+
+    @Test("Unset or invalid options fall back as in ML Kit: metadata threshold, then 10 results")
+    func defaults() throws {
+        var options = CustomImageLabelerOptions(localModel: Self.birdModel)
+        let metadataThreshold = try ImageLabeler.imageLabeler(options: options).confidenceThreshold
+        #expect(metadataThreshold > 0, "bird.tflite's metadata has a score threshold")
+        for invalid: Float in [-0.5, 1.5, .nan] {
+            options.confidenceThreshold = invalid
+            #expect(try ImageLabeler.imageLabeler(options: options).confidenceThreshold == metadataThreshold)
+        }
+        for invalid in [0, -3] {
+            options.maxResultCount = invalid
+            #expect(try ImageLabeler.imageLabeler(options: options).maxResultCount == 10)
+        }
+        // A model without metadata falls back to 0.
+        let flowers = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(
+            localModel: LocalModel(path: TestData.model("automl_flowers.tflite"),
+                                   labelsPath: TestData.model("automl_flowers.labels.txt"))))
+        #expect(flowers.confidenceThreshold == 0)
+        #expect(flowers.labels == ["daisy", "dandelion", "roses", "sunflowers", "tulips"])
+    }
+
+    @Test("A model without labels returns indices with empty text")
+    func noLabels() throws {
+        var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("automl_flowers.tflite")))
+        options.maxResultCount = 5
+        let labeler = try ImageLabeler.imageLabeler(options: options)
+        #expect(labeler.labels == nil)
+        let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("daisy.jpeg")))
+        #expect(labels.count == 5)
+        #expect(labels.allSatisfy { $0.text.isEmpty })
+        #expect(labels.first?.index == 0, "daisy is class 0 of the flowers model")
+    }
+
+    @Test("An AutoML manifest names the model and its labels")
+    func manifest() throws {
+        let folder = TestData.temporaryDirectory("manifest")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("manifest.json")
+        try Data("""
+            {"modelFile": "\(TestData.model("automl_flowers.tflite"))", "labelsFile": "\(TestData.model("automl_flowers.labels.txt"))", "modelType": "IMAGE_LABELING"}
+            """.utf8).write(to: manifest)
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+        let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("sunflower.jpg")))
+        #expect(labels.first?.text == "sunflowers")
+        try Data("not json".utf8).write(to: manifest)
+        #expect(throws: VisionError.self) {
+            try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+        }
+    }
+
+    @Test("The label locale picks the metadata file: English display names vs /m/ ids")
+    func locale() throws {
+        var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("object_labeler.tflite")))
+        let english = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
+        #expect(english.first?.text == "Person")
+        options.labelLocale = "xx"
+        let fallback = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
+        #expect(fallback.first?.text.hasPrefix("/m/") == true)
+    }
+
+    @Test("The callback API delivers the labels on the queue given")
+    func callback() async throws {
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
+        let queue = DispatchQueue(label: "callback-test")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 42)
+        let (labels, onQueue) = await withCheckedContinuation { continuation in
+            labeler.process(image, queue: queue) { labels, error in
+                continuation.resume(returning: (labels, DispatchQueue.getSpecific(key: key) == 42 && error == nil))
+            }
+        }
+        #expect(onQueue)
+        #expect(labels?.first?.text == "Ardea cinerea (Grey Heron)")
+        let failure = await withCheckedContinuation { continuation in
+            labeler.process(try! VisionImage(pixels: [UInt8](repeating: 0, count: 12), width: 2, height: 2, format: .rgb8)) { labels, error in
+                continuation.resume(returning: labels == nil && error != nil)
+            }
+        }
+        #expect(failure)
+    }
+
+    @Test("Camera buffers: BGRA and RGBA frames label like the RGB photo")
+    func cameraFormats() throws {
+        let labeler = try exhaustiveLabeler(Self.birdModel)
+        let rgb = try PhotoFixtures.upright("bird.jpg")
+        let expected = try labeler.results(in: VisionImage(buffer: rgb))
+        for format in [PixelFormat.bgra8, .rgba8] {
+            var pixels = [UInt8](repeating: 255, count: rgb.width * rgb.height * 4 + 64)
+            for i in 0..<(rgb.width * rgb.height) {
+                let r = rgb.pixels[i * 3], g = rgb.pixels[i * 3 + 1], b = rgb.pixels[i * 3 + 2]
+                if format == .bgra8 { pixels[i * 4] = b; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = r }
+                else { pixels[i * 4] = r; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = b }
+            }
+            let labels = try labeler.results(in: try VisionImage(pixels: pixels, width: rgb.width, height: rgb.height, format: format))
+            #expect(labels.first?.index == expected.first?.index)
+            #expect(abs((labels.first?.confidence ?? 0) - (expected.first?.confidence ?? 1)) <= 0.01)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs everything LiteVision needs on a Debian machine with the Swift toolchain:
+#   - Debian C libraries: libjpeg-turbo, libpng, zlib (and pkg-config to find them)
+#   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
+#   - for tests and benchmarks (--dev): Pillow (to compute reference outputs for new photos with
+#     ../shared/tools/reference.py) and MediaPipe Tasks 1.2.2 (the peer the benchmark compares with)
+# It is idempotent and quiet when everything is already there.
+set -euo pipefail
+
+LITERT_VERSION=2.3.0
+MEDIAPIPE_VERSION=1.2.2
+dev=0
+[[ "${1:-}" == "--dev" ]] && dev=1
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+need_apt=()
+for pkg in libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
+done
+if ((${#need_apt[@]})); then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+pip_has() { local v; v=$(python3 -m pip show "$1" 2>/dev/null | sed -n "s/^Version: //p"); [[ "$v" == "$2" ]]; }
+pip_install() { python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"; }
+
+if ! pip_has ai-edge-litert "$LITERT_VERSION"; then
+  echo "setup: installing the LiteRT runtime (ai-edge-litert==$LITERT_VERSION)"
+  pip_install "ai-edge-litert==$LITERT_VERSION"
+fi
+if ((dev)); then
+  python3 -c "import PIL" 2>/dev/null || { echo "setup: installing Pillow"; pip_install pillow; }
+  if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then
+    echo "setup: installing MediaPipe Tasks $MEDIAPIPE_VERSION (benchmark peer)"
+    pip_install "mediapipe==$MEDIAPIPE_VERSION" || echo "setup: MediaPipe could not be installed; the benchmark will say so"
+  fi
+fi
+
+# Make libLiteRt.so findable by the dynamic loader, so programs start without asking python3 where it is.
+lib_dir=$(python3 -c "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))")
+if [[ $(id -u) -eq 0 && "$(readlink -f /usr/local/lib/libLiteRt.so 2>/dev/null)" != "$lib_dir/libLiteRt.so" ]]; then
+  ln -sf "$lib_dir/libLiteRt.so" /usr/local/lib/libLiteRt.so
+  ldconfig
+fi

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what LiteVision and its tests need, then runs the whole test suite.
+# The tests read the shared models and photos in place from LITEVISION_TEST_DATA (default ../shared).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
+if [[ ! -d "$LITEVISION_TEST_DATA/models" ]]; then
+  echo "test: no shared test data at $LITEVISION_TEST_DATA (set LITEVISION_TEST_DATA to the folder with models/ and images/)" >&2
+  exit 2
+fi
+scripts/setup.sh --dev
+# Release mode: the image kernels are SIMD code, which is very slow unoptimized.
+swift build -c release --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' || true
+exec swift test -c release --skip-build
