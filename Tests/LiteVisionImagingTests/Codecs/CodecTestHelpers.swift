@@ -108,7 +108,7 @@ enum CodecTestHelpers {
 }
 
 /// A tiny deterministic random generator (SplitMix64) for reproducible fuzzing.
-struct SeededGenerator: RandomNumberGenerator {
+struct CodecFuzzGenerator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
