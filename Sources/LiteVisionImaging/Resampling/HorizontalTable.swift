@@ -1,0 +1,70 @@
+/// The horizontal weights of a ``ResizePlan`` laid out for the SIMD kernel of one pixel layout.
+///
+/// The kernel works on a *paired row*: every 8-bit element `p` of a source row is widened to the
+/// 32-bit lane `p | p << 23`, which read as two 16-bit halves is the pair `(p, p << 7)`. A weight
+/// `K` (22 fractional bits, at most 2^22) is stored as the pair `(K - 128 * Kh, Kh)` with
+/// `Kh = min(K >> 7, 32767)`, so one SSE2 `pmaddwd` of a paired vector and a weight vector gives four
+/// exact 32-bit products `p * K` — the same integers Pillow's scalar loop adds up, hence bit-exact.
+///
+/// Each output pixel reads `vectorsPerPixel` consecutive vectors (four elements each) of the paired
+/// row, starting at `startVector[i]`; weights outside its window are zero. With three elements per
+/// pixel the start is a multiple of three vectors, so vector `j` of every window has the channel
+/// pattern `(4j + lane) % 3` and three accumulators suffice.
+struct HorizontalTable: Sendable {
+    /// Interleaved elements per source pixel: 1 (gray), 3 (RGB) or 4 (RGBA / BGRA).
+    let elementsPerPixel: Int
+    /// Vectors of four elements each output pixel reads.
+    let vectorsPerPixel: Int
+    /// First vector of each output pixel's window in the paired row.
+    let startVector: [Int]
+    /// `vectorsPerPixel` weight vectors per output pixel.
+    let weights: [SIMD8<Int16>]
+    /// Vectors the paired-row buffer must hold (the part past the row's elements stays zero).
+    let pairedRowVectors: Int
+
+    /// Lays out `axis` for source pixels of `elementsPerPixel` interleaved bytes.
+    /// - Parameter ignoredLane: for four elements per pixel, the element (alpha) whose weight is zero.
+    init(axis: PillowAxis, elementsPerPixel e: Int, ignoredElement: Int? = nil) {
+        precondition(e == 1 || e == 3 || e == 4, "HorizontalTable: unsupported layout")
+        elementsPerPixel = e
+        let out = axis.outSize
+        var starts = [Int](repeating: 0, count: out)
+        var vectors = 1
+        for i in 0..<out {
+            let lo = axis.first[i], n = axis.count[i]
+            let start: Int
+            switch e {
+            case 3: start = (lo / 4) * 3
+            case 4: start = lo
+            default: start = lo / 4
+            }
+            starts[i] = start
+            let endElement = (lo + n) * e
+            vectors = max(vectors, (endElement - start * 4 + 3) / 4)
+        }
+        vectorsPerPixel = vectors
+        startVector = starts
+        pairedRowVectors = max((axis.inSize * e + 3) / 4, (starts.last ?? 0) + vectors)
+
+        var table = [SIMD8<Int16>](repeating: SIMD8<Int16>(), count: out * vectors)
+        for i in 0..<out {
+            let lo = axis.first[i], n = axis.count[i]
+            for j in 0..<vectors {
+                var v = SIMD8<Int16>()
+                for lane in 0..<4 {
+                    let element = (starts[i] + j) * 4 + lane
+                    let pixel = element / e
+                    guard pixel >= lo && pixel < lo + n else { continue }
+                    if let ignoredElement, element % e == ignoredElement { continue }
+                    let k = Int(axis.weights[i * axis.stride + pixel - lo])
+                    precondition(k >= 0 && k <= 32767 * 128 + 32767, "weight out of range")
+                    let high = min(k >> 7, 32767)
+                    v[2 * lane] = Int16(k - high * 128)
+                    v[2 * lane + 1] = Int16(high)
+                }
+                table[i * vectors + j] = v
+            }
+        }
+        weights = table
+    }
+}
