@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"],
+                    exclude: ["Fixtures/make_bad_models.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,16 +21,20 @@ struct LabelingParityTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
-    @Test("Full-size decoding agrees with the reference too")
-    func fullDecode() throws {
+    @Test("Automatic DCT-domain downscaling keeps the confident answers")
+    func automaticDecodingScale() throws {
         let reference = try ReferenceLabels.load()
         for (file, model) in ReferenceLabels.models.prefix(2) {
-            let labeler = try exhaustiveLabeler(model(), decodingScale: .full)
-            for name in ["bird.jpg", "beach.jpg", "grace_hopper.jpg"] {
+            let labeler = try exhaustiveLabeler(model(), decodingScale: .automatic)
+            for name in ["bird.jpg", "beach.jpg", "grace_hopper.jpg", "pets.jpg"] {
                 let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image(name)))
-                let failures = ReferenceLabels.parityFailures(labels: labels, reference: reference[file]![name]!,
-                                                              context: "\(file) \(name)")
-                #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+                let expected = reference[file]![name]!
+                // Only the documented promise: confident reference answers (>= 0.5) keep their place and
+                // stay within 0.05; low-confidence scores may move more (see DecodingScale.automatic).
+                if expected[0].confidence >= 0.5 {
+                    #expect(labels.first?.index == expected[0].index, "\(file) \(name)")
+                    #expect(abs((labels.first?.confidence ?? 0) - expected[0].confidence) <= 0.05, "\(file) \(name)")
+                }
             }
         }
     }

@@ -29,7 +29,7 @@ public struct CustomImageLabelerOptions: Sendable, Hashable {
     public var labelLocale: String = "en"
 
     /// How far large JPEGs may be downscaled while decoding (LiteVision addition). See ``DecodingScale``.
-    public var decodingScale: DecodingScale = .automatic
+    public var decodingScale: DecodingScale = .full
 
     /// Load the LiteRT runtime from this file only (LiteVision addition). `nil`, the default, uses the
     /// runtime's discovery order (see `LiteRtRuntime`).

@@ -18,7 +18,7 @@ enum ReferenceLabels {
     }
 
     /// The four classifiers of the reference, each with how to open it.
-    static let models: [(file: String, model: () -> LocalModel)] = [
+    static let models: [(file: String, model: @Sendable () -> LocalModel)] = [
         ("bird.tflite", { LocalModel(path: TestData.model("bird.tflite")) }),
         ("object_labeler.tflite", { LocalModel(path: TestData.model("object_labeler.tflite")) }),
         ("automl_flowers.tflite", { LocalModel(path: TestData.model("automl_flowers.tflite"),
@@ -52,7 +52,7 @@ enum ReferenceLabels {
 }
 
 /// A labeler that returns every label (threshold 0, many results), for comparing with references.
-func exhaustiveLabeler(_ model: LocalModel, decodingScale: DecodingScale = .automatic) throws -> ImageLabeler {
+func exhaustiveLabeler(_ model: LocalModel, decodingScale: DecodingScale = .full) throws -> ImageLabeler {
     var options = CustomImageLabelerOptions(localModel: model)
     options.confidenceThreshold = 0
     options.maxResultCount = 50
