@@ -44,3 +44,22 @@ final class ProgressBar {
 
     func finish() { clear() }
 }
+
+extension Console {
+    /// Runs `body` with file descriptor 2 pointed at /dev/null: TFLite prints "Created TensorFlow Lite XNNPACK
+    /// delegate for CPU." when a model is compiled, which the runtime's log level does not silence. Only for
+    /// the single-threaded start of a command; LiteVision reports its own errors through `VisionError`.
+    static func silencingStandardError<R>(_ body: () throws -> R) rethrows -> R {
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
+        defer {
+            if saved >= 0 {
+                dup2(saved, STDERR_FILENO)
+                close(saved)
+            }
+            if null >= 0 { close(null) }
+        }
+        return try body()
+    }
+}
