@@ -1,4 +1,4 @@
-/// The horizontal pass: one source row in, one row of `outCount` RGB8 pixels out (Pillow's
+/// The horizontal pass: one source row in, one row of `outCount` RGB pixels out (Pillow's
 /// `ImagingResampleHorizontal_8bpc`, bit-exact).
 ///
 /// The row is first widened into a *paired row* (see ``HorizontalTable``), once, so that the two
@@ -22,31 +22,121 @@ enum HorizontalKernel {
         }
     }
 
-    /// Resamples one paired row into `outCount` RGB8 pixels at `out`.
-    /// - Parameters:
-    ///   - paired: the paired row, 16-byte aligned, `table.pairedRowVectors` vectors (tail zero).
-    ///   - weights: `table.weights`.
-    ///   - swapRedBlue: for four-element pixels, whether the source is BGRA.
+    /// Everything a row resample needs besides the rows themselves.
+    struct Row {
+        let table: HorizontalTable
+        let weights: UnsafePointer<SIMD8<Int16>>
+        let starts: UnsafePointer<Int>
+        let outCount: Int
+        let format: PixelFormat
+        let clip: Bool
+    }
+
+    /// Resamples one paired row into `row.outCount` pixels at `out`, as bytes (`paired: false`) or
+    /// in paired form for the vertical pass (`paired: true`).
     @inline(__always)
-    static func resampleRow(paired: UnsafeRawPointer, table: HorizontalTable,
-                            weights: UnsafePointer<SIMD8<Int16>>, starts: UnsafePointer<Int>,
-                            outCount: Int, swapRedBlue: Bool, out: UnsafeMutablePointer<UInt8>) {
-        switch table.elementsPerPixel {
-        case 3: row3(paired, table.vectorsPerPixel, weights, starts, outCount, out)
-        case 4:
-            if swapRedBlue {
-                row4(paired, table.vectorsPerPixel, weights, starts, outCount, out, red: 2, blue: 0)
-            } else {
-                row4(paired, table.vectorsPerPixel, weights, starts, outCount, out, red: 0, blue: 2)
+    static func resample(_ input: UnsafeRawPointer, _ row: Row, pairedOutput: Bool, out: UnsafeMutableRawPointer) {
+        if row.clip {
+            pairedOutput ? dispatch(input, row, out, ClippedRounding.self, PairedSink.self)
+                : dispatch(input, row, out, ClippedRounding.self, ByteSink.self)
+        } else {
+            pairedOutput ? dispatch(input, row, out, UnclippedRounding.self, PairedSink.self)
+                : dispatch(input, row, out, UnclippedRounding.self, ByteSink.self)
+        }
+    }
+
+    @inline(__always)
+    static func dispatch<R: Rounding, S: PixelSink>(_ input: UnsafeRawPointer, _ row: Row,
+                                                    _ out: UnsafeMutableRawPointer, _: R.Type, _: S.Type) {
+        let v = row.table.vectorsPerPixel
+        switch row.format {
+        case .rgb8: row3(input, v, row.weights, row.starts, row.outCount, out, R.self, S.self)
+        case .rgba8: row4(input, v, row.weights, row.starts, row.outCount, out, R.self, S.self, RGBAOrder.self)
+        case .bgra8: row4(input, v, row.weights, row.starts, row.outCount, out, R.self, S.self, BGRAOrder.self)
+        case .gray8: row1(input, v, row.weights, row.starts, row.outCount, out, R.self, S.self)
+        }
+    }
+
+    /// Resamples two paired rows at once (sharing the weight loads) into pixels at `outA` and `outB`;
+    /// the same as two ``resample(_:_:pairedOutput:out:)`` calls.
+    @inline(__always)
+    static func resampleTwo(_ inputA: UnsafeRawPointer, _ inputB: UnsafeRawPointer, _ row: Row, pairedOutput: Bool,
+                            outA: UnsafeMutableRawPointer, outB: UnsafeMutableRawPointer) {
+        guard row.format == .rgb8 else {
+            resample(inputA, row, pairedOutput: pairedOutput, out: outA)
+            resample(inputB, row, pairedOutput: pairedOutput, out: outB)
+            return
+        }
+        let v = row.table.vectorsPerPixel
+        switch (row.clip, pairedOutput) {
+        case (false, true):
+            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                   UnclippedRounding.self, PairedSink.self)
+        case (false, false):
+            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                   UnclippedRounding.self, ByteSink.self)
+        case (true, true):
+            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                   ClippedRounding.self, PairedSink.self)
+        case (true, false):
+            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                   ClippedRounding.self, ByteSink.self)
+        }
+    }
+
+    /// R, G, B (lanes 0 ... 2) from the three accumulators of a three-element window, whose lanes
+    /// hold channels a0 = [0 1 2 0], a1 = [1 2 0 1], a2 = [2 0 1 2]: the sum of the element
+    /// windows 0-3, 3-6, 6-9 and 9-12.
+    @inline(__always)
+    static func channels3(_ a0: SIMD4<Int32>, _ a1: SIMD4<Int32>, _ a2: SIMD4<Int32>) -> SIMD4<Int32> {
+        a0 &+ SIMD4(a0[3], a1[0], a1[1], a1[2]) &+ SIMD4(a1[2], a1[3], a2[0], a2[1])
+            &+ SIMD4(a2[1], a2[2], a2[3], a2[3])
+    }
+
+    /// ``row3(_:_:_:_:_:_:_:_:)`` for two rows at once.
+    static func row3x2<R: Rounding, S: PixelSink>(_ pairedA: UnsafeRawPointer, _ pairedB: UnsafeRawPointer,
+                                                  _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
+                                                  _ starts: UnsafePointer<Int>, _ outCount: Int,
+                                                  _ outA: UnsafeMutableRawPointer, _ outB: UnsafeMutableRawPointer,
+                                                  _: R.Type, _: S.Type) {
+        let delta = pairedB - pairedA
+        for i in 0..<outCount {
+            var p = pairedA + starts[i] &* 16
+            var k = weights + i &* vectors
+            var a0 = SIMD4<Int32>(), a1 = SIMD4<Int32>(), a2 = SIMD4<Int32>()
+            var b0 = SIMD4<Int32>(), b1 = SIMD4<Int32>(), b2 = SIMD4<Int32>()
+            var j = 0
+            while j &+ 3 <= vectors {
+                let k0 = k[0], k1 = k[1], k2 = k[2]
+                a0 &+= SIMDOps.multiplyAddPairs(p.load(as: SIMD8<Int16>.self), k0)
+                b0 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: delta, as: SIMD8<Int16>.self), k0)
+                a1 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: 16, as: SIMD8<Int16>.self), k1)
+                b1 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: delta &+ 16, as: SIMD8<Int16>.self), k1)
+                a2 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: 32, as: SIMD8<Int16>.self), k2)
+                b2 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: delta &+ 32, as: SIMD8<Int16>.self), k2)
+                p += 48
+                k += 3
+                j &+= 3
             }
-        default: row1(paired, table.vectorsPerPixel, weights, starts, outCount, out)
+            if j < vectors {
+                a0 &+= SIMDOps.multiplyAddPairs(p.load(as: SIMD8<Int16>.self), k[0])
+                b0 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: delta, as: SIMD8<Int16>.self), k[0])
+                if j &+ 1 < vectors {
+                    a1 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: 16, as: SIMD8<Int16>.self), k[1])
+                    b1 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: delta &+ 16, as: SIMD8<Int16>.self), k[1])
+                }
+            }
+            let last = i == outCount &- 1
+            S.store(R.round(channels3(a0, a1, a2)), pixel: i, last: last, to: outA)
+            S.store(R.round(channels3(b0, b1, b2)), pixel: i, last: last, to: outB)
         }
     }
 
     /// Three elements per pixel: three accumulators whose lanes hold channels `(4j + lane) % 3`.
-    @inline(__always)
-    static func row3(_ paired: UnsafeRawPointer, _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
-                     _ starts: UnsafePointer<Int>, _ outCount: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    static func row3<R: Rounding, S: PixelSink>(_ paired: UnsafeRawPointer, _ vectors: Int,
+                                                _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
+                                                _ outCount: Int, _ out: UnsafeMutableRawPointer,
+                                                _: R.Type, _: S.Type) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors
@@ -66,22 +156,16 @@ enum HorizontalKernel {
                     a1 &+= SIMDOps.multiplyAddPairs(p.load(fromByteOffset: 16, as: SIMD8<Int16>.self), k[1])
                 }
             }
-            // Lanes: a0 = [0 1 2 0], a1 = [1 2 0 1], a2 = [2 0 1 2] (channel of each lane).
-            let sum = a0 &+ SIMD4(a0[3], a1[0], a1[1], 0) &+ SIMD4(a1[2], a1[3], a2[0], 0)
-                &+ SIMD4(a2[1], a2[2], a2[3], 0)
-            let v = SIMDOps.roundToByte(sum)
-            let o = out + i &* 3
-            o[0] = UInt8(truncatingIfNeeded: v[0])
-            o[1] = UInt8(truncatingIfNeeded: v[1])
-            o[2] = UInt8(truncatingIfNeeded: v[2])
+            S.store(R.round(channels3(a0, a1, a2)), pixel: i, last: i == outCount &- 1, to: out)
         }
     }
 
     /// Four elements per pixel: each vector is one pixel, the accumulator lanes are the channels.
-    @inline(__always)
-    static func row4(_ paired: UnsafeRawPointer, _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
-                     _ starts: UnsafePointer<Int>, _ outCount: Int, _ out: UnsafeMutablePointer<UInt8>,
-                     red: Int, blue: Int) {
+    static func row4<R: Rounding, S: PixelSink, O: ChannelOrder>(_ paired: UnsafeRawPointer, _ vectors: Int,
+                                                                 _ weights: UnsafePointer<SIMD8<Int16>>,
+                                                                 _ starts: UnsafePointer<Int>, _ outCount: Int,
+                                                                 _ out: UnsafeMutableRawPointer,
+                                                                 _: R.Type, _: S.Type, _: O.Type) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors
@@ -97,18 +181,15 @@ enum HorizontalKernel {
             if j < vectors {
                 a0 &+= SIMDOps.multiplyAddPairs(p.load(as: SIMD8<Int16>.self), k[0])
             }
-            let v = SIMDOps.roundToByte(a0 &+ a1)
-            let o = out + i &* 3
-            o[0] = UInt8(truncatingIfNeeded: v[red])
-            o[1] = UInt8(truncatingIfNeeded: v[1])
-            o[2] = UInt8(truncatingIfNeeded: v[blue])
+            S.store(R.round(O.toRGB(a0 &+ a1)), pixel: i, last: i == outCount &- 1, to: out)
         }
     }
 
     /// One element per pixel (gray): all lanes are the same channel; the gray value is replicated.
-    @inline(__always)
-    static func row1(_ paired: UnsafeRawPointer, _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
-                     _ starts: UnsafePointer<Int>, _ outCount: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    static func row1<R: Rounding, S: PixelSink>(_ paired: UnsafeRawPointer, _ vectors: Int,
+                                                _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
+                                                _ outCount: Int, _ out: UnsafeMutableRawPointer,
+                                                _: R.Type, _: S.Type) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors
@@ -118,11 +199,7 @@ enum HorizontalKernel {
                 p += 16
                 k += 1
             }
-            let g = SIMDOps.roundToByte(a0.wrappedSum())
-            let o = out + i &* 3
-            o[0] = g
-            o[1] = g
-            o[2] = g
+            S.store(R.round(SIMD4(repeating: a0.wrappedSum())), pixel: i, last: i == outCount &- 1, to: out)
         }
     }
 }

@@ -28,6 +28,10 @@ struct PillowAxis: Sendable {
     let count: [Int]
     /// Fixed-point weights, `stride` per output position (unused slots are zero).
     let weights: [Int32]
+    /// Whether a sum can leave 0 ... 255 after rounding, so that Pillow's clip matters. The weights
+    /// are never negative; a window's rounded weights exceed 2^22 by at most half a unit each, so
+    /// this is only true for windows of more than about 16,000 taps.
+    let needsClip: Bool
 
     /// Computes the weights for resampling `inSize` positions to `outSize` positions.
     init(inSize: Int, outSize: Int) {
@@ -46,6 +50,7 @@ struct PillowAxis: Sendable {
         var count = [Int](repeating: 0, count: outSize)
         var weights = [Int32](repeating: 0, count: outSize * ksize)
         var maxCount = 0
+        var maxSum: Int64 = 0
         var window = [Double](repeating: 0, count: ksize)
         for i in 0..<outSize {
             let center = 0.0 + (Double(i) + 0.5) * scale
@@ -65,6 +70,9 @@ struct PillowAxis: Sendable {
                 // normalize_coeffs_8bpc: round half away from zero, then truncate as a C cast does.
                 weights[i * ksize + x] = w < 0 ? Int32(-0.5 + w * one) : Int32(0.5 + w * one)
             }
+            var sum: Int64 = 0
+            for x in 0..<n { sum += Int64(weights[i * ksize + x]) }
+            maxSum = max(maxSum, sum)
             first[i] = lo
             count[i] = n
             maxCount = max(maxCount, n)
@@ -74,6 +82,7 @@ struct PillowAxis: Sendable {
         self.first = first
         self.count = count
         self.weights = weights
+        needsClip = 255 * maxSum + (1 << 21) >= (256 << 22)
     }
 
     /// Pillow's `bilinear_filter`: the triangle of half-width 1.

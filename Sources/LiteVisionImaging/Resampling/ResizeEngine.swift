@@ -1,12 +1,15 @@
 import Dispatch
 
-/// Carries out one planned resize over borrowed memory, following Pillow's pass structure: the
-/// horizontal pass only over the source rows the vertical pass reads, rounded to bytes, then the
-/// vertical pass. The horizontal rows live in a small ring of `plan.vertical.maxCount` rows per
-/// worker instead of a full intermediate image, so the working set stays in the L1/L2 caches.
+/// Carries out one planned resize over borrowed memory, following Pillow's pass structure.
 ///
-/// Output rows are split into contiguous bands, one per worker; each worker computes the
-/// horizontal rows its band needs (a band boundary costs at most one window of rows twice).
+/// Horizontal first (the usual order): the horizontal pass runs only over the source rows the
+/// vertical pass reads and its rows, rounded to bytes as Pillow rounds them, go into a small ring
+/// of `plan.vertical.maxCount` rows per worker in paired form, so the working set stays in cache and
+/// the vertical pass needs no shuffling. Vertical first (Pillow 13's order for tall reductions):
+/// each output row is the vertical pass over full source rows, then the horizontal pass of it.
+///
+/// Output rows are split into contiguous bands, one per worker; each worker computes the rows its
+/// band needs (a band boundary costs at most one window of horizontal rows twice).
 ///
 /// `@unchecked Sendable`: the engine only holds pointers to memory that outlives the synchronous
 /// ``run(threads:)`` call; the source and the plan are only read, and every worker writes a disjoint
@@ -18,8 +21,8 @@ struct ResizeEngine: @unchecked Sendable {
     let destination: UnsafeMutablePointer<UInt8>
     let plan: ResizePlan
 
-    /// Estimated cost below which a second thread costs more than it saves (in `pmaddwd`-sized
-    /// operations, roughly 0.15 ns each on this class of machine).
+    /// Estimated cost (in `pmaddwd`-sized operations, very roughly 0.1 ns each here) above which
+    /// the rows are split across threads.
     static let threadingThreshold = 1_500_000
 
     /// Runs the resize with at most `threads` workers.
@@ -30,8 +33,13 @@ struct ResizeEngine: @unchecked Sendable {
         (table?.weights ?? emptyWeights).withUnsafeBufferPointer { hWeights in
             (table?.startVector ?? emptyStarts).withUnsafeBufferPointer { hStarts in
                 plan.vertical.weights.withUnsafeBufferPointer { vWeights in
-                    let context = Context(hWeights: hWeights.baseAddress, hStarts: hStarts.baseAddress,
-                                          vWeights: vWeights.baseAddress!, table: table)
+                    var row: HorizontalKernel.Row? = nil
+                    if let table {
+                        row = HorizontalKernel.Row(table: table, weights: hWeights.baseAddress!,
+                                                   starts: hStarts.baseAddress!, outCount: plan.width,
+                                                   format: format, clip: plan.horizontal.needsClip)
+                    }
+                    let context = Context(row: row, vWeights: vWeights.baseAddress!)
                     if workers == 1 {
                         runBand(0, plan.height, context)
                     } else {
@@ -44,26 +52,25 @@ struct ResizeEngine: @unchecked Sendable {
         }
     }
 
-    /// Pointers into the plan's arrays, valid for the duration of ``run(threads:)`` (read only).
+    /// Pointers into the plan's arrays, valid (and only read) for the duration of ``run(threads:)``.
     struct Context: @unchecked Sendable {
-        let hWeights: UnsafePointer<SIMD8<Int16>>?
-        let hStarts: UnsafePointer<Int>?
+        let row: HorizontalKernel.Row?
         let vWeights: UnsafePointer<Int32>
-        let table: HorizontalTable?
     }
 
     /// Rough operation count, to decide whether threads pay off.
     func estimatedCost(_ table: HorizontalTable?) -> Int {
         let rowBytes = plan.width * 3
         var cost = 0
-        let rows = plan.vertical.endUsed - plan.vertical.firstUsed
+        let rows = plan.verticalFirst ? plan.height : plan.vertical.endUsed - plan.vertical.firstUsed
         if let table {
-            cost += rows * (plan.width * (table.vectorsPerPixel + 4) + plan.sourceWidth * table.elementsPerPixel / 4)
+            cost += rows * (plan.width * (table.vectorsPerPixel + 6) + plan.sourceWidth * table.elementsPerPixel / 4)
         } else {
             cost += rows * rowBytes / 8
         }
         if plan.needsVertical {
-            cost += plan.height * ((rowBytes + 15) / 16) * ((plan.vertical.maxCount + 1) / 2) * 12
+            let width = plan.verticalFirst ? plan.sourceWidth * format.bytesPerPixel : rowBytes
+            cost += plan.height * (width / 4 + 1) * plan.vertical.maxCount * 2
         }
         return cost
     }
@@ -72,97 +79,151 @@ struct ResizeEngine: @unchecked Sendable {
     func runBand(_ start: Int, _ end: Int, _ context: Context) {
         guard start < end else { return }
         let rowBytes = plan.width * 3
-        let bpp = format.bytesPerPixel
-
-        // The paired-row buffer of the horizontal pass.
-        var paired: UnsafeMutableRawPointer? = nil
-        if let table = context.table {
-            let bytes = table.pairedRowVectors * 16
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-            let used = plan.sourceWidth * table.elementsPerPixel * 4
-            (buffer + used).initializeMemory(as: UInt8.self, repeating: 0, count: bytes - used)
-            paired = buffer
-        }
-        defer { paired?.deallocate() }
-
-        /// Horizontal pass (or plain conversion) of source row `y` into `out`.
-        func horizontalRow(_ y: Int, _ out: UnsafeMutablePointer<UInt8>) {
-            let row = source + y * sourceBytesPerRow
-            if let table = context.table, let paired {
-                HorizontalKernel.pairRow(row, count: plan.sourceWidth * bpp, into: paired)
-                HorizontalKernel.resampleRow(paired: paired, table: table, weights: context.hWeights!,
-                                             starts: context.hStarts!, outCount: plan.width,
-                                             swapRedBlue: format == .bgra8, out: out)
-            } else {
-                RowConversion.toRGB(row, format: format, width: plan.width, into: out)
-            }
-        }
+        let sourceElements = plan.sourceWidth * format.bytesPerPixel
+        let scratch = Scratch(plan: plan, format: format, horizontal: context.row != nil)
+        defer { scratch.deallocate() }
 
         guard plan.needsVertical else {
-            for y in start..<end { horizontalRow(y, destination + y * rowBytes) }
-            return
-        }
-        if plan.verticalFirst, let table = context.table, let paired {
-            runVerticalFirst(start, end, context, table: table, paired: paired)
-            return
-        }
-
-        // Vertical pass over a ring of horizontal rows (or straight over RGB source rows).
-        let vertical = plan.vertical
-        let direct = context.table == nil && format == .rgb8
-        let ringRows = vertical.maxCount
-        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: direct ? 1 : ringRows * rowBytes)
-        defer { ring.deallocate() }
-        let rowPointers = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: ringRows)
-        defer { rowPointers.deallocate() }
-        let pairCount = (ringRows + 1) / 2 * 2
-        let pairs = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: pairCount)
-        defer { pairs.deallocate() }
-
-        var next = 0          // the next source row the ring does not hold yet
-        var haveAny = false
-        for yy in start..<end {
-            let first = vertical.first[yy], taps = vertical.count[yy]
-            if direct {
-                for t in 0..<taps { rowPointers[t] = UnsafePointer(source + (first + t) * sourceBytesPerRow) }
-            } else {
-                if !haveAny || next < first { next = first; haveAny = true }
-                while next < first + taps {
-                    horizontalRow(next, ring + (next % ringRows) * rowBytes)
-                    next += 1
+            for y in start..<end {
+                let row = source + y * sourceBytesPerRow
+                if let hRow = context.row {
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + y * rowBytes)
+                } else {
+                    RowConversion.toRGB(row, format: format, width: plan.width, into: destination + y * rowBytes)
                 }
-                for t in 0..<taps { rowPointers[t] = UnsafePointer(ring + ((first + t) % ringRows) * rowBytes) }
             }
-            let weights = context.vWeights + yy * vertical.stride
-            VerticalKernel.prepareWeights(weights, taps: taps, into: pairs)
-            VerticalKernel.resampleRow(rows: rowPointers, weights: weights, pairs: pairs, taps: taps,
-                                       count: rowBytes, out: destination + yy * rowBytes)
+            return
+        }
+        if let hRow = context.row, plan.verticalFirst {
+            runVerticalFirst(start, end, context, hRow, scratch)
+        } else if context.row == nil && format == .rgb8 {
+            runVerticalOnRGB(start, end, context, scratch)
+        } else {
+            runRing(start, end, context, scratch)
         }
     }
 
-    /// Pillow's other order: each output row is the vertical pass over full source rows (in the
-    /// source format), then the horizontal pass of that one row.
-    func runVerticalFirst(_ start: Int, _ end: Int, _ context: Context, table: HorizontalTable,
-                          paired: UnsafeMutableRawPointer) {
+    /// Horizontal first, through the paired ring.
+    func runRing(_ start: Int, _ end: Int, _ context: Context, _ scratch: Scratch) {
         let vertical = plan.vertical
-        let rowElements = plan.sourceWidth * format.bytesPerPixel
-        let column = UnsafeMutablePointer<UInt8>.allocate(capacity: rowElements)
-        defer { column.deallocate() }
-        let rowPointers = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: vertical.maxCount)
-        defer { rowPointers.deallocate() }
-        let pairs = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: (vertical.maxCount + 1) / 2 * 2)
-        defer { pairs.deallocate() }
+        let rowBytes = plan.width * 3
+        let sourceElements = plan.sourceWidth * format.bytesPerPixel
+        var next = Int.min     // the next source row the ring does not hold yet
         for yy in start..<end {
             let first = vertical.first[yy], taps = vertical.count[yy]
-            for t in 0..<taps { rowPointers[t] = source + (first + t) * sourceBytesPerRow }
+            if next < first { next = first }
+            while next < first + taps {
+                let row = source + next * sourceBytesPerRow
+                let slot = scratch.ringRow(next)
+                if let hRow = context.row, next + 1 < first + taps {
+                    // Two rows at a time share the weight loads.
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.pairRow(row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2)
+                    HorizontalKernel.resampleTwo(scratch.paired, scratch.paired2, hRow, pairedOutput: true,
+                                                 outA: slot, outB: scratch.ringRow(next + 1))
+                    next += 2
+                    continue
+                }
+                if let hRow = context.row {
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: true, out: slot)
+                } else {
+                    RowConversion.toRGB(row, format: format, width: plan.width, into: scratch.bytes)
+                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot)
+                }
+                next += 1
+            }
+            for t in 0..<taps { scratch.pairedRows[t] = UnsafeRawPointer(scratch.ringRow(first + t)) }
             let weights = context.vWeights + yy * vertical.stride
-            VerticalKernel.prepareWeights(weights, taps: taps, into: pairs)
-            VerticalKernel.resampleRow(rows: rowPointers, weights: weights, pairs: pairs, taps: taps,
-                                       count: rowElements, out: column)
-            HorizontalKernel.pairRow(column, count: rowElements, into: paired)
-            HorizontalKernel.resampleRow(paired: paired, table: table, weights: context.hWeights!,
-                                         starts: context.hStarts!, outCount: plan.width,
-                                         swapRedBlue: format == .bgra8, out: destination + yy * plan.width * 3)
+            VerticalPairedKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+            let out = destination + yy * rowBytes
+            if vertical.needsClip {
+                VerticalPairedKernel.resampleRow(rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                                                 taps: taps, count: rowBytes, out: out, ClippedRounding.self)
+            } else {
+                VerticalPairedKernel.resampleRow(rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                                                 taps: taps, count: rowBytes, out: out, UnclippedRounding.self)
+            }
         }
+    }
+
+    /// Vertical pass only, straight over RGB8 source rows.
+    func runVerticalOnRGB(_ start: Int, _ end: Int, _ context: Context, _ scratch: Scratch) {
+        let vertical = plan.vertical
+        let rowBytes = plan.width * 3
+        for yy in start..<end {
+            let first = vertical.first[yy], taps = vertical.count[yy]
+            for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
+            let weights = context.vWeights + yy * vertical.stride
+            VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+            VerticalKernel.resampleRow(rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+                                       taps: taps, count: rowBytes, out: destination + yy * rowBytes)
+        }
+    }
+
+    /// Pillow's other order: per output row, the vertical pass over full source rows (in the
+    /// source format), then the horizontal pass of that one row.
+    func runVerticalFirst(_ start: Int, _ end: Int, _ context: Context, _ hRow: HorizontalKernel.Row,
+                          _ scratch: Scratch) {
+        let vertical = plan.vertical
+        let sourceElements = plan.sourceWidth * format.bytesPerPixel
+        for yy in start..<end {
+            let first = vertical.first[yy], taps = vertical.count[yy]
+            for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
+            let weights = context.vWeights + yy * vertical.stride
+            VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+            VerticalKernel.resampleRow(rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+                                       taps: taps, count: sourceElements, out: scratch.bytes)
+            HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired)
+            HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + yy * plan.width * 3)
+        }
+    }
+}
+
+/// One worker's buffers: a paired source row, the ring of paired horizontal rows, a byte row, row
+/// pointers and weight vectors. About 50 KB + 3 KB per ring row for a 4096-wide source to 224.
+struct Scratch {
+    let paired: UnsafeMutableRawPointer
+    let paired2: UnsafeMutableRawPointer
+    let ring: UnsafeMutableRawPointer
+    let ringRows: Int
+    let ringStride: Int
+    let bytes: UnsafeMutablePointer<UInt8>
+    let pairedRows: UnsafeMutablePointer<UnsafeRawPointer>
+    let byteRows: UnsafeMutablePointer<UnsafePointer<UInt8>>
+    let weightVectors: UnsafeMutablePointer<SIMD8<Int16>>
+
+    init(plan: ResizePlan, format: PixelFormat, horizontal: Bool) {
+        let sourceElements = plan.sourceWidth * format.bytesPerPixel
+        let pairedVectors = horizontal ? plan.horizontalTable(for: format).pairedRowVectors : 1
+        let pairedBytes = max(pairedVectors * 16, (sourceElements + 4) * 4)
+        paired = UnsafeMutableRawPointer.allocate(byteCount: pairedBytes, alignment: 64)
+        paired2 = UnsafeMutableRawPointer.allocate(byteCount: pairedBytes, alignment: 64)
+        // The part past the row's elements is read with zero weights: keep it initialised.
+        paired.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
+        paired2.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
+        let taps = max(plan.vertical.maxCount, 1)
+        ringRows = plan.needsVertical ? taps : 0
+        ringStride = ((plan.width * 3 + 4) * 4 + 63) / 64 * 64
+        ring = UnsafeMutableRawPointer.allocate(byteCount: max(ringRows * ringStride, 64), alignment: 64)
+        bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(sourceElements, plan.width * 3))
+        pairedRows = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: taps)
+        byteRows = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: taps)
+        weightVectors = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: taps + 1)
+    }
+
+    /// The ring slot of source row `y`.
+    @inline(__always)
+    func ringRow(_ y: Int) -> UnsafeMutableRawPointer { ring + (y % ringRows) * ringStride }
+
+    func deallocate() {
+        paired.deallocate()
+        paired2.deallocate()
+        ring.deallocate()
+        bytes.deallocate()
+        pairedRows.deallocate()
+        byteRows.deallocate()
+        weightVectors.deallocate()
     }
 }
