@@ -38,7 +38,7 @@ struct Bench {
         let runtime = try LiteRtRuntime.shared()
         let compiled = try CompiledModel(model: try Model(runtime: runtime, path: modelPath),
                                          options: CompilationOptions(threadCount: 2))
-        try compiled.withInput(0) { $0.initializeMemory(as: UInt8.self, repeating: 100) }
+        _ = try compiled.withInput(0) { $0.initializeMemory(as: UInt8.self, repeating: 100) }
         let raw = try Measure.medianMilliseconds(repeats) { try compiled.run() }
         table.add("\(model): raw LiteRT invoke, 2 threads (floor)", ours: raw, raw: raw, mediapipe: nil, target: nil)
 
