@@ -63,7 +63,10 @@ struct LabelCommand: ParsableCommand {
         var options = CustomImageLabelerOptions(localModel: localModel)
         options.confidenceThreshold = threshold
         options.maxResultCount = maxResults
-        if let threads { options.threadCount = threads }
+        let files = ImageFiles.expand(images)
+        // One image: all cores on its inference. Many: one inference thread per worker, one worker per core,
+        // so decoding is parallel too (see ImageLabeler.labelFiles).
+        options.threadCount = threads ?? (files.count > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.decodingScale = .automatic }
         let labeler: ImageLabeler
         do {
@@ -74,33 +77,40 @@ struct LabelCommand: ParsableCommand {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }
-        let files = ImageFiles.expand(images)
         if files.isEmpty {
             Console.error("litevision: no images given (folders are searched for .jpg, .jpeg and .png files)")
             throw ExitCode(2)
         }
         let progress = ProgressBar(total: files.count)
         var failures = 0
-        for file in files {
-            let outcome: Result<[ImageLabel], VisionError>
-            if let problem = file.problem {
-                outcome = .failure(.fileNotReadable(path: file.path, reason: problem))
-            } else {
-                outcome = Result { () throws(VisionError) in
-                    try labeler.results(in: try VisionImage(contentsOfFile: file.path))
+        // Paths that are known bad up front are reported without being opened.
+        let readable = files.enumerated().filter { $0.element.problem == nil }
+        var outcomes: [Int: Result<[ImageLabel], VisionError>] = [:]
+        for (index, file) in files.enumerated() {
+            if let problem = file.problem { outcomes[index] = .failure(.fileNotReadable(path: file.path, reason: problem)) }
+        }
+        var printed = 0
+        func printReady() {
+            while let outcome = outcomes.removeValue(forKey: printed) {
+                let path = files[printed].path
+                progress.clear()
+                switch outcome {
+                case .success(let labels):
+                    Console.output(json ? LabelOutput.jsonLine(file: path, labels: labels)
+                                        : LabelOutput.table(file: path, labels: labels))
+                case .failure(let error):
+                    failures += 1
+                    Console.error("litevision: \(path): \(error)")
+                    if json { Console.output(LabelOutput.jsonError(file: path, error: error)) }
                 }
+                progress.advance()
+                printed += 1
             }
-            progress.clear()
-            switch outcome {
-            case .success(let labels):
-                Console.output(json ? LabelOutput.jsonLine(file: file.path, labels: labels)
-                                    : LabelOutput.table(file: file.path, labels: labels))
-            case .failure(let error):
-                failures += 1
-                Console.error("litevision: \(file.path): \(error)")
-                if json { Console.output(LabelOutput.jsonError(file: file.path, error: error)) }
-            }
-            progress.advance()
+        }
+        printReady()
+        labeler.labelFiles(readable.map(\.element.path)) { position, outcome in
+            outcomes[readable[position].offset] = outcome
+            printReady()
         }
         progress.finish()
         if failures > 0 {
