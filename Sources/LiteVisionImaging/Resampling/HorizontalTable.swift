@@ -47,22 +47,23 @@ struct HorizontalTable: Sendable {
         pairedRowVectors = max((axis.inSize * e + 3) / 4, (starts.last ?? 0) + vectors)
 
         var table = [SIMD8<Int16>](repeating: SIMD8<Int16>(), count: out * vectors)
-        for i in 0..<out {
-            let lo = axis.first[i], n = axis.count[i]
-            for j in 0..<vectors {
-                var v = SIMD8<Int16>()
-                for lane in 0..<4 {
-                    let element = (starts[i] + j) * 4 + lane
-                    let pixel = element / e
-                    guard pixel >= lo && pixel < lo + n else { continue }
-                    if let ignoredElement, element % e == ignoredElement { continue }
-                    let k = Int(axis.weights[i * axis.stride + pixel - lo])
-                    precondition(k >= 0 && k <= 32767 * 128 + 32767, "weight out of range")
-                    let high = min(k >> 7, 32767)
-                    v[2 * lane] = Int16(k - high * 128)
-                    v[2 * lane + 1] = Int16(high)
+        table.withUnsafeMutableBytes { bytes in
+            let raw = bytes.baseAddress!
+            axis.weights.withUnsafeBufferPointer { k in
+                for i in 0..<out {
+                    let lo = axis.first[i], n = axis.count[i]
+                    // Lane of element `e` of the source row: (e - 4 * start) within this pixel's vectors.
+                    let base = i * vectors * 4 - starts[i] * 4
+                    for t in 0..<n {
+                        let w = Int(k[i * axis.stride + t])
+                        precondition(w >= 0 && w <= 32767 * 128 + 32767, "weight out of range")
+                        let high = min(w >> 7, 32767)
+                        let pair = UInt32(UInt16(w - high * 128)) | UInt32(UInt16(high)) << 16
+                        for c in 0..<e where c != ignoredElement {
+                            raw.storeBytes(of: pair, toByteOffset: (base + (lo + t) * e + c) * 4, as: UInt32.self)
+                        }
+                    }
                 }
-                table[i * vectors + j] = v
             }
         }
         weights = table

@@ -110,13 +110,16 @@ struct ResizeEngine: @unchecked Sendable {
         let rowBytes = plan.width * 3
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
         var next = Int.min     // the next source row the ring does not hold yet
+        // The ring has one row more than any window, so the row after a window can be made early
+        // (with the window's last row) without evicting a row the window still needs.
+        let bandEnd = vertical.first[end - 1] + vertical.count[end - 1]
         for yy in start..<end {
             let first = vertical.first[yy], taps = vertical.count[yy]
             if next < first { next = first }
             while next < first + taps {
                 let row = source + next * sourceBytesPerRow
                 let slot = scratch.ringRow(next)
-                if let hRow = context.row, next + 1 < first + taps {
+                if let hRow = context.row, next + 1 < bandEnd {
                     // Two rows at a time share the weight loads.
                     HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
                     HorizontalKernel.pairRow(row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2)
@@ -204,7 +207,7 @@ struct Scratch {
         paired.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         paired2.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         let taps = max(plan.vertical.maxCount, 1)
-        ringRows = plan.needsVertical ? taps : 0
+        ringRows = plan.needsVertical ? taps + 1 : 0
         ringStride = ((plan.width * 3 + 4) * 4 + 63) / 64 * 64
         ring = UnsafeMutableRawPointer.allocate(byteCount: max(ringRows * ringStride, 64), alignment: 64)
         bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(sourceElements, plan.width * 3))

@@ -4,7 +4,7 @@ import LiteVisionImaging
 
 /// Timings of the hot paths. Run only on demand, in a release build:
 /// `LITEVISION_BENCH=1 swift test -c release --filter ResamplingBenchmarks`.
-@Suite("ResamplingBenchmarks", .enabled(if: ProcessInfo.processInfo.environment["LITEVISION_BENCH"] != nil))
+@Suite("ResamplingBenchmarks", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LITEVISION_BENCH"] != nil))
 struct ResamplingBenchmarks {
     /// Best and median wall time of `body` over `runs` runs, in milliseconds.
     static func time(runs: Int = 30, _ body: () -> Void) -> (best: Double, median: Double) {
@@ -52,6 +52,37 @@ struct ResamplingBenchmarks {
         }
         let planTime = Self.time(runs: 15) { _ = ResizePlan(sourceWidth: 4096, sourceHeight: 3040, width: 224, height: 224) }
         Self.report("ResizePlan 4096x3040 -> 224x224", planTime)
+    }
+
+    @Test("pixel conversion timings")
+    func conversions() throws {
+        let (w, h) = (640, 480)
+        let y = ResamplingFixtures.random(w * h, seed: 1), c = ResamplingFixtures.random(w * h / 2, seed: 2)
+        let u = Array(c[0..<(w * h / 4)]), v = Array(c[(w * h / 4)...])
+        for range in [YUVRange.full, .video] {
+            let t = Self.time(runs: 60) {
+                y.withUnsafeBytes { yb in
+                    c.withUnsafeBytes { cb in
+                        _ = try? PixelConversion.nv12ToRGB(y: yb, yBytesPerRow: w, cbcr: cb, cbcrBytesPerRow: w,
+                                                           width: w, height: h, range: range)
+                    }
+                }
+            }
+            Self.report("NV12 640x480 -> RGB \(range)", t)
+        }
+        let t = Self.time(runs: 60) {
+            y.withUnsafeBytes { yb in
+                u.withUnsafeBytes { ub in
+                    v.withUnsafeBytes { vb in
+                        _ = try? PixelConversion.i420ToRGB(y: yb, yBytesPerRow: w, u: ub, uBytesPerRow: w / 2, v: vb,
+                                                           vBytesPerRow: w / 2, width: w, height: h, range: .video)
+                    }
+                }
+            }
+        }
+        Self.report("I420 640x480 -> RGB video", t)
+        let bgra = ResamplingFixtures.relayout(ResamplingFixtures.noise(w, h), as: .bgra8)
+        Self.report("toRGB BGRA 640x480", Self.time(runs: 60) { _ = PixelConversion.toRGB(bgra) })
     }
 
     @Test("orientation timings")
