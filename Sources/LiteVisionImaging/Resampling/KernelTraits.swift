@@ -20,10 +20,7 @@ enum UnclippedRounding: Rounding {
 enum ClippedRounding: Rounding {
     @inline(__always)
     static func round(_ sum: SIMD4<Int32>) -> SIMD4<Int32> {
-        var v = (sum &+ SIMD4(repeating: 1 << 21)) &>> SIMD4(repeating: 22)
-        v.replace(with: 255, where: v .> 255)
-        v.replace(with: 0, where: v .< 0)
-        return v
+        SIMDOps.roundToByte(sum)
     }
 }
 

@@ -21,10 +21,23 @@ enum SIMDOps {
     /// Rounds Pillow's fixed-point sums to bytes: `(sum + 2^21) >> 22`, clipped to 0 ... 255.
     @inline(__always)
     static func roundToByte(_ sum: SIMD4<Int32>) -> SIMD4<Int32> {
-        var v = (sum &+ SIMD4(repeating: 1 << 21)) &>> SIMD4(repeating: 22)
-        v.replace(with: 255, where: v .> 255)
-        v.replace(with: 0, where: v .< 0)
-        return v
+        clampToByte((sum &+ SIMD4(repeating: 1 << 21)) &>> SIMD4(repeating: 22))
+    }
+
+    /// Clips to 0 ... 255 with shifts and masks only (SIMD comparisons are lowered lane by lane).
+    @inline(__always)
+    static func clampToByte(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
+        let positive = v & ~(v &>> 31)
+        let over = positive &- 255
+        return 255 &+ (over & (over &>> 31))
+    }
+
+    /// ``clampToByte(_:)-(SIMD4<Int32>)`` for 16-bit lanes.
+    @inline(__always)
+    static func clampToByte(_ v: SIMD8<Int16>) -> SIMD8<Int16> {
+        let positive = v & ~(v &>> 15)
+        let over = positive &- 255
+        return 255 &+ (over & (over &>> 15))
     }
 
     /// Scalar form of ``roundToByte(_:)-(SIMD4<Int32>)``.

@@ -32,51 +32,29 @@ enum YUVRowKernel {
     /// Converts `width` pixels of luma at `y` with the chroma of `chroma` into RGB8 at `out`.
     static func convertRow(y: UnsafePointer<UInt8>, chroma: Chroma, width: Int, k: YUVCoefficients,
                            vectors v: Vectors, out: UnsafeMutablePointer<UInt8>) {
+        switch chroma {
+        case .interleaved(let plane, let cbFirst):
+            row(y: y, chroma: InterleavedChroma(plane: plane, cbFirst: cbFirst), width: width, k: k, v: v, out: out)
+        case .planar(let cb, let cr):
+            row(y: y, chroma: PlanarChroma(cb: cb, cr: cr), width: width, k: k, v: v, out: out)
+        }
+    }
+
+    /// The row loop, specialised per chroma layout.
+    @inline(__always)
+    static func row<C: ChromaSource>(y: UnsafePointer<UInt8>, chroma: C, width: Int, k: YUVCoefficients,
+                                     v: Vectors, out: UnsafeMutablePointer<UInt8>) {
         let yRaw = UnsafeRawPointer(y)
         let outRaw = UnsafeMutableRawPointer(out)
         var x = 0
         // Eight pixels per step; `x + 8 < width` leaves room for the fourth byte of the last store.
         while x &+ 8 < width {
-            let cc: SIMD8<Int16>
-            switch chroma {
-            case .interleaved(let plane, _):
-                let c = UnsafeRawPointer(plane).loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self)
-                cc = SIMD8<Int16>(truncatingIfNeeded: c) &- 128
-            case .planar(let cb, let cr):
-                let u = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
-                let w = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
-                cc = unsafeBitCast((u & 0xFFFF) | (w &<< 16), to: SIMD8<Int16>.self)
-            }
-            let red = SIMDOps.multiplyAddPairs(cc, v.red)
-            let green = SIMDOps.multiplyAddPairs(cc, v.green)
-            let blue = SIMDOps.multiplyAddPairs(cc, v.blue)
-            let y32 = SIMD8<Int32>(truncatingIfNeeded: yRaw.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self))
-            let yLow = SIMDOps.multiplyAddPairs(unsafeBitCast(y32.lowHalf, to: SIMD8<Int16>.self), v.luma) &+ v.bias
-            let yHigh = SIMDOps.multiplyAddPairs(unsafeBitCast(y32.highHalf, to: SIMD8<Int16>.self), v.luma) &+ v.bias
-            let low = pack(yLow, SIMD4(red[0], red[0], red[1], red[1]), SIMD4(green[0], green[0], green[1], green[1]),
-                           SIMD4(blue[0], blue[0], blue[1], blue[1]))
-            let high = pack(yHigh, SIMD4(red[2], red[2], red[3], red[3]), SIMD4(green[2], green[2], green[3], green[3]),
-                            SIMD4(blue[2], blue[2], blue[3], blue[3]))
-            let o = outRaw + x &* 3
-            o.storeBytes(of: low[0], as: Int32.self)
-            o.storeBytes(of: low[1], toByteOffset: 3, as: Int32.self)
-            o.storeBytes(of: low[2], toByteOffset: 6, as: Int32.self)
-            o.storeBytes(of: low[3], toByteOffset: 9, as: Int32.self)
-            o.storeBytes(of: high[0], toByteOffset: 12, as: Int32.self)
-            o.storeBytes(of: high[1], toByteOffset: 15, as: Int32.self)
-            o.storeBytes(of: high[2], toByteOffset: 18, as: Int32.self)
-            o.storeBytes(of: high[3], toByteOffset: 21, as: Int32.self)
+            step8(chroma.pairs(at: x), yRaw.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self), v,
+                  outRaw + x &* 3)
             x &+= 8
         }
         while x < width {
-            let cb: UInt8, cr: UInt8
-            switch chroma {
-            case .interleaved(let plane, let cbFirst):
-                let a = plane[x & ~1], b = plane[(x & ~1) &+ 1]
-                (cb, cr) = cbFirst ? (a, b) : (b, a)
-            case .planar(let cbPlane, let crPlane):
-                (cb, cr) = (cbPlane[x >> 1], crPlane[x >> 1])
-            }
+            let (cb, cr) = chroma.sample(x >> 1)
             let (r, g, b) = k.rgb(y: y[x], cb: cb, cr: cr)
             out[x &* 3] = r
             out[x &* 3 &+ 1] = g
@@ -85,15 +63,84 @@ enum YUVRowKernel {
         }
     }
 
-    /// Four pixels `R | G << 8 | B << 16` from the luma term and the chroma terms.
+    /// Eight pixels from four chroma pairs and eight luma bytes, stored as 8 × 4 bytes at a 3-byte
+    /// pitch. Kept out of line: small enough for the optimiser to turn every product into `pmaddwd`.
+    @inline(never)
+    static func step8(_ cc: SIMD8<Int16>, _ luma: SIMD8<UInt8>, _ v: Vectors, _ o: UnsafeMutableRawPointer) {
+        let red = SIMDOps.multiplyAddPairs(cc, v.red)
+        let green = SIMDOps.multiplyAddPairs(cc, v.green)
+        let blue = SIMDOps.multiplyAddPairs(cc, v.blue)
+        // (Y, 0) pairs: the luma bytes widened to 32 bits.
+        let y32 = SIMD8<UInt32>(truncatingIfNeeded: luma)
+        let yLow = SIMDOps.multiplyAddPairs(SIMDOps.halves(y32.lowHalf), v.luma) &+ v.bias
+        let yHigh = SIMDOps.multiplyAddPairs(SIMDOps.halves(y32.highHalf), v.luma) &+ v.bias
+        let shift = SIMD8<Int32>(repeating: YUVCoefficients.fractionBits)
+        let yTerm = SIMD8(lowHalf: yLow, highHalf: yHigh)
+        let r = clip((yTerm &+ duplicate(red)) &>> shift)
+        let g = clip((yTerm &+ duplicate(green)) &>> shift)
+        let b = clip((yTerm &+ duplicate(blue)) &>> shift)
+        let px = r | (g &<< 8) | (b &<< 16)
+        o.storeBytes(of: px[0], as: Int32.self)
+        o.storeBytes(of: px[1], toByteOffset: 3, as: Int32.self)
+        o.storeBytes(of: px[2], toByteOffset: 6, as: Int32.self)
+        o.storeBytes(of: px[3], toByteOffset: 9, as: Int32.self)
+        o.storeBytes(of: px[4], toByteOffset: 12, as: Int32.self)
+        o.storeBytes(of: px[5], toByteOffset: 15, as: Int32.self)
+        o.storeBytes(of: px[6], toByteOffset: 18, as: Int32.self)
+        o.storeBytes(of: px[7], toByteOffset: 21, as: Int32.self)
+    }
+
+    /// Each chroma term twice (one per pixel of a horizontal pair).
     @inline(__always)
-    static func pack(_ y: SIMD4<Int32>, _ r: SIMD4<Int32>, _ g: SIMD4<Int32>, _ b: SIMD4<Int32>) -> SIMD4<Int32> {
-        let shift = SIMD4<Int32>(repeating: YUVCoefficients.fractionBits)
-        return clip((y &+ r) &>> shift) | (clip((y &+ g) &>> shift) &<< 8) | (clip((y &+ b) &>> shift) &<< 16)
+    static func duplicate(_ c: SIMD4<Int32>) -> SIMD8<Int32> {
+        SIMD8(lowHalf: SIMD4(c[0], c[0], c[1], c[1]), highHalf: SIMD4(c[2], c[2], c[3], c[3]))
+    }
+
+    /// Clips to 0 ... 255.
+    @inline(__always)
+    static func clip(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+        SIMD8(lowHalf: SIMDOps.clampToByte(v.lowHalf), highHalf: SIMDOps.clampToByte(v.highHalf))
+    }
+}
+
+/// Where a row's chroma comes from, for the SIMD loop (four samples as (Cb - 128, Cr - 128) word
+/// pairs, or in the stored order for NV21, matching ``YUVRowKernel/Vectors``) and the scalar tail.
+protocol ChromaSource {
+    /// The four samples for pixels `x ..< x + 8` (`x` even) as 16-bit pairs, 128 subtracted.
+    func pairs(at x: Int) -> SIMD8<Int16>
+    /// Sample `i` as (Cb, Cr).
+    func sample(_ i: Int) -> (UInt8, UInt8)
+}
+
+/// NV12 / NV21: one plane of interleaved pairs.
+struct InterleavedChroma: ChromaSource {
+    let plane: UnsafePointer<UInt8>
+    let cbFirst: Bool
+
+    @inline(__always)
+    func pairs(at x: Int) -> SIMD8<Int16> {
+        SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(plane).loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self)) &- 128
     }
 
     @inline(__always)
-    static func clip(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
-        v.replacing(with: 0, where: v .< 0).replacing(with: 255, where: v .> 255)
+    func sample(_ i: Int) -> (UInt8, UInt8) {
+        let a = plane[2 &* i], b = plane[2 &* i &+ 1]
+        return cbFirst ? (a, b) : (b, a)
     }
+}
+
+/// I420: separate Cb and Cr planes.
+struct PlanarChroma: ChromaSource {
+    let cb: UnsafePointer<UInt8>
+    let cr: UnsafePointer<UInt8>
+
+    @inline(__always)
+    func pairs(at x: Int) -> SIMD8<Int16> {
+        let u = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
+        let w = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
+        return unsafeBitCast((u & 0xFFFF) | (w &<< 16), to: SIMD8<Int16>.self)
+    }
+
+    @inline(__always)
+    func sample(_ i: Int) -> (UInt8, UInt8) { (cb[i], cr[i]) }
 }
