@@ -7,6 +7,7 @@ public enum PixelBufferError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A plane holds fewer bytes than its stride and row count require.
     case planeTooSmall(plane: String, byteCount: Int, required: Int)
 
+    /// A sentence naming the plane and the sizes involved.
     public var description: String {
         switch self {
         case .invalidSize(let width, let height):
