@@ -162,3 +162,60 @@ struct LabelerBehaviourTests {
         }
     }
 }
+
+@Suite("Camera frames in YUV")
+struct YUVFrameTests {
+    /// BT.601 RGB → YCbCr of a photo, as a camera would deliver it (4:2:0, chroma from the top-left pixel of
+    /// each 2x2 block), with padded rows.
+    static func planes(_ rgb: ImageBuffer, video: Bool) -> (y: [UInt8], cb: [UInt8], cr: [UInt8], yStride: Int, cStride: Int, cw: Int) {
+        let w = rgb.width, h = rgb.height, cw = (w + 1) / 2, ch = (h + 1) / 2
+        let yStride = w + 16, cStride = cw + 8
+        var y = [UInt8](repeating: 0, count: yStride * h)
+        var cb = [UInt8](repeating: 128, count: cStride * ch), cr = cb
+        func clamp(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+        for row in 0..<h {
+            for col in 0..<w {
+                let i = row * rgb.bytesPerRow + col * 3
+                let r = Double(rgb.pixels[i]), g = Double(rgb.pixels[i + 1]), b = Double(rgb.pixels[i + 2])
+                let luma = 0.299 * r + 0.587 * g + 0.114 * b
+                let u = (b - luma) / 1.772, v = (r - luma) / 1.402
+                y[row * yStride + col] = video ? clamp(16 + luma * 219 / 255) : clamp(luma)
+                if row % 2 == 0 && col % 2 == 0 {
+                    cb[(row / 2) * cStride + col / 2] = video ? clamp(128 + u * 224 / 255) : clamp(128 + u)
+                    cr[(row / 2) * cStride + col / 2] = video ? clamp(128 + v * 224 / 255) : clamp(128 + v)
+                }
+            }
+        }
+        return (y, cb, cr, yStride, cStride, cw)
+    }
+
+    @Test("NV12 and I420 frames, full and video range, label like the RGB photo", arguments: [false, true])
+    func yuv(video: Bool) throws {
+        let labeler = try exhaustiveLabeler(LocalModel(path: TestData.model("bird.tflite")))
+        let rgb = try PhotoFixtures.upright("bird.jpg")
+        let expected = try labeler.results(in: VisionImage(buffer: rgb))
+        let p = Self.planes(rgb, video: video)
+        var interleaved = [UInt8](repeating: 128, count: p.cStride * 2 * ((rgb.height + 1) / 2))
+        for row in 0..<((rgb.height + 1) / 2) {
+            for col in 0..<p.cw {
+                interleaved[row * p.cStride * 2 + col * 2] = p.cb[row * p.cStride + col]
+                interleaved[row * p.cStride * 2 + col * 2 + 1] = p.cr[row * p.cStride + col]
+            }
+        }
+        let range: YUVRange = video ? .video : .full
+        let nv12 = try VisionImage(nv12: p.y, yBytesPerRow: p.yStride, cbcr: interleaved, cbcrBytesPerRow: p.cStride * 2,
+                                   width: rgb.width, height: rgb.height, range: range)
+        let i420 = try VisionImage(i420: p.y, yBytesPerRow: p.yStride, u: p.cb, uBytesPerRow: p.cStride, v: p.cr,
+                                   vBytesPerRow: p.cStride, width: rgb.width, height: rgb.height, range: range)
+        for image in [nv12, i420] {
+            let labels = try labeler.results(in: image)
+            #expect(labels.first?.index == expected.first?.index)
+            #expect(abs((labels.first?.confidence ?? 0) - (expected.first?.confidence ?? 1)) <= 0.03)
+        }
+        // A chroma plane that is too small is an error, not a read past its end.
+        #expect(throws: VisionError.self) {
+            try VisionImage(nv12: p.y, yBytesPerRow: p.yStride, cbcr: Array(interleaved.prefix(100)),
+                            cbcrBytesPerRow: p.cStride * 2, width: rgb.width, height: rgb.height, range: range)
+        }
+    }
+}
