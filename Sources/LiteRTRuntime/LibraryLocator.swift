@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Finds libLiteRt.so: the discovery order of ``LiteRtRuntime/load(libraryPath:)``.
 enum LibraryLocator {
@@ -24,56 +29,86 @@ enum LibraryLocator {
 
     /// Asks python3 where the `ai_edge_litert` package lives (slow, ~150 ms: tried last).
     static func pythonPackagePath() -> (path: String?, reason: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c",
-                             "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (nil, "python3 could not be started (\(error))")
+        let script = "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))"
+        guard let (status, output) = run(["/usr/bin/env", "python3", "-c", script]) else {
+            return (nil, "python3 could not be started")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let dir = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !dir.isEmpty else {
-            return (nil, "python3 has no ai_edge_litert package")
-        }
+        let dir = trimmed(output)
+        guard status == 0, !dir.isEmpty else { return (nil, "python3 has no ai_edge_litert package") }
         return (dir + "/" + libraryName, "")
     }
 
-    static func executableDirectory() -> String? {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+    /// Runs a program and returns its exit status and standard output (standard error is discarded).
+    static func run(_ arguments: [String]) -> (status: Int32, output: String)? {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
             return nil
         }
-        return (exe as NSString).deletingLastPathComponent
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output += chunk[0..<count]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : -1, String(decoding: output, as: UTF8.self))
+    }
+
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return parentDirectory(path)
+    }
+
+    static func parentDirectory(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Where a path found through python3 is remembered, so later processes start fast.
     static var cacheFile: String {
         let env = ProcessInfo.processInfo.environment
         let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (env["HOME"].map { $0 + "/.cache" } ?? NSTemporaryDirectory())
+            ?? (env["HOME"].map { $0 + "/.cache" } ?? (env["TMPDIR"] ?? "/tmp"))
         return base + "/litevision/runtime-path"
     }
 
     static func cachedPath() -> String? {
-        guard let text = try? String(contentsOfFile: cacheFile, encoding: .utf8) else { return nil }
-        let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = FileManager.default.contents(atPath: cacheFile) else { return nil }
+        let path = trimmed(String(decoding: data, as: UTF8.self))
         return path.isEmpty ? nil : path
     }
 
     static func remember(_ path: String) {
         let file = cacheFile
-        try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: parentDirectory(file), withIntermediateDirectories: true)
         // Write to a temporary file and rename, so a concurrent reader never sees half a path.
         let temporary = file + ".\(getpid()).tmp"
-        if (try? path.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil {
+        if FileManager.default.createFile(atPath: temporary, contents: Data(path.utf8)) {
             rename(temporary, file)
         }
     }

@@ -1,5 +1,5 @@
 import CLiteRt
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The loaded LiteRT runtime (`libLiteRt.so`) and its environment, shared by every model of the process.
@@ -23,7 +23,7 @@ public final class LiteRtRuntime: @unchecked Sendable {
     public let libraryPath: String
     let api: UnsafePointer<LiteVisionLiteRtApi>
     let environment: LiteRtEnvironment
-    let creationLock = NSLock()
+    let creationLock = PosixLock()
 
     private init(libraryPath: String, api: UnsafePointer<LiteVisionLiteRtApi>) throws(LiteRtError) {
         self.libraryPath = libraryPath

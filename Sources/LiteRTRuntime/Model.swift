@@ -1,5 +1,5 @@
 import CLiteRt
-import Foundation
+import FoundationEssentials
 
 /// A TFLite model loaded into the runtime (from a file, memory-mapped, or from bytes in memory).
 ///

@@ -1,13 +1,27 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writing to standard output and standard error, and whether standard error is a terminal.
 enum Console {
-    static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
+    static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
 
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
     }
 
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
@@ -31,14 +45,14 @@ final class ProgressBar {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        Console.write("\r[\(bar)] \(done)/\(total)", to: STDERR_FILENO)
         shown = true
     }
 
     /// Erases the bar so a line of output can be printed.
     func clear() {
         guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Console.write("\r\u{1B}[K", to: STDERR_FILENO)
         shown = false
     }
 

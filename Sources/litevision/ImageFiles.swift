@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The files a command works on: files as given, folders expanded to their images.
 enum ImageFiles {
@@ -13,22 +16,25 @@ enum ImageFiles {
     static func expand(_ arguments: [String]) -> [Entry] {
         var entries: [Entry] = []
         for argument in arguments {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+            var info = stat()
+            guard stat(argument, &info) == 0 else {
                 entries.append(Entry(path: argument, problem: "no such file"))
                 continue
             }
-            guard isDirectory.boolValue else {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 entries.append(Entry(path: argument))
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-            let images = names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+            let images = names.filter { name in
+                guard let dot = name.lastIndex(of: ".") else { return false }
+                return extensions.contains(name[name.index(after: dot)...].lowercased())
+            }.sorted()
             if images.isEmpty {
                 entries.append(Entry(path: argument, problem: "the folder has no .jpg, .jpeg or .png files"))
             }
             for name in images {
-                entries.append(Entry(path: (argument as NSString).appendingPathComponent(name)))
+                entries.append(Entry(path: argument.hasSuffix("/") ? argument + name : argument + "/" + name))
             }
         }
         return entries

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import LiteVision
 
 /// `litevision label`: image labeling with a custom classifier.
@@ -68,6 +71,8 @@ struct LabelCommand: ParsableCommand {
         // so decoding is parallel too (see ImageLabeler.labelFiles).
         options.threadCount = threads ?? (files.count > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.decodingScale = .automatic }
+        // One photo in a fresh process: decode it while the runtime and model load.
+        let prefetch = files.count == 1 && files[0].problem == nil && !fastDecode ? ImagePrefetch(path: files[0].path) : nil
         let labeler: ImageLabeler
         do {
             labeler = try Console.silencingStandardError { () throws(VisionError) in
@@ -108,14 +113,22 @@ struct LabelCommand: ParsableCommand {
             }
         }
         printReady()
-        labeler.labelFiles(readable.map(\.element.path)) { position, outcome in
-            outcomes[readable[position].offset] = outcome
+        if let prefetch {
+            outcomes[0] = prefetch.wait().flatMap { image in Result { () throws(VisionError) in try labeler.results(in: image) } }
             printReady()
+        } else {
+            labeler.labelFiles(readable.map(\.element.path)) { position, outcome in
+                outcomes[readable[position].offset] = outcome
+                printReady()
+            }
         }
         progress.finish()
         if failures > 0 {
             Console.error("litevision: \(failures) of \(files.count) images could not be labeled")
-            throw ExitCode(1)
         }
+        // Leave at once, while the labeler is still referenced and without exit handlers: tearing down the
+        // runtime (its worker threads, packed weights, static destructors) takes a few ms that a finished
+        // command does not need. All output went out through unbuffered write(2) calls, so nothing is lost.
+        withExtendedLifetime(labeler) { _exit(failures > 0 ? 1 : 0) }
     }
 }

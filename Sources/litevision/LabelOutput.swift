@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LiteVision
 
 /// How `litevision label` prints results.
@@ -8,7 +8,7 @@ enum LabelOutput {
         var lines = [file]
         if labels.isEmpty { lines.append("  (no label above the threshold)") }
         for label in labels {
-            let confidence = String(format: "%.4f", label.confidence)
+            let confidence = fixed(label.confidence, digits: 4)
             let index = String(label.index).leftPadded(to: 5)
             lines.append("  \(confidence)  \(index)  \(label.text)")
         }
@@ -36,6 +36,18 @@ enum LabelOutput {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}"
     }
+}
+
+/// `value` with exactly `digits` decimals (String(format:) needs all of Foundation).
+func fixed(_ value: Float, digits: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = Int((Double(value) * Double(scale)).rounded())
+    let sign = scaled < 0 ? "-" : ""
+    let magnitude = abs(scaled)
+    let fraction = String(magnitude % scale)
+    return "\(sign)\(magnitude / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
 }
 
 extension String {

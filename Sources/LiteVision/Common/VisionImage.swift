@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LiteVisionImaging
 
 /// An image to run a vision feature on: an image file or its bytes, or a camera-style pixel buffer,

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import LiteRTRuntime
 import LiteVisionImaging
 
@@ -23,53 +23,26 @@ final class InferenceSession {
 /// threads and tasks without data races. Sessions are created on demand up to `limit`; beyond that a caller
 /// waits for one to come back.
 final class SessionPool: @unchecked Sendable {
-    // @unchecked: `idle` and `created` are only touched with `condition` locked; a session taken out of
-    // `idle` belongs to exactly one caller until it is put back.
-    private let condition = NSCondition()
+    // @unchecked: `idle` is only touched with `lock` held, and a session taken out of it belongs to exactly
+    // one caller until it is put back. `available` counts the sessions a caller may still take or create.
+    private let lock = PosixLock()
     private var idle: [InferenceSession] = []
-    private var created = 0
-    private let limit: Int
+    private let available: DispatchSemaphore
     private let make: @Sendable () throws -> InferenceSession
 
     init(limit: Int, first: InferenceSession, make: @escaping @Sendable () throws -> InferenceSession) {
-        self.limit = max(1, limit)
+        self.available = DispatchSemaphore(value: max(1, limit))
         self.make = make
         self.idle = [first]
-        self.created = 1
     }
 
     /// Runs `body` with a session of its own.
     func withSession<R>(_ body: (InferenceSession) throws -> R) throws -> R {
-        let session = try checkOut()
-        defer { checkIn(session) }
+        available.wait()
+        defer { available.signal() }
+        let session = try lock.withLock { idle.popLast() } ?? make()
+        defer { lock.withLock { idle.append(session) } }
         return try body(session)
-    }
-
-    private func checkOut() throws -> InferenceSession {
-        condition.lock()
-        while idle.isEmpty && created >= limit { condition.wait() }
-        if let session = idle.popLast() {
-            condition.unlock()
-            return session
-        }
-        created += 1
-        condition.unlock()
-        do {
-            return try make()
-        } catch {
-            condition.lock()
-            created -= 1
-            condition.signal()
-            condition.unlock()
-            throw error
-        }
-    }
-
-    private func checkIn(_ session: InferenceSession) {
-        condition.lock()
-        idle.append(session)
-        condition.signal()
-        condition.unlock()
     }
 }
 

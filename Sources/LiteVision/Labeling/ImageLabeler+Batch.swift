@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import LiteRTRuntime
 import Synchronization
 
@@ -19,7 +18,7 @@ extension ImageLabeler {
             return
         }
         let state = Mutex(BatchState())
-        let emitting = NSLock()  // serializes calls to `body` and keeps them in order
+        let emitting = PosixLock()  // serializes calls to `body` and keeps them in order
         withoutActuallyEscaping(body) { body in
             let body = UnsafeSendable(body)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -60,7 +59,7 @@ private struct BatchState {
 
 /// Carries a non-Sendable closure into `concurrentPerform`.
 private struct UnsafeSendable<T>: @unchecked Sendable {
-    // @unchecked: the wrapped closure is only called while `emitting` (an NSLock) is held, so never from two
+    // @unchecked: the wrapped closure is only called while `emitting` (a PosixLock) is held, so never from two
     // threads at once, and `concurrentPerform` returns before `labelFiles` does.
     let value: T
     init(_ value: T) { self.value = value }

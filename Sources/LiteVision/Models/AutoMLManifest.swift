@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `manifest.json` of an AutoML Vision Edge model bundle.
 struct AutoMLManifest: Decodable {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Image resampling with results bit-identical to Pillow.
 ///
