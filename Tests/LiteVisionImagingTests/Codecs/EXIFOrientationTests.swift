@@ -1,3 +1,4 @@
+import LiteVisionTestSupport
 import Testing
 import LiteVisionImaging
 
@@ -99,7 +100,7 @@ import LiteVisionImaging
             // The whole segment (2 + 2 + 34 bytes) is needed to see the value.
             #expect(found == (length >= 38 ? .right : nil), "prefix of \(length) bytes")
         }
-        var generator = CodecFuzzGenerator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<3000 {
             var damaged = header
             for _ in 0..<Int.random(in: 1...4, using: &generator) {

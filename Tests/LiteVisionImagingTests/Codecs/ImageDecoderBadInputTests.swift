@@ -130,7 +130,7 @@ import LiteVisionTestSupport
         var bird = try CodecTestHelpers.photoBytes("bird.jpg")
         let original = try decoder.decode(bird).image
         let middle = bird.count / 2
-        var generator = CodecFuzzGenerator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         for i in middle..<(middle + 64) { bird[i] = UInt8.random(in: 0...0xFE, using: &generator) }
         let damaged = try decoder.decode(bird)
         #expect(damaged.image.width == 2000 && damaged.image.height == 1508)
@@ -141,7 +141,7 @@ import LiteVisionTestSupport
     @Test func randomDamageNeverCrashes() throws {
         let jpeg = try JPEGEncoder.encode(CodecTestHelpers.photoCrop, exifOrientation: 3)
         let png = try PNGEncoder.encode(CodecTestHelpers.photoCrop)
-        var generator = CodecFuzzGenerator(state: 2024)
+        var generator = SeededGenerator(seed: 2024)
         var outcomes = [0, 0]
         for original in [jpeg, png] {
             for _ in 0..<300 {
