@@ -3,7 +3,8 @@
 //
 // Layering (dependencies point downward only):
 //   litevision (CLI), litevision-bench            executables
-//   LiteVision                                    vision features: labeling (detection, tracking next)
+//   LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)   heavy extras, used by the CLI, not by the core
+//   LiteVision                                    vision features: labeling, detection, tracking
 //   LiteVisionImaging   TFLiteModel   LiteRTRuntime
 //   CTurboJPEG, CPNG (Debian C libraries)          CLiteRt (our own C declarations, loaded with dlopen)
 import PackageDescription
@@ -33,10 +34,16 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         // Images: pixel buffers, orientation, codecs, resampling.
         .target(name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG"]),
+        // FFmpeg (video decoding/encoding) and Cairo (drawing), kept out of the core library.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "LiteVisionVideo", dependencies: ["CFFmpeg", "LiteVisionImaging"]),
+        .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging"]),
         // The ML Kit-style vision features.
         .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "TFLiteModel", "LiteVisionImaging"]),
         .executableTarget(name: "litevision", dependencies: [
-            "LiteVision",
+            "LiteVision", "LiteVisionVideo", "LiteVisionDrawing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteRTRuntime"]),
@@ -45,6 +52,8 @@ let package = Package(
         .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"],
                     exclude: ["Fixtures/make_bad_models.py"]),
     ],

@@ -1,0 +1,1 @@
+// Drawing annotations with Cairo: see Annotator.swift

@@ -1,0 +1,1 @@
+// Video decoding and encoding with FFmpeg: see VideoDecoder.swift
