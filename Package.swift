@@ -40,8 +40,10 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "LiteVisionVideo", dependencies: ["CFFmpeg", "LiteVisionImaging"]),
         .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging"]),
+        // Multi-object tracking (motion model, association, label smoothing); pure Swift.
+        .target(name: "LiteVisionTracking", dependencies: ["LiteVisionImaging"]),
         // The ML Kit-style vision features.
-        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "TFLiteModel", "LiteVisionImaging"]),
+        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "TFLiteModel", "LiteVisionImaging", "LiteVisionTracking"]),
         .executableTarget(name: "litevision", dependencies: [
             "LiteVision", "LiteVisionVideo", "LiteVisionDrawing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -52,9 +54,13 @@ let package = Package(
         .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
+        // Synthetic tracking sequences (real photo crops moving over real backgrounds) and MOT metrics.
+        .target(name: "LiteVisionTrackingTestSupport", dependencies: ["LiteVisionTracking", "LiteVisionImaging", "LiteVisionTestSupport"],
+                path: "Tests/LiteVisionTrackingTestSupport"),
+        .testTarget(name: "LiteVisionTrackingTests", dependencies: ["LiteVisionTracking", "LiteVisionTrackingTestSupport", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport"],
+        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport", "LiteVisionTrackingTestSupport"],
                     exclude: ["Fixtures/make_bad_models.py"]),
     ],
     swiftLanguageModes: [.v6]

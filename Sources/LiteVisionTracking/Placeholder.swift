@@ -1,0 +1,1 @@
+// Multi-object tracking: see ObjectTracker.swift

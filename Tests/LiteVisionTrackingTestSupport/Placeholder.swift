@@ -1,0 +1,1 @@
+// Synthetic tracking sequences and metrics for tests
