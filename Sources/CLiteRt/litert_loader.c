@@ -58,8 +58,10 @@ const LiteVisionLiteRtApi* litevision_litert_load(const char* path, char* error,
   RESOLVE(DestroyCompiledModel, "LiteRtDestroyCompiledModel");
   RESOLVE(GetCompiledModelInputBufferRequirements, "LiteRtGetCompiledModelInputBufferRequirements");
   RESOLVE(GetCompiledModelOutputBufferRequirements, "LiteRtGetCompiledModelOutputBufferRequirements");
+  RESOLVE(GetCompiledModelOutputTensorLayouts, "LiteRtGetCompiledModelOutputTensorLayouts");
   RESOLVE(RunCompiledModel, "LiteRtRunCompiledModel");
   RESOLVE(CreateManagedTensorBufferFromRequirements, "LiteRtCreateManagedTensorBufferFromRequirements");
+  RESOLVE(CreateManagedTensorBuffer, "LiteRtCreateManagedTensorBuffer");
   RESOLVE(DestroyTensorBuffer, "LiteRtDestroyTensorBuffer");
   RESOLVE(GetTensorBufferSize, "LiteRtGetTensorBufferSize");
   RESOLVE(LockTensorBuffer, "LiteRtLockTensorBuffer");

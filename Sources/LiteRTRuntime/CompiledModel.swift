@@ -27,7 +27,7 @@ public final class CompiledModel: @unchecked Sendable {
     /// The outputs of the model's first signature.
     public let outputs: [TensorSignature]
 
-    private let handle: LiteRtCompiledModel
+    let handle: LiteRtCompiledModel
     private var inputBuffers: [LiteRtTensorBuffer]
     private var outputBuffers: [LiteRtTensorBuffer]
     private var api: UnsafePointer<LiteVisionLiteRtApi> { model.runtime.api }
@@ -147,8 +147,15 @@ public final class CompiledModel: @unchecked Sendable {
         }
         guard let requirements else { throw LiteRtError(status: 6, operation: "read the buffer requirements of \(role)") }
         var buffer: LiteRtTensorBuffer?
-        try check(api.pointee.CreateManagedTensorBufferFromRequirements(runtime.environment, &type, requirements, &buffer),
-                  "create the buffer of \(role)")
+        if !isInput && rank == 0 {
+            // An open output shape: the runtime writes the real output after a run, so give it room.
+            try check(api.pointee.CreateManagedTensorBuffer(runtime.environment, Int32(kLiteVisionTensorBufferTypeHostMemory),
+                                                            &type, Self.openOutputBufferSize, &buffer),
+                      "create the buffer of \(role)")
+        } else {
+            try check(api.pointee.CreateManagedTensorBufferFromRequirements(runtime.environment, &type, requirements, &buffer),
+                      "create the buffer of \(role)")
+        }
         guard let buffer else { throw LiteRtError(status: 2, operation: "create the buffer of \(role)") }
         var size = 0
         let sizeStatus = api.pointee.GetTensorBufferSize(buffer, &size)
@@ -196,5 +203,25 @@ public final class CompiledModel: @unchecked Sendable {
                   "lock output \(index)")
         defer { _ = api.pointee.UnlockTensorBuffer(outputBuffers[index]) }
         return try body(UnsafeRawBufferPointer(start: address, count: outputs[index].bufferSize))
+    }
+}
+extension CompiledModel {
+    /// Bytes given to an output whose shape the model leaves open until it runs (for example the four outputs
+    /// of SSD detectors' `TFLite_Detection_PostProcess`): 256 KiB, room for 16,384 boxes.
+    public static let openOutputBufferSize = 1 << 18
+
+    /// The output shapes as the compiled model knows them now. Outputs whose shape the model leaves open
+    /// report their real shape after the first ``run()``.
+    public func currentOutputShapes() throws(LiteRtError) -> [[Int]] {
+        var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: outputs.count)
+        try check(model.runtime.api.pointee.GetCompiledModelOutputTensorLayouts(handle, 0, outputs.count, &layouts, false),
+                  "read the output shapes")
+        return layouts.map { layout in
+            var layout = layout
+            let rank = min(Int(litevision_layout_rank(&layout)), Int(LITEVISION_LITERT_MAX_RANK))
+            return withUnsafeBytes(of: layout.dimensions) { raw in
+                (0..<rank).map { Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self)) }
+            }
+        }
     }
 }

@@ -77,6 +77,7 @@ enum {
   kLiteVisionHwAcceleratorCpu = 1,
   kLiteVisionLockModeRead = 0,
   kLiteVisionLockModeWrite = 1,
+  kLiteVisionTensorBufferTypeHostMemory = 1,
 };
 
 _Static_assert(sizeof(LiteRtAny) == 16, "LiteRtAny layout");
@@ -143,6 +144,9 @@ typedef struct {
   LiteRtStatus (*_Nonnull GetCompiledModelOutputBufferRequirements)(
       LiteRtCompiledModel _Nonnull compiled, LiteRtParamIndex signature, LiteRtParamIndex output,
       LiteRtTensorBufferRequirements _Nullable* _Nonnull requirements);
+  LiteRtStatus (*_Nonnull GetCompiledModelOutputTensorLayouts)(LiteRtCompiledModel _Nonnull compiled,
+                                                               LiteRtParamIndex signature, size_t num_layouts,
+                                                               LiteRtLayout* _Nonnull layouts, bool update_allocation);
   LiteRtStatus (*_Nonnull RunCompiledModel)(LiteRtCompiledModel _Nonnull compiled, LiteRtParamIndex signature,
                                             size_t num_inputs, LiteRtTensorBuffer _Nonnull* _Nullable inputs,
                                             size_t num_outputs, LiteRtTensorBuffer _Nonnull* _Nullable outputs);
@@ -150,6 +154,9 @@ typedef struct {
   LiteRtStatus (*_Nonnull CreateManagedTensorBufferFromRequirements)(
       LiteRtEnvironment _Nonnull environment, const LiteRtRankedTensorType* _Nonnull type,
       LiteRtTensorBufferRequirements _Nonnull requirements, LiteRtTensorBuffer _Nullable* _Nonnull buffer);
+  LiteRtStatus (*_Nonnull CreateManagedTensorBuffer)(LiteRtEnvironment _Nonnull environment, int32_t buffer_type,
+                                                     const LiteRtRankedTensorType* _Nonnull type, size_t size,
+                                                     LiteRtTensorBuffer _Nullable* _Nonnull buffer);
   void (*_Nonnull DestroyTensorBuffer)(LiteRtTensorBuffer _Nonnull buffer);
   LiteRtStatus (*_Nonnull GetTensorBufferSize)(LiteRtTensorBuffer _Nonnull buffer, size_t* _Nonnull size);
   LiteRtStatus (*_Nonnull LockTensorBuffer)(LiteRtTensorBuffer _Nonnull buffer, void* _Nullable* _Nonnull address,
