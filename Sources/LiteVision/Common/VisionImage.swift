@@ -106,6 +106,12 @@ public struct VisionImage: Sendable {
         return copy
     }
 
+    /// The stored pixels, decoded if needed, for a model whose input is `width`×`height` (upright).
+    func pixels(forInputWidth width: Int, height: Int, scale: DecodingScale) throws(VisionError) -> ImageBuffer {
+        let stored = orientation.swapsDimensions ? (width: height, height: width) : (width: width, height: height)
+        return try pixels(minimumSize: stored, scale: scale).image
+    }
+
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
     /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
     /// `DecodingScale.automaticMargin` times that size.

@@ -1,30 +1,28 @@
 import LiteVisionImaging
 
-/// Turns an image into a model's input tensor: the preprocessing of every image and frame.
+/// Turns an image (or a region of it) into a model's input tensor: the preprocessing of every image, frame
+/// and object crop.
 ///
-/// The whole image is resized to the model input with antialiased bilinear filtering (Pillow's `BILINEAR`,
-/// the convention of the reference outputs), aspect ratio not kept, as ML Kit does. To keep rotated
-/// images cheap, the stored pixels are resized first (to the input size turned by the orientation) and
-/// only the small result is turned upright. uint8 models get the bytes as they are; float32 models get
-/// `(value - mean) / std` with the metadata's NormalizationOptions.
+/// The whole image (or region) is resized to the model input with antialiased bilinear filtering (Pillow's
+/// `BILINEAR`, the convention of the reference outputs), aspect ratio not kept, as ML Kit does. To keep
+/// rotated images cheap, the stored pixels are resized first (to the input size turned by the orientation)
+/// and only the small result is turned upright. A region is read in place (no copy of the crop). uint8 models
+/// get the bytes as they are; float32 models get `(value - mean) / std` with the metadata's NormalizationOptions.
 enum InputWriter {
-    static func write(_ image: ImageBuffer, orientation: ImageOrientation, width: Int, height: Int,
-                      normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?,
+    static func write(_ image: ImageBuffer, region: PixelRegion? = nil, orientation: ImageOrientation,
+                      width: Int, height: Int, normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?,
                       into tensor: UnsafeMutableRawBufferPointer, session: InferenceSession) {
         let storedWidth = orientation.swapsDimensions ? height : width
         let storedHeight = orientation.swapsDimensions ? width : height
         let byteCount = width * height * 3
         precondition(tensor.count >= byteCount * (normalization == nil ? 1 : 4), "input tensor too small")
         if normalization == nil && orientation == .up {
-            Resampler.resizeBilinearAntialiased(image, into: tensor.baseAddress!, width: width, height: height,
-                                                plan: session.plan(for: image, width: width, height: height))
+            resize(image, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
             return
         }
         if session.resized.count != byteCount { session.resized = [UInt8](repeating: 0, count: byteCount) }
         session.resized.withUnsafeMutableBytes { resized in
-            Resampler.resizeBilinearAntialiased(image, into: resized.baseAddress!, width: storedWidth,
-                                                height: storedHeight,
-                                                plan: session.plan(for: image, width: storedWidth, height: storedHeight))
+            resize(image, region: region, into: resized.baseAddress!, width: storedWidth, height: storedHeight, session: session)
         }
         guard let normalization else {
             session.resized.withUnsafeBytes { resized in
@@ -46,6 +44,25 @@ enum InputWriter {
         upright.withUnsafeBufferPointer { pixels in
             normalize(pixels, count: width * height, mean: normalization.mean, inverseStd: normalization.inverseStd,
                       into: tensor.baseAddress!.assumingMemoryBound(to: Float.self))
+        }
+    }
+
+    /// Resizes `image` (or its `region`) to `width`×`height` RGB8 at `destination`, reusing the session's
+    /// resize plan when the sizes repeat (every frame of a video).
+    private static func resize(_ image: ImageBuffer, region: PixelRegion?, into destination: UnsafeMutableRawPointer,
+                               width: Int, height: Int, session: InferenceSession) {
+        let area = region ?? PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+        precondition(area.x >= 0 && area.y >= 0 && area.width > 0 && area.height > 0
+                     && area.x + area.width <= image.width && area.y + area.height <= image.height, "region outside the image")
+        let plan = session.plan(sourceWidth: area.width, sourceHeight: area.height, width: width, height: height)
+        let bytesPerPixel = image.format.bytesPerPixel
+        image.pixels.withUnsafeBytes { pixels in
+            let start = area.y * image.bytesPerRow + area.x * bytesPerPixel
+            let end = (area.y + area.height - 1) * image.bytesPerRow + (area.x + area.width) * bytesPerPixel
+            Resampler.resizeBilinearAntialiased(pixels: UnsafeRawBufferPointer(rebasing: pixels[start..<end]),
+                                                width: area.width, height: area.height, bytesPerRow: image.bytesPerRow,
+                                                format: image.format, into: destination, width: width, height: height,
+                                                plan: plan)
         }
     }
 

@@ -47,14 +47,14 @@ final class SessionPool: @unchecked Sendable {
 }
 
 extension InferenceSession {
-    /// The resize coefficients for `image` → `width`×`height`, kept from the previous call when the sizes
-    /// are the same (every frame of a video).
-    func plan(for image: ImageBuffer, width: Int, height: Int) -> ResizePlan {
-        if let cached = cachedPlan, cached.matches(sourceWidth: image.width, sourceHeight: image.height,
+    /// The resize coefficients for a `sourceWidth`×`sourceHeight` → `width`×`height` resize, kept from the
+    /// previous call when the sizes are the same (every frame of a video).
+    func plan(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> ResizePlan {
+        if let cached = cachedPlan, cached.matches(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                                                    width: width, height: height) {
             return cached
         }
-        let plan = ResizePlan(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height)
+        let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
         cachedPlan = plan
         return plan
     }

@@ -60,10 +60,8 @@ public final class ImageLabeler: Sendable {
     /// Labels `image` synchronously: the labels with confidence at or above the threshold, highest first
     /// (ties by index), at most ``maxResultCount``.
     public func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
-        let stored = image.orientation.swapsDimensions
-            ? (width: classifier.inputHeight, height: classifier.inputWidth)
-            : (width: classifier.inputWidth, height: classifier.inputHeight)
-        let pixels = try image.pixels(minimumSize: stored, scale: options.decodingScale).image
+        let pixels = try image.pixels(forInputWidth: classifier.inputWidth, height: classifier.inputHeight,
+                                      scale: options.decodingScale)
         guard pixels.width >= Self.minimumImageDimension, pixels.height >= Self.minimumImageDimension else {
             throw .invalidImage("it is \(pixels.width)x\(pixels.height) pixels; labeling needs at least \(Self.minimumImageDimension)x\(Self.minimumImageDimension)")
         }

@@ -1,0 +1,131 @@
+import LiteRTRuntime
+import LiteVisionImaging
+import TFLiteModel
+
+/// What every image model LiteVision runs has in common, read and checked once: the parsed file, one RGB
+/// image input with its normalization, and a pool of compiled copies. Classifiers and detectors add their
+/// own output checks on top.
+struct ImageModel: Sendable {
+    let path: String
+    let file: TFLiteModelFile
+    let inputWidth: Int
+    let inputHeight: Int
+    /// `nil` for uint8 input; per-channel (mean, 1/std) for float32 input.
+    let normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?
+    let pool: SessionPool
+    /// The first compiled copy's signature (every copy has the same).
+    let outputs: [TensorSignature]
+
+    /// Reads and checks the model at `path` with `checkOutputs` (the feature's own rules, returning the
+    /// reasons it refuses the model), then compiles it. `probe` runs once on the first compiled copy (e.g.
+    /// to learn open output shapes) before the pool is made.
+    init(path: String, threadCount: Int, runtimeLibraryPath: String?,
+         checkOutputs: (TFLiteModelFile) -> [String],
+         probe: ((InferenceSession) throws(VisionError) -> Void)? = nil) throws(VisionError) {
+        self.path = path
+        do {
+            file = try TFLiteModelFile(bytes: try FileReader.read(path))
+        } catch let error as VisionError {
+            throw error
+        } catch {
+            throw .invalidModel(path: path, reason: "\(error)")
+        }
+        if let reason = (Self.inputViolations(file) + checkOutputs(file)).first {
+            throw .unsupportedModel(path: path, reason: reason)
+        }
+        let input = file.inputs[0]
+        inputHeight = input.shape[1]
+        inputWidth = input.shape[2]
+        normalization = try Self.normalization(of: file, path: path)
+
+        let runtime: LiteRtRuntime
+        do {
+            runtime = try LiteRtRuntime.load(libraryPath: runtimeLibraryPath)
+        } catch {
+            throw .runtimeUnavailable(error)
+        }
+        let compiledModel: Model
+        do {
+            compiledModel = try Model(runtime: runtime, path: path)
+        } catch {
+            throw .runtime(error)
+        }
+        let options = CompilationOptions(threadCount: threadCount)
+        let make: @Sendable () throws -> InferenceSession = {
+            InferenceSession(compiled: try CompiledModel(model: compiledModel, options: options))
+        }
+        let first: InferenceSession
+        do {
+            first = try make()
+        } catch let error as LiteRtError {
+            throw .runtime(error)
+        } catch {
+            throw .invalidModel(path: path, reason: "\(error)")
+        }
+        guard first.compiled.inputs.count == 1, first.compiled.inputs[0].shape == input.shape,
+              first.compiled.outputs.count == file.outputs.count else {
+            throw .invalidModel(path: path, reason: "the runtime reads its signature differently (inputs \(first.compiled.inputs.map(\.shape)))")
+        }
+        try probe?(first)
+        outputs = first.compiled.outputs
+        pool = SessionPool(limit: max(2, LiteRtRuntime.defaultThreadCount), first: first, make: make)
+    }
+
+    /// Every way the input breaks ML Kit's requirements: one uint8 or float32 `[1, H, W, 3]` image.
+    static func inputViolations(_ file: TFLiteModelFile) -> [String] {
+        guard file.inputs.count == 1 else {
+            return ["an image model has exactly one input, this model has \(file.inputs.count)"]
+        }
+        var reasons: [String] = []
+        let input = file.inputs[0]
+        if input.elementType != .uint8 && input.elementType != .float32 {
+            reasons.append("its input must be uint8 or float32, it is \(input.elementType)")
+        }
+        if input.shape.count != 4 || input.shape[0] != 1 || input.shape[3] != 3 || input.shape[1] <= 0 || input.shape[2] <= 0 {
+            reasons.append("its input must be shaped [1, height, width, 3] (one RGB image), it is \(input.shape)")
+        }
+        return reasons
+    }
+
+    /// The metadata's normalization for a float32 input (required there, as in ML Kit); nil for uint8.
+    static func normalization(of file: TFLiteModelFile, path: String) throws(VisionError) -> (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)? {
+        guard file.inputs[0].elementType == .float32 else { return nil }
+        guard let options = file.metadata?.inputTensors.first?.normalization, !options.mean.isEmpty, !options.std.isEmpty else {
+            throw .unsupportedModel(path: path, reason: """
+                its input is float32 but its metadata has no NormalizationOptions (mean and std), so LiteVision \
+                cannot know how to scale pixels; add them with the TFLite Support metadata writer, as ML Kit requires
+                """)
+        }
+        guard [1, 3].contains(options.mean.count), [1, 3].contains(options.std.count),
+              options.std.allSatisfy({ $0 != 0 && $0.isFinite }), options.mean.allSatisfy(\.isFinite) else {
+            throw .unsupportedModel(path: path, reason: "its NormalizationOptions must have 1 or 3 finite means and non-zero stds, got mean \(options.mean) std \(options.std)")
+        }
+        let mean = options.mean.count == 1 ? SIMD3(repeating: options.mean[0]) : SIMD3(options.mean)
+        let std = options.std.count == 1 ? SIMD3(repeating: options.std[0]) : SIMD3(options.std)
+        return (mean, 1 / std)
+    }
+
+    /// Fills the input of `session` from `image` (or the `region` of it, in stored pixels) turned by `orientation`.
+    func writeInput(_ image: ImageBuffer, region: PixelRegion?, orientation: ImageOrientation,
+                    session: InferenceSession) throws {
+        _ = try session.compiled.withInput(0) { tensor in
+            InputWriter.write(image, region: region, orientation: orientation, width: inputWidth, height: inputHeight,
+                              normalization: normalization, into: tensor, session: session)
+        }
+    }
+}
+
+/// A rectangle of whole pixels inside a stored image.
+struct PixelRegion: Sendable, Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// Maps any thrown error of an inference call to a ``VisionError``.
+func visionError(_ error: any Error) -> VisionError {
+    if let error = error as? VisionError { return error }
+    if let error = error as? LiteRtError { return .runtime(error) }
+    return .invalidImage("\(error)")
+}

@@ -1,1 +1,0 @@
-// Drawing annotations with Cairo: see Annotator.swift

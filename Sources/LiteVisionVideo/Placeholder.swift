@@ -1,1 +1,0 @@
-// Video decoding and encoding with FFmpeg: see VideoDecoder.swift
