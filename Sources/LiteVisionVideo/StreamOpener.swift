@@ -1,0 +1,150 @@
+import CFFmpeg
+
+/// A video file opened for decoding: the container, the chosen video stream and a ready decoder.
+struct OpenedStream {
+    let resources: DecoderResources
+    /// Index of the video stream in the container.
+    let streamIndex: Int32
+    let info: VideoInfo
+    /// Seconds per tick of the stream's timestamps.
+    let secondsPerTick: Double
+    /// The stream's first timestamp, in ticks (0 when the container does not say).
+    let startTicks: Int64
+}
+
+/// Opens a file, picks its video stream and opens a decoder for it, turning each failure into the
+/// ``VideoError`` case that names it.
+enum StreamOpener {
+    static func open(path: String, threadCount: Int) throws(VideoError) -> OpenedStream {
+        FFmpegLogging.applyDefault()
+        try FileCheck.requireReadableFile(path)
+        let resources = DecoderResources()
+
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let openResult = avformat_open_input(&opened, path, nil, nil)
+        guard openResult >= 0, let format = opened else {
+            throw .notAVideo(path: path, reason: "the container was not recognised (\(FFmpegError.message(openResult)))")
+        }
+        resources.format = format
+        let probeResult = avformat_find_stream_info(format, nil)
+        guard probeResult >= 0 else {
+            throw .notAVideo(path: path, reason: "its streams could not be read (\(FFmpegError.message(probeResult)))")
+        }
+
+        let index = try videoStreamIndex(in: format, path: path)
+        guard let stream = format.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar else {
+            throw .notAVideo(path: path, reason: "the video stream has no codec parameters")
+        }
+        for other in 0..<Int(format.pointee.nb_streams) where other != Int(index) {
+            format.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL   // skip audio etc. while demuxing
+        }
+
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .unsupportedCodec(path: path, codec: codecName(parameters))
+        }
+        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
+        let limit = RGBConverter.maximumDimension
+        guard (1...limit).contains(width), (1...limit).contains(height) else {
+            throw .notAVideo(path: path, reason: "the video stream declares an invalid frame size \(width)x\(height)")
+        }
+
+        guard let codec = avcodec_alloc_context3(decoder) else {
+            throw .systemResource("out of memory while creating the decoder")
+        }
+        resources.codec = codec
+        let copied = avcodec_parameters_to_context(codec, parameters)
+        guard copied >= 0 else {
+            throw .corrupt(path: path, frame: 0, reason: "bad codec parameters (\(FFmpegError.message(copied)))")
+        }
+        codec.pointee.thread_count = Int32(max(0, threadCount))
+        codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        codec.pointee.pkt_timebase = stream.pointee.time_base
+        let decoderOpened = avcodec_open2(codec, decoder, nil)
+        guard decoderOpened >= 0 else {
+            throw .corrupt(path: path, frame: 0, reason: "the \(codecName(parameters)) decoder rejected the stream "
+                           + "(\(FFmpegError.message(decoderOpened)))")
+        }
+        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+            throw .systemResource("out of memory while creating the decoder")
+        }
+        resources.packet = packet
+        resources.frame = frame
+
+        let timeBase = stream.pointee.time_base
+        let secondsPerTick = timeBase.num > 0 && timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) : 0
+        let start = stream.pointee.start_time
+        let info = describe(stream: stream, format: format, parameters: parameters, secondsPerTick: secondsPerTick)
+        return OpenedStream(resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
+                            startTicks: start == FFmpegError.noTimestamp ? 0 : start)
+    }
+
+    /// The video stream to decode: FFmpeg's pick, unless that is a still cover picture.
+    private static func videoStreamIndex(in format: UnsafeMutablePointer<AVFormatContext>,
+                                         path: String) throws(VideoError) -> Int32 {
+        let count = Int(format.pointee.nb_streams)
+        guard count > 0, let streams = format.pointee.streams else {
+            throw .notAVideo(path: path, reason: "it contains no streams")
+        }
+        func isMovingVideo(_ index: Int) -> Bool {
+            guard let stream = streams[index], let parameters = stream.pointee.codecpar else { return false }
+            return parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+        let best = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        if best >= 0, Int(best) < count, isMovingVideo(Int(best)) { return best }
+        if let first = (0..<count).first(where: isMovingVideo) { return Int32(first) }
+
+        let kinds = (0..<count).compactMap { index -> String? in
+            guard let type = streams[index]?.pointee.codecpar?.pointee.codec_type else { return nil }
+            if type == AVMEDIA_TYPE_VIDEO { return "cover picture" }
+            return av_get_media_type_string(type).map { String(cString: $0) }
+        }
+        let listed = kinds.isEmpty ? "" : " (it holds: \(kinds.joined(separator: ", ")))"
+        throw .notAVideo(path: path, reason: "it has no video stream\(listed)")
+    }
+
+    /// FFmpeg's name of the stream's codec; for a codec FFmpeg does not know at all, its FourCC.
+    static func codecName(_ parameters: UnsafePointer<AVCodecParameters>) -> String {
+        let id = parameters.pointee.codec_id
+        if id != AV_CODEC_ID_NONE, let name = avcodec_get_name(id) { return String(cString: name) }
+        let tag = parameters.pointee.codec_tag
+        let characters = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        let printable = characters.allSatisfy { (0x20...0x7E).contains($0) }
+        let fourCC = printable ? String(decoding: characters, as: UTF8.self) : "0x" + String(tag, radix: 16)
+        return "unknown (FourCC \(fourCC))"
+    }
+
+    /// The ``VideoInfo`` of a stream, from the container's declarations.
+    private static func describe(stream: UnsafeMutablePointer<AVStream>,
+                                 format: UnsafeMutablePointer<AVFormatContext>,
+                                 parameters: UnsafePointer<AVCodecParameters>,
+                                 secondsPerTick: Double) -> VideoInfo {
+        func rate(_ value: AVRational) -> Double? {
+            value.num > 0 && value.den > 0 ? Double(value.num) / Double(value.den) : nil
+        }
+        let duration: Double? = {
+            let ticks = stream.pointee.duration
+            if ticks != FFmpegError.noTimestamp, ticks > 0, secondsPerTick > 0 { return Double(ticks) * secondsPerTick }
+            let micro = format.pointee.duration
+            if micro != FFmpegError.noTimestamp, micro > 0 { return Double(micro) / Double(AV_TIME_BASE) }
+            return nil
+        }()
+        let declaredCount = stream.pointee.nb_frames
+        var frameRate = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
+            ?? rate(av_guess_frame_rate(format, stream, nil))
+        if frameRate == nil, declaredCount > 0, let duration, duration > 0 { frameRate = Double(declaredCount) / duration }
+        let frameCount: Int? = {
+            if declaredCount > 0 { return Int(declaredCount) }
+            if let duration, let frameRate { return Int((duration * frameRate).rounded()) }
+            return nil
+        }()
+        var rotation = 0
+        var sideDataSize: Int = 0
+        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &sideDataSize) {
+            rotation = DisplayMatrix.clockwiseRotation(UnsafeRawBufferPointer(start: matrix, count: sideDataSize))
+        }
+        return VideoInfo(width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
+                         frameRate: frameRate ?? 0, frameCount: frameCount, duration: duration,
+                         codec: codecName(parameters), rotation: rotation)
+    }
+}

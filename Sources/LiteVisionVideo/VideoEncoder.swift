@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CFFmpeg
+import LiteVisionImaging
+
+/// Writes a video file from RGB images: H.264 (libx264) in an MP4 by default, 4:2:0.
+///
+/// ```swift
+/// let encoder = try VideoEncoder(path: "annotated.mp4", width: 640, height: 480, frameRate: 30)
+/// for image in images { try encoder.append(image) }
+/// try encoder.finish()
+/// ```
+///
+/// The video is written to a hidden temporary file next to `path` and renamed to `path` only by a successful
+/// ``finish()``. If anything fails, or the encoder is released without ``finish()`` (an error thrown by the
+/// caller, a cancelled job), the temporary file is deleted: there is never a half-written file at `path`.
+///
+/// An encoder is used from one thread at a time (it is not `Sendable`).
+public final class VideoEncoder {
+    /// The file that ``finish()`` creates (or replaces).
+    public let path: String
+    /// Frame size in pixels.
+    public let width: Int, height: Int
+    /// Frames per second.
+    public let frameRate: Double
+    /// The FFmpeg encoder in use: `libx264` or `mpeg4`.
+    public let codecName: String
+    /// How many images have been appended.
+    public private(set) var frameCount = 0
+
+    /// The FFmpeg state; `nil` once finished or failed (which also deleted the temporary file if needed).
+    private var resources: EncoderResources?
+    private var failure: VideoError?
+
+    /// Starts a new video.
+    ///
+    /// - Parameters:
+    ///   - path: Where the finished video goes; its extension picks the container (`.mp4`, `.mov`, `.mkv`...),
+    ///     MP4 when FFmpeg does not know it. The directory must exist and be writable.
+    ///   - width: Frame width in pixels, even.
+    ///   - height: Frame height in pixels, even.
+    ///   - frameRate: Frames per second, in (0, 1000].
+    ///   - codec: Which encoder to use; H.264 when available by default.
+    /// - Throws: ``VideoError/invalidArgument(_:)`` for a bad size or frame rate, ``VideoError/encoder(_:)``
+    ///   when the encoder or the file cannot be created.
+    public init(path: String, width: Int, height: Int, frameRate: Double,
+                codec: VideoCodecChoice = .automatic) throws(VideoError) {
+        let (resources, codecName) = try EncoderSetup.open(path: path, width: width, height: height,
+                                                           frameRate: frameRate, codecChoice: codec)
+        self.path = path
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.codecName = codecName
+        self.resources = resources
+    }
+
+    /// Encodes one more frame.
+    ///
+    /// - Parameter image: ``PixelFormat/rgb8``, ``PixelFormat/rgba8``, ``PixelFormat/bgra8`` or
+    ///   ``PixelFormat/gray8`` pixels of exactly ``width`` x ``height`` (alpha is ignored).
+    /// - Throws: ``VideoError/invalidArgument(_:)`` for an image of the wrong size (nothing is written, the
+    ///   encoder stays usable); ``VideoError/encoder(_:)`` when encoding or writing fails, after which the
+    ///   encoder is closed and its temporary file deleted.
+    public func append(_ image: ImageBuffer) throws(VideoError) {
+        let resources = try usableResources()
+        guard image.width == width, image.height == height else {
+            throw .invalidArgument("an image of \(image.width)x\(image.height) was appended to a "
+                                   + "\(width)x\(height) video")
+        }
+        let needed = image.bytesPerRow * (image.height - 1) + image.width * image.format.bytesPerPixel
+        guard image.bytesPerRow >= image.width * image.format.bytesPerPixel, image.pixels.count >= needed else {
+            throw .invalidArgument("the image holds \(image.pixels.count) bytes, \(needed) are needed")
+        }
+        try failing { () throws(VideoError) in
+            try FrameWriter.convert(image, into: resources)
+            guard let codec = resources.codec, let frame = resources.frame else { throw .encoder("closed") }
+            frame.pointee.pts = Int64(frameCount)
+            frame.pointee.quality = codec.pointee.global_quality
+            let sent = avcodec_send_frame(codec, frame)
+            guard sent >= 0 else { throw .encoder("the encoder refused frame \(frameCount) (\(FFmpegError.message(sent)))") }
+            try FrameWriter.writePackets(resources)
+        }
+        frameCount += 1
+    }
+
+    /// Flushes the encoder, completes the file and moves it to ``path``.
+    ///
+    /// - Throws: ``VideoError/encoder(_:)`` when nothing was appended, or writing or renaming fails; the
+    ///   temporary file is deleted and nothing appears at ``path``.
+    public func finish() throws(VideoError) {
+        let resources = try usableResources()
+        try failing { () throws(VideoError) in
+            guard frameCount > 0 else { throw .encoder("no frames were appended, so no video was written") }
+            guard let codec = resources.codec, let format = resources.format else { throw .encoder("closed") }
+            _ = avcodec_send_frame(codec, nil)
+            try FrameWriter.writePackets(resources)
+            let trailer = av_write_trailer(format)
+            guard trailer >= 0 else { throw .encoder("cannot complete the file (\(FFmpegError.message(trailer)))") }
+            let closed = resources.closeFile()
+            guard closed >= 0 else { throw .encoder("cannot write the file (\(FFmpegError.message(closed)))") }
+            guard rename(resources.temporaryPath, path) == 0 else {
+                throw .encoder("cannot move the video to '\(path)' (\(String(cString: strerror(errno))))")
+            }
+            resources.committed = true
+        }
+        self.resources = nil
+        failure = .encoder("the video was already finished")
+    }
+
+    /// The open resources, or the error that closed them.
+    private func usableResources() throws(VideoError) -> EncoderResources {
+        if let resources { return resources }
+        throw failure ?? .encoder("the encoder is closed")
+    }
+
+    /// Runs `body`; on failure closes the encoder (deleting the temporary file) before rethrowing.
+    private func failing(_ body: () throws(VideoError) -> Void) throws(VideoError) {
+        do {
+            try body()
+        } catch {
+            resources = nil
+            failure = .encoder("the encoder was closed by an earlier error: \(error)")
+            throw error
+        }
+    }
+}
+
+/// An encoder holds FFmpeg state that must not be used from two threads at once.
+@available(*, unavailable)
+extension VideoEncoder: Sendable {}
