@@ -19,5 +19,6 @@ public struct AnnotationColor: Sendable, Hashable, CustomStringConvertible {
         0.2126 * Double(red) + 0.7152 * Double(green) + 0.0722 * Double(blue) > 140
     }
 
+    /// The color as `rgb(r, g, b)`.
     public var description: String { "rgb(\(red), \(green), \(blue))" }
 }

@@ -3,6 +3,7 @@ import LiteVisionImaging
 /// Draws a list of annotations on a canvas: every outline first, then every caption, so no outline is
 /// drawn over a caption.
 enum AnnotationRenderer {
+    /// Draws `annotations` on `canvas`, which covers a `width` x `height` image.
     static func render(_ annotations: [Annotation], on canvas: borrowing CairoCanvas, width: Int, height: Int) {
         let style = AnnotationStyle(imageWidth: width, imageHeight: height)
         let visible = annotations.enumerated().compactMap { index, annotation in

@@ -39,6 +39,27 @@ struct AnnotatorEdgeCaseTests {
         #expect(frame.packedRGB == drawn.pixels)
     }
 
+    @Test("Tiny images, even smaller than a caption, are drawn without trouble", arguments: [(1, 1), (3, 2), (40, 9)])
+    func tinyImages(width: Int, height: Int) {
+        let image = ImageBuffer(width: width, height: height, format: .rgb8)
+        let box = Annotation(box: BoundingBox(x: 0, y: 0, width: Double(width), height: Double(height)),
+                             trackingID: 1, labels: ["A rather long caption for so small an image"])
+        let drawn = Annotator.draw([box], on: image)
+        #expect(drawn.width == width && drawn.height == height && drawn.format == .rgb8)
+        #expect(drawn.rgb(0, height - 1) == AnnotationPalette.color(trackingID: 1, index: 0))
+    }
+
+    @Test("A BGRA8 frame whose last row is shorter than the stride is drawn through a copy, with the same result")
+    func shortLastRow() {
+        let full = DrawingFixtures.pets.converted(to: .bgra8, padding: 8)
+        let frame = ImageBuffer(width: full.width, height: full.height, format: .bgra8, bytesPerRow: full.bytesPerRow,
+                                pixels: Array(full.pixels.dropLast(8)))
+        var drawn = frame
+        Annotator.drawInPlace([DrawingFixtures.dogWithID], on: &drawn)
+        #expect(drawn.pixels.count == frame.pixels.count)
+        #expect(drawn.packedRGB == Annotator.draw([DrawingFixtures.dogWithID], on: DrawingFixtures.pets).pixels)
+    }
+
     @Test("A box at the top edge gets its caption inside the image, at the top of the box")
     func captionAtTop() {
         let box = Annotation(box: BoundingBox(x: 200, y: 0, width: 200, height: 150), trackingID: 4, labels: ["Place 0.7"])
