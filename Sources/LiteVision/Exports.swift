@@ -1,1 +1,2 @@
 @_exported import LiteVisionImaging
+@_exported import LiteVisionTracking

@@ -152,3 +152,12 @@ public enum DecodingScale: Sendable, Equatable {
     /// How many times larger than the model input an automatically downscaled decode stays.
     public static let automaticMargin = 2
 }
+
+extension VisionImage {
+    /// The upright pixels (stored pixels turned by ``orientation``), decoded at full size if needed: what
+    /// results' coordinates refer to, e.g. to draw them.
+    public func uprightPixels() throws(VisionError) -> ImageBuffer {
+        let stored = try pixels(minimumSize: nil, scale: .full).image
+        return orientation == .up ? stored : Resampler.orient(stored, orientation)
+    }
+}

@@ -1,0 +1,66 @@
+import FoundationEssentials
+
+/// The built-in models LiteVision uses, found by name (model files cannot ship inside a Swift package).
+///
+/// A built-in model is looked for, in order: in the folder given in the options (`modelDirectory`); in the
+/// folder named by the `LITEVISION_MODEL_DIR` environment variable; in the cache folder
+/// (`$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`). When none has it, the error says
+/// where to put the file and where to get it (the official URL and its SHA-256).
+public enum BuiltInModel: String, Sendable, CaseIterable {
+    /// Google's class-agnostic Mobile Object Localizer v1 (the public model closest to ML Kit's detector).
+    case objectLocalizer = "mobile_object_localizer_v1.tflite"
+    /// ML Kit's public object labeler (631 Open Images classes), used for the coarse categories.
+    case objectLabeler = "object_labeler.tflite"
+
+    /// Where the model is published.
+    public var officialURL: String {
+        switch self {
+        case .objectLocalizer:
+            "https://tfhub.dev/google/lite-model/object_detection/mobile_object_localizer_v1/1/metadata/2?lite-format=tflite"
+        case .objectLabeler:
+            "https://raw.githubusercontent.com/googlesamples/mlkit/master/android/vision-quickstart/app/src/main/assets/custom_models/object_labeler.tflite"
+        }
+    }
+
+    /// The SHA-256 of the published file.
+    public var sha256: String {
+        switch self {
+        case .objectLocalizer: "e0a587f55e046db42c8a751fde2f2e12a15bbf23fc893c2ebd8cdfb3cadc5e2e"
+        case .objectLabeler: "9400671e04685f5277edd3052a311cc51533de9da94255c52ebde1e18484c77c"
+        }
+    }
+}
+
+/// Finds built-in models on this machine; see ``BuiltInModel``.
+public enum ModelCatalog {
+    /// The folders searched for built-in models, in order.
+    public static func searchFolders(modelDirectory: String?) -> [String] {
+        let env = ProcessInfo.processInfo.environment
+        var folders: [String] = []
+        if let modelDirectory { folders.append(modelDirectory) }
+        if let dir = env["LITEVISION_MODEL_DIR"], !dir.isEmpty { folders.append(dir) }
+        folders.append(cacheFolder)
+        return folders
+    }
+
+    /// The cache folder for built-in models.
+    public static var cacheFolder: String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "/tmp") + "/.cache")
+        return base + "/litevision/models"
+    }
+
+    /// The path of `model`, or an error naming every folder searched, where to put the file and where to get it.
+    public static func path(of model: BuiltInModel, modelDirectory: String?) throws(VisionError) -> String {
+        let folders = searchFolders(modelDirectory: modelDirectory)
+        for folder in folders {
+            let path = folder.hasSuffix("/") ? folder + model.rawValue : folder + "/" + model.rawValue
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw .fileNotReadable(path: model.rawValue, reason: """
+            the built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")). Put it in one of these \
+            folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it is \
+            published at \(model.officialURL) (SHA-256 \(model.sha256))
+            """)
+    }
+}

@@ -1,0 +1,75 @@
+import LiteVisionImaging
+
+/// How detected objects are classified: ML Kit's five coarse categories (through the public object labeler and
+/// ``CoarseCategoryTable``), or the user's classifier.
+///
+/// A crop is the object's box grown by ``cropPadding`` of its size on every side, clipped to the image, read
+/// from the stored pixels in place and resized whole to the classifier's input (aspect ratio not kept, as for
+/// image labeling), then turned upright.
+struct ObjectClassification: Sendable {
+    enum Kind: Sendable {
+        /// The object labeler's labels folded into the five coarse categories.
+        case coarse
+        /// The user's classifier with its threshold and label count.
+        case custom(threshold: Float, maxLabels: Int)
+    }
+
+    let classifier: ClassifierModel
+    let kind: Kind
+
+    /// How much of its size a box is grown by on each side before it is cropped.
+    static let cropPadding = 0.1
+    /// The lowest object-labeler confidence that can make a coarse category (the model's metadata threshold).
+    static let coarseThreshold: Float = 0.35
+
+    /// The labels of the object in `box` (upright pixels) of `image` (stored pixels turned by `orientation`).
+    func labels(of box: BoundingBox, in image: ImageBuffer, orientation: ImageOrientation) throws(VisionError) -> [ObjectLabel] {
+        guard let region = Self.region(of: box, in: image, orientation: orientation) else { return [] }
+        let labelTexts = classifier.labels
+        return try classifier.withScores(of: image, region: region, orientation: orientation) { scores in
+            switch kind {
+            case .custom(let threshold, let maxLabels):
+                return TopScores.select(scores, threshold: threshold, limit: maxLabels).map {
+                    ObjectLabel(text: labelTexts?[$0.index] ?? "", index: $0.index, confidence: $0.score)
+                }
+            case .coarse:
+                return Self.coarseLabel(scores, labels: labelTexts ?? []).map { [$0] } ?? []
+            }
+        }
+    }
+
+    /// The coarse category of an object from the object labeler's scores: each category scores the highest
+    /// confidence among its labels, and so does "none of them" among the labels no category claims (dogs,
+    /// people, cars...). The best category wins if it reaches ``coarseThreshold`` and beats "none of them";
+    /// otherwise the object gets no label, as in ML Kit.
+    static func coarseLabel(_ scores: UnsafeBufferPointer<Float>, labels: [String]) -> ObjectLabel? {
+        var best = [Float](repeating: 0, count: CoarseCategory.allCases.count)
+        var unclaimed: Float = 0
+        for (index, score) in scores.enumerated() where index < labels.count && score > 0 {
+            if let category = CoarseCategoryTable.category(forLabel: labels[index], index: index) {
+                best[category.rawValue] = max(best[category.rawValue], score)
+            } else {
+                unclaimed = max(unclaimed, score)
+            }
+        }
+        guard let top = best.indices.max(by: { best[$0] < best[$1] }), best[top] >= coarseThreshold,
+              best[top] >= unclaimed, let category = CoarseCategory(rawValue: top) else { return nil }
+        return ObjectLabel(text: category.text, index: category.rawValue, confidence: best[top])
+    }
+
+    /// The padded box in whole stored pixels, or nil when nothing of it is inside the image.
+    static func region(of box: BoundingBox, in image: ImageBuffer, orientation: ImageOrientation) -> PixelRegion? {
+        let uprightWidth = Double(orientation.swapsDimensions ? image.height : image.width)
+        let uprightHeight = Double(orientation.swapsDimensions ? image.width : image.height)
+        let padded = BoundingBox(x: box.x - box.width * cropPadding, y: box.y - box.height * cropPadding,
+                                 width: box.width * (1 + 2 * cropPadding), height: box.height * (1 + 2 * cropPadding))
+            .clamped(width: uprightWidth, height: uprightHeight)
+        let stored = orientation.mapToStored(rect: (padded.x, padded.y, padded.width, padded.height),
+                                             storedWidth: image.width, storedHeight: image.height)
+        let left = max(0, Int(stored.x.rounded(.down))), top = max(0, Int(stored.y.rounded(.down)))
+        let right = min(image.width, Int((stored.x + stored.width).rounded(.up)))
+        let bottom = min(image.height, Int((stored.y + stored.height).rounded(.up)))
+        guard right > left, bottom > top else { return nil }
+        return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}

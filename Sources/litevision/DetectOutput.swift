@@ -1,0 +1,40 @@
+import FoundationEssentials
+import LiteVision
+
+/// How `litevision detect` and `track` print objects.
+enum DetectOutput {
+    static func table(file: String, objects: [DetectedObject]) -> String {
+        var lines = [file]
+        if objects.isEmpty { lines.append("  (no object)") }
+        for object in objects {
+            let f = object.frame
+            let frame = "x \(fixed(Float(f.x), digits: 1)) y \(fixed(Float(f.y), digits: 1)) w \(fixed(Float(f.width), digits: 1)) h \(fixed(Float(f.height), digits: 1))"
+            let id = object.trackingID.map { "#\($0) " } ?? ""
+            let labels = object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 3))" }.joined(separator: ", ")
+            lines.append("  \(id)\(fixed(object.detectionConfidence, digits: 3))  \(frame)  \(labels)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private struct Line: Encodable {
+        var file: String
+        var frame: Int?
+        var objects: [DetectedObject]?
+        var error: String?
+    }
+
+    /// `{"file": ..., "objects": [{"frame": {...}, "trackingID": ..., "labels": [...], "detectionConfidence": ...}]}`.
+    static func jsonLine(file: String, frame: Int? = nil, objects: [DetectedObject]) -> String {
+        encode(Line(file: file, frame: frame, objects: objects))
+    }
+
+    static func jsonError(file: String, error: String) -> String {
+        encode(Line(file: file, error: error))
+    }
+
+    private static func encode(_ line: Line) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}"
+    }
+}
