@@ -23,7 +23,8 @@ final class RGBConverter {
     func convert(_ frame: UnsafePointer<AVFrame>) -> Result<ImageBuffer, ConversionFailure> {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard (1...Self.maximumDimension).contains(width), (1...Self.maximumDimension).contains(height) else {
-            return .failure(ConversionFailure(reason: "the decoder produced a frame of invalid size \(width)x\(height)"))
+            let reason = "the decoder produced a frame of invalid size \(width)x\(height)"
+            return .failure(ConversionFailure(reason: reason))
         }
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         guard frame.pointee.format >= 0, frame.pointee.data.0 != nil else {

@@ -23,7 +23,8 @@ enum StreamOpener {
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openResult = avformat_open_input(&opened, path, nil, nil)
         guard openResult >= 0, let format = opened else {
-            throw .notAVideo(path: path, reason: "the container was not recognised (\(FFmpegError.message(openResult)))")
+            throw .notAVideo(path: path,
+                             reason: "its container is unknown or damaged (\(FFmpegError.message(openResult)))")
         }
         resources.format = format
         let probeResult = avformat_find_stream_info(format, nil)
@@ -132,7 +133,9 @@ enum StreamOpener {
         let declaredCount = stream.pointee.nb_frames
         var frameRate = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
             ?? rate(av_guess_frame_rate(format, stream, nil))
-        if frameRate == nil, declaredCount > 0, let duration, duration > 0 { frameRate = Double(declaredCount) / duration }
+        if frameRate == nil, declaredCount > 0, let duration, duration > 0 {
+            frameRate = Double(declaredCount) / duration
+        }
         let frameCount: Int? = {
             if declaredCount > 0 { return Int(declaredCount) }
             if let duration, let frameRate { return Int((duration * frameRate).rounded()) }

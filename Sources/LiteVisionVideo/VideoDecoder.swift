@@ -16,6 +16,8 @@ import LiteVisionImaging
 /// if more than ``maximumConsecutiveDamagedPackets`` fail in a row, or the file cannot be read to its end
 /// (it is cut short or its container is broken), the frames already decoded are returned and then
 /// ``nextFrame()`` throws ``VideoError/corrupt(path:frame:reason:)`` once; after that it returns `nil`.
+/// Many containers simply end where a truncated file stops (an MP4 cut short yields its complete frames, then
+/// `nil`): compare ``framesDecoded`` with ``VideoInfo/frameCount`` to notice a video that ended early.
 ///
 /// A decoder is a sequential reader holding FFmpeg state: use it from one thread at a time (it is not
 /// `Sendable`). To share frames across threads, send the ``VideoFrame`` values, which are.
@@ -158,8 +160,8 @@ public final class VideoDecoder {
         consecutiveDamaged += 1
         if consecutiveDamaged > maximumConsecutiveDamagedPackets {
             phase = .finished
-            throw .corrupt(path: path, frame: framesDecoded,
-                           reason: "\(consecutiveDamaged) packets in a row could not be decoded, the last one: \(reason)")
+            let summary = "\(consecutiveDamaged) packets in a row could not be decoded, the last one: \(reason)"
+            throw .corrupt(path: path, frame: framesDecoded, reason: summary)
         }
     }
 

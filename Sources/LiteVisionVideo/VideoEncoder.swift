@@ -81,7 +81,9 @@ public final class VideoEncoder {
             frame.pointee.pts = Int64(frameCount)
             frame.pointee.quality = codec.pointee.global_quality
             let sent = avcodec_send_frame(codec, frame)
-            guard sent >= 0 else { throw .encoder("the encoder refused frame \(frameCount) (\(FFmpegError.message(sent)))") }
+            guard sent >= 0 else {
+                throw .encoder("the encoder refused frame \(frameCount) (\(FFmpegError.message(sent)))")
+            }
             try FrameWriter.writePackets(resources)
         }
         frameCount += 1

@@ -37,6 +37,19 @@ enum VideoFixtures {
         }
     }
 
+    /// The name of an error's case, for tallies.
+    static func kind(_ error: VideoError) -> String {
+        switch error {
+        case .fileNotReadable: "fileNotReadable"
+        case .notAVideo: "notAVideo"
+        case .unsupportedCodec: "unsupportedCodec"
+        case .corrupt: "corrupt"
+        case .encoder: "encoder"
+        case .invalidArgument: "invalidArgument"
+        case .systemResource: "systemResource"
+        }
+    }
+
     /// Fingerprints of every frame of a shared video, decoded intact.
     static func pristineFingerprints(_ name: String) throws -> [UInt64] {
         let decoder = try VideoDecoder(path: video(name))
