@@ -60,7 +60,8 @@ let package = Package(
         .testTarget(name: "LiteVisionTrackingTests", dependencies: ["LiteVisionTracking", "LiteVisionTrackingTestSupport", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionTestSupport", "LiteVisionTrackingTestSupport"],
+        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionTestSupport",
+                                                            "LiteVisionTrackingTestSupport"],
                     exclude: ["Fixtures/make_bad_models.py"]),
     ],
     swiftLanguageModes: [.v6]

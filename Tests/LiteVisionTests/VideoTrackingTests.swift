@@ -1,0 +1,54 @@
+import Foundation
+import LiteVision
+import LiteVisionTestSupport
+import LiteVisionVideo
+import Synchronization
+import Testing
+
+@Suite("Tracking on real video")
+struct VideoTrackingTests {
+    static func streamDetector(multiple: Bool = false) throws -> ObjectDetector {
+        var options = ObjectDetectorOptions()
+        options.shouldEnableMultipleObjects = multiple
+        options.modelDirectory = TestData.path("models")
+        return try ObjectDetector.objectDetector(options: options)
+    }
+
+    @Test("cup.mp4, one object: the returned object keeps one tracking ID in at least 90% of the frames with an object")
+    func cup() throws {
+        let detector = try Self.streamDetector()
+        let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
+        var ids: [Int] = []
+        var frames = 0
+        while let frame = try decoder.nextFrame() {
+            frames += 1
+            let objects = try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+            #expect(objects.count <= 1)
+            ids += objects.compactMap(\.trackingID)
+        }
+        #expect(frames > 100)
+        #expect(ids.count >= frames * 3 / 4, "an object in most frames of the mug clip")
+        let counts = Dictionary(grouping: ids, by: { $0 }).mapValues(\.count)
+        let dominant = counts.values.max() ?? 0
+        #expect(Double(dominant) >= 0.9 * Double(ids.count), "ID counts: \(counts)")
+    }
+
+    @Test("Frames from several threads keep the stream state consistent")
+    func concurrentFrames() throws {
+        let detector = try Self.streamDetector(multiple: true)
+        let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
+        var images: [VisionImage] = []
+        while images.count < 24, let frame = try decoder.nextFrame() { images.append(VisionImage(buffer: frame.image)) }
+        let results = Mutex([[DetectedObject]]())
+        let frames = images
+        DispatchQueue.concurrentPerform(iterations: frames.count) { index in
+            if let objects = try? detector.results(in: frames[index]) { results.withLock { $0.append(objects) } }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == images.count)
+        // Every reported object has an ID, and the mug is one track however the frames interleaved.
+        let ids = all.flatMap { $0.compactMap(\.trackingID) }
+        #expect(all.allSatisfy { $0.allSatisfy { $0.trackingID != nil } })
+        #expect(Set(ids).count <= 3, "\(Set(ids))")
+    }
+}
