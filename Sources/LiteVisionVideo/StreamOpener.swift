@@ -138,7 +138,10 @@ enum StreamOpener {
         }
         let frameCount: Int? = {
             if declaredCount > 0 { return Int(declaredCount) }
-            if let duration, let frameRate { return Int((duration * frameRate).rounded()) }
+            // Guarded: a damaged header can claim a duration whose frame count overflows an Int.
+            if let duration, let frameRate, duration * frameRate < 1e12 {
+                return Int((duration * frameRate).rounded())
+            }
             return nil
         }()
         var rotation = 0

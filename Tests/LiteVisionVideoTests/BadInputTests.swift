@@ -5,9 +5,11 @@ import LiteVisionVideo
 
 extension VideoTests {
     @Suite("Files that are not videos") struct BadInput {
+        private let scratch = ScratchDirectory()
+
         @Test("a missing file")
         func missing() {
-            let path = TestData.temporaryDirectory().appendingPathComponent("nothing-here.mp4").path
+            let path = scratch.path("nothing-here.mp4")
             #expect(throws: VideoError.fileNotReadable(path: path, reason: "no such file")) {
                 try VideoDecoder(path: path)
             }
@@ -15,7 +17,7 @@ extension VideoTests {
 
         @Test("an empty file is reported as empty")
         func empty() throws {
-            let path = try VideoFixtures.write(Data(), named: "empty.mp4")
+            let path = try scratch.write(Data(), named: "empty.mp4")
             let error = try #require(throws: VideoError.self) { try VideoDecoder(path: path) }
             guard case let .fileNotReadable(errorPath, reason) = error else {
                 Issue.record("expected fileNotReadable, got \(error)")
@@ -28,7 +30,7 @@ extension VideoTests {
 
         @Test("a directory")
         func directory() throws {
-            let path = TestData.temporaryDirectory().path
+            let path = scratch.url.path
             let error = try #require(throws: VideoError.self) { try VideoDecoder(path: path) }
             guard case let .fileNotReadable(_, reason) = error else {
                 Issue.record("expected fileNotReadable, got \(error)")
@@ -39,7 +41,7 @@ extension VideoTests {
 
         @Test("a text file named .mp4", arguments: ["notes.mp4", "notes.avi"])
         func textFile(_ name: String) throws {
-            let path = try VideoFixtures.write(Data("shopping list: milk, eggs, a new mug\n".utf8), named: name)
+            let path = try scratch.write(Data("shopping list: milk, eggs, a new mug\n".utf8), named: name)
             let error = try #require(throws: VideoError.self) { try VideoDecoder(path: path) }
             guard case let .notAVideo(errorPath, reason) = error else {
                 Issue.record("expected notAVideo, got \(error)")
@@ -54,7 +56,7 @@ extension VideoTests {
             var generator = SeededGenerator(seed: 11)
             var data = Data([0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8))
             data += Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            let path = try VideoFixtures.write(data, named: "fake.mp4")
+            let path = try scratch.write(data, named: "fake.mp4")
             #expect(throws: VideoError.self) { try VideoDecoder(path: path) }
         }
 
@@ -71,7 +73,7 @@ extension VideoTests {
         func unsupportedCodec() throws {
             // vtest.avi with its FourCC (in the stream header and the bitmap header) changed from DIV3 to AVS2:
             // FFmpeg 5.1 maps AVS2 to its avs2 codec id but, without libdavs2, has no decoder for it.
-            let path = try VideoFixtures.write(try AVIPatch.withFourCC("AVS2"), named: "avs2.avi")
+            let path = try scratch.write(try AVIPatch.withFourCC("AVS2"), named: "avs2.avi")
             #expect(throws: VideoError.unsupportedCodec(path: path, codec: "avs2")) {
                 try VideoDecoder(path: path)
             }
@@ -82,7 +84,7 @@ extension VideoTests {
         @Test("a stream that fails packet after packet ends with .corrupt, not a hang")
         func undecodableStream() throws {
             // The same frames labelled as lossless JPEG: the MJPEG decoder rejects every packet.
-            let path = try VideoFixtures.write(try AVIPatch.withFourCC("LJPG"), named: "ljpg.avi")
+            let path = try scratch.write(try AVIPatch.withFourCC("LJPG"), named: "ljpg.avi")
             let decoder = try VideoDecoder(path: path)
             decoder.maximumConsecutiveDamagedPackets = 20
             let ending = VideoFixtures.decodeAll(decoder)

@@ -5,6 +5,8 @@ import LiteVisionVideo
 
 extension VideoTests {
     @Suite("Damaged and truncated videos") struct Damaged {
+        private let scratch = ScratchDirectory()
+
         /// Decodes `path` and checks that it ends normally or with `.corrupt`, that its first `intact` frames are
         /// those of the pristine file, and that it yields between `minimum` and the pristine count of frames.
         private func expectIntactPrefix(_ path: String, of name: String, intact: Int, minimum: Int) throws
@@ -28,21 +30,21 @@ extension VideoTests {
 
         @Test("the first 60% of cup.mp4 (index at the front) gives its first frames")
         func truncatedMP4() throws {
-            let path = try VideoFixtures.truncatedCopy(of: "cup.mp4", fraction: 0.6)
+            let path = try scratch.truncatedCopy(of: "cup.mp4", fraction: 0.6)
             // ffprobe counts 118 frames in this copy; the last ones before the cut may be concealed.
             _ = try expectIntactPrefix(path, of: "cup.mp4", intact: 110, minimum: 110)
         }
 
         @Test("the first 60% of vtest.avi gives its first frames")
         func truncatedAVI() throws {
-            let path = try VideoFixtures.truncatedCopy(of: "vtest.avi", fraction: 0.6)
+            let path = try scratch.truncatedCopy(of: "vtest.avi", fraction: 0.6)
             // ffprobe counts 486 frames in this copy.
             _ = try expectIntactPrefix(path, of: "vtest.avi", intact: 470, minimum: 470)
         }
 
         @Test("an MP4 whose index (at the end) was cut off is not a video")
         func truncatedMP4WithIndexAtEnd() throws {
-            let path = try VideoFixtures.truncatedCopy(of: "bottle-detection.mp4", fraction: 0.6)
+            let path = try scratch.truncatedCopy(of: "bottle-detection.mp4", fraction: 0.6)
             let error = try #require(throws: VideoError.self) { try VideoDecoder(path: path) }
             guard case .notAVideo = error else {
                 Issue.record("expected notAVideo, got \(error)")
@@ -52,7 +54,7 @@ extension VideoTests {
 
         @Test("an MP4 cut right after its index ends without frames")
         func headerOnly() throws {
-            let path = try VideoFixtures.truncatedCopy(of: "cup.mp4", fraction: 0.017)   // ftyp + moov only
+            let path = try scratch.truncatedCopy(of: "cup.mp4", fraction: 0.017)   // ftyp + moov only
             let decoder = try VideoDecoder(path: path)
             #expect(decoder.info.frameCount == 217)
             let ending = VideoFixtures.decodeAll(decoder)
@@ -68,7 +70,7 @@ extension VideoTests {
             var generator = SeededGenerator(seed: 7)
             let start = data.count / 2
             for offset in start..<(start + 65_536) { data[offset] = UInt8.random(in: 0...255, using: &generator) }
-            let path = try VideoFixtures.write(data, named: "noisy-\(name)")
+            let path = try scratch.write(data, named: "noisy-\(name)")
             // Measured: cup.mp4 gives 205 of 217 frames (12 damaged packets skipped), vtest.avi 788 of 795.
             let decoder = try expectIntactPrefix(path, of: name, intact: intact, minimum: intact + 50)
             if name == "cup.mp4" { #expect(decoder.damagedPackets > 0) }
@@ -89,7 +91,7 @@ extension VideoTests {
                         : (name.hasSuffix(".mp4") ? max(0, data.count - 1100)..<data.count : 0..<data.count)
                     data[Int.random(in: region, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
                 }
-                let path = try VideoFixtures.write(data, named: "fuzz\(round)-\(name)")
+                let path = try scratch.write(data, named: "fuzz\(round)-\(name)")
                 let outcome: String
                 do {
                     let decoder = try VideoDecoder(path: path)

@@ -6,16 +6,13 @@ import LiteVisionVideo
 
 extension VideoTests {
     @Suite("Writing videos") struct Encoding {
-        private func files(in directory: URL) -> [String] {
-            (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        }
+        private let scratch = ScratchDirectory()
 
         @Test("30 frames written and read back", arguments: [
             (VideoCodecChoice.automatic, "libx264", "h264"), (.mpeg4, "mpeg4", "mpeg4"),
         ])
         func roundTrip(_ choice: VideoCodecChoice, encoderName: String, codec: String) throws {
-            let directory = TestData.temporaryDirectory("litevision-encoder")
-            let path = directory.appendingPathComponent("clip.mp4").path
+            let path = scratch.path("clip.mp4")
             let encoder = try VideoEncoder(path: path, width: 320, height: 240, frameRate: 25, codec: choice)
             #expect(encoder.codecName == encoderName)
             for index in 0..<30 {
@@ -25,7 +22,7 @@ extension VideoTests {
             }
             try encoder.finish()
             #expect(encoder.frameCount == 30)
-            #expect(files(in: directory) == ["clip.mp4"])    // the temporary file was renamed, not copied
+            #expect(scratch.contents == ["clip.mp4"])    // the temporary file was renamed, not copied
 
             let decoder = try VideoDecoder(path: path)
             #expect(decoder.info.width == 320 && decoder.info.height == 240)
@@ -51,7 +48,7 @@ extension VideoTests {
         @Test("BGRA and RGBA input give the same video as RGB", arguments: [PixelFormat.bgra8, .rgba8])
         func fourChannelInput(_ format: PixelFormat) throws {
             func write(_ format: PixelFormat) throws -> [ImageBuffer] {
-                let path = TestData.temporaryDirectory().appendingPathComponent("\(format).mp4").path
+                let path = scratch.path("\(format).mp4")
                 let encoder = try VideoEncoder(path: path, width: 96, height: 64, frameRate: 10)
                 for index in 0..<5 {
                     try encoder.append(SyntheticClip.frame(index, width: 96, height: 64, format: format))
@@ -71,21 +68,19 @@ extension VideoTests {
 
         @Test("an encoder released without finish() leaves no file")
         func abandoned() throws {
-            let directory = TestData.temporaryDirectory("litevision-encoder")
-            let path = directory.appendingPathComponent("abandoned.mp4").path
+            let path = scratch.path("abandoned.mp4")
             do {
                 let encoder = try VideoEncoder(path: path, width: 160, height: 120, frameRate: 30)
                 for index in 0..<12 { try encoder.append(SyntheticClip.frame(index, width: 160, height: 120)) }
-                #expect(files(in: directory).count == 1)   // the hidden temporary file
+                #expect(scratch.contents.count == 1)   // the hidden temporary file
                 #expect(!FileManager.default.fileExists(atPath: path))
             }
-            #expect(files(in: directory).isEmpty)
+            #expect(scratch.contents.isEmpty)
         }
 
         @Test("an existing file is replaced only when the new video is complete")
         func replaces() throws {
-            let directory = TestData.temporaryDirectory("litevision-encoder")
-            let path = directory.appendingPathComponent("old.mp4").path
+            let path = scratch.path("old.mp4")
             try Data("previous contents".utf8).write(to: URL(fileURLWithPath: path))
             do {
                 let encoder = try VideoEncoder(path: path, width: 64, height: 64, frameRate: 5)
@@ -96,23 +91,22 @@ extension VideoTests {
             try encoder.append(SyntheticClip.frame(0, width: 64, height: 64))
             try encoder.finish()
             #expect(try VideoDecoder(path: path).info.codec == "h264")
-            #expect(files(in: directory) == ["old.mp4"])
+            #expect(scratch.contents == ["old.mp4"])
         }
 
         @Test("finishing without frames fails and leaves nothing")
         func noFrames() throws {
-            let directory = TestData.temporaryDirectory("litevision-encoder")
-            let path = directory.appendingPathComponent("empty.mp4").path
+            let path = scratch.path("empty.mp4")
             let encoder = try VideoEncoder(path: path, width: 64, height: 64, frameRate: 5)
             #expect(throws: VideoError.self) { try encoder.finish() }
-            #expect(files(in: directory).isEmpty)
+            #expect(scratch.contents.isEmpty)
             // Closed for good.
             #expect(throws: VideoError.self) { try encoder.append(SyntheticClip.frame(0, width: 64, height: 64)) }
         }
 
         @Test("an image of the wrong size is refused, and the encoder goes on")
         func wrongSize() throws {
-            let path = TestData.temporaryDirectory().appendingPathComponent("sizes.mp4").path
+            let path = scratch.path("sizes.mp4")
             let encoder = try VideoEncoder(path: path, width: 64, height: 48, frameRate: 5)
             let error = try #require(throws: VideoError.self) {
                 try encoder.append(SyntheticClip.frame(0, width: 48, height: 64))
@@ -130,8 +124,7 @@ extension VideoTests {
             (63, 48, 30.0), (64, 47, 30.0), (0, 48, 30.0), (64, 48, 0.0), (64, 48, .nan), (64, 48, -5.0),
         ])
         func badParameters(width: Int, height: Int, frameRate: Double) throws {
-            let directory = TestData.temporaryDirectory("litevision-encoder")
-            let path = directory.appendingPathComponent("bad.mp4").path
+            let path = scratch.path("bad.mp4")
             let error = try #require(throws: VideoError.self) {
                 try VideoEncoder(path: path, width: width, height: height, frameRate: frameRate)
             }
@@ -139,12 +132,12 @@ extension VideoTests {
                 Issue.record("expected invalidArgument, got \(error)")
                 return
             }
-            #expect(files(in: directory).isEmpty)
+            #expect(scratch.contents.isEmpty)
         }
 
         @Test("a directory that does not exist")
         func missingDirectory() throws {
-            let path = TestData.temporaryDirectory().appendingPathComponent("no/such/dir/out.mp4").path
+            let path = scratch.path("no/such/dir/out.mp4")
             let error = try #require(throws: VideoError.self) {
                 try VideoEncoder(path: path, width: 64, height: 48, frameRate: 30)
             }

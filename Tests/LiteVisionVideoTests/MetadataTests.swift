@@ -5,6 +5,8 @@ import LiteVisionVideo
 
 extension VideoTests {
     @Suite("Rotation and logging") struct Metadata {
+        private let scratch = ScratchDirectory()
+
         /// cup.mp4 with the display matrix of its video track (`tkhd`, the one with a width) set to `matrix`
         /// (a, b, c, d in 16.16 fixed point), as a phone writes for portrait recordings.
         private func cup(withMatrix matrix: (Int32, Int32, Int32, Int32)) throws -> String {
@@ -27,7 +29,7 @@ extension VideoTests {
                 patched += 1
             }
             precondition(patched == 1, "expected one video tkhd in cup.mp4")
-            return try VideoFixtures.write(data, named: "rotated-cup.mp4")
+            return try scratch.write(data, named: "rotated-cup.mp4")
         }
 
         @Test("the display matrix gives the rotation and orientation; frames stay as stored", arguments: [

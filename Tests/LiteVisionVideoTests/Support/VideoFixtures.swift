@@ -13,19 +13,6 @@ enum VideoFixtures {
         try Data(contentsOf: URL(fileURLWithPath: video(name)))
     }
 
-    /// Writes `data` to a new file `name` in a fresh temporary directory and returns its path.
-    static func write(_ data: Data, named name: String) throws -> String {
-        let url = TestData.temporaryDirectory("litevision-video").appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
-
-    /// A copy of the first `fraction` of a shared video.
-    static func truncatedCopy(of name: String, fraction: Double) throws -> String {
-        let data = try bytes(name)
-        return try write(data.prefix(Int(Double(data.count) * fraction)), named: "truncated-\(name)")
-    }
-
     /// Decodes every frame, handing each to `body`; returns how decoding ended (`nil` for a normal end).
     @discardableResult
     static func decodeAll(_ decoder: VideoDecoder, _ body: (VideoFrame) -> Void = { _ in }) -> VideoError? {
