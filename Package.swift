@@ -48,7 +48,7 @@ let package = Package(
             "LiteVision", "LiteVisionVideo", "LiteVisionDrawing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteRTRuntime"]),
+        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteRTRuntime", "LiteVisionVideo"]),
         // Test helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
         .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),

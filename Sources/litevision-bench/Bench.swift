@@ -5,7 +5,8 @@ import LiteVision
 /// `litevision-bench`: LiteVision's labeling speed next to the raw LiteRT invoke and MediaPipe Tasks, all
 /// measured in this one run on this machine, printed as one Markdown table.
 ///
-///     swift run -c release litevision-bench [--repeats N]
+///     swift run -c release litevision-bench [--repeats N]     (image labeling)
+///     swift run -c release litevision-bench video              (detection and tracking on video)
 ///
 /// Reads the shared photos and models from LITEVISION_TEST_DATA (default ../shared). MediaPipe is measured
 /// by benchmarks/mediapipe_peer.py (`pip install mediapipe==1.2.2`; scripts/setup.sh --dev installs it).
@@ -18,6 +19,10 @@ struct Bench {
             repeats = max(3, value)
         }
         let data = ProcessInfo.processInfo.environment["LITEVISION_TEST_DATA"] ?? "../shared"
+        if arguments.dropFirst().first == "video" {
+            try VideoBench.run(data: data)
+            return
+        }
         let table = Table()
         FileHandle.standardError.write(Data("bench: measuring MediaPipe Tasks (peer)...\n".utf8))
         let peer = Peer.measure(shared: data, repeats: max(5, repeats / 3))
