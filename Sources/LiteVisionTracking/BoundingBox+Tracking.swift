@@ -1,0 +1,31 @@
+import LiteVisionImaging
+
+extension BoundingBox {
+    /// The fraction of this box's area that lies outside `0..<width, 0..<height`: 0 inside, 1 fully outside
+    /// (also 1 for an empty box).
+    @inline(__always)
+    func outsideFraction(imageWidth: Double, imageHeight: Double) -> Double {
+        let area = self.area
+        guard area > 0 else { return 1 }
+        return 1 - clamped(width: imageWidth, height: imageHeight).area / area
+    }
+
+    /// Intersection over union without building intermediate boxes (the tracker's inner loop).
+    @inline(__always)
+    func fastIoU(_ other: BoundingBox) -> Double {
+        let iw = min(x + width, other.x + other.width) - max(x, other.x)
+        let ih = min(y + height, other.y + other.height) - max(y, other.y)
+        guard iw > 0, ih > 0 else { return 0 }
+        let overlap = iw * ih
+        let union = width * height + other.width * other.height - overlap
+        return union > 0 ? overlap / union : 0
+    }
+
+    /// This box grown by `fraction` of its width on the left and on the right, and of its height on the top
+    /// and at the bottom (the "buffered" box of C-BIoU tracking).
+    @inline(__always)
+    func expanded(by fraction: Double) -> BoundingBox {
+        BoundingBox(x: x - fraction * width, y: y - fraction * height,
+                    width: width * (1 + 2 * fraction), height: height * (1 + 2 * fraction))
+    }
+}

@@ -1,0 +1,68 @@
+import LiteVisionImaging
+
+/// The motion model of a track: a constant-velocity Kalman filter on the box center and size.
+///
+/// State: `(cx, cy, w, h)` and their velocities per frame — eight numbers, kept as four ``AxisKalmanFilter``s.
+/// Noise scales with the box, as in ByteTrack and BoT-SORT: standard deviations are `1/20` of the box size
+/// for positions and measurements and `1/160` of it for velocities (the width for `cx` and `w`, the height for
+/// `cy` and `h`), so a small far object and a large near one are followed alike. A new filter starts with
+/// twice the position deviation and ten times the velocity deviation, since its velocity is unknown.
+struct BoxKalmanFilter: Sendable, Equatable {
+    /// Position noise weight (fraction of the box size).
+    static let positionWeight = 1.0 / 20
+    /// Velocity noise weight (fraction of the box size, per frame).
+    static let velocityWeight = 1.0 / 160
+    /// The smallest size used to scale the noise, so a degenerate box still gets some.
+    static let minimumScale = 4.0
+
+    var centerX: AxisKalmanFilter
+    var centerY: AxisKalmanFilter
+    var width: AxisKalmanFilter
+    var height: AxisKalmanFilter
+
+    /// A filter initialized on a first measured box, at rest.
+    init(box: BoundingBox) {
+        let sw = max(box.width, Self.minimumScale), sh = max(box.height, Self.minimumScale)
+        let pw = 2 * Self.positionWeight, vw = 10 * Self.velocityWeight
+        centerX = AxisKalmanFilter(position: box.midX, positionDeviation: pw * sw, velocityDeviation: vw * sw)
+        centerY = AxisKalmanFilter(position: box.midY, positionDeviation: pw * sh, velocityDeviation: vw * sh)
+        width = AxisKalmanFilter(position: box.width, positionDeviation: pw * sw, velocityDeviation: vw * sw)
+        height = AxisKalmanFilter(position: box.height, positionDeviation: pw * sh, velocityDeviation: vw * sh)
+    }
+
+    /// The estimated box (the whole object: it may extend past the image).
+    var box: BoundingBox {
+        let w = max(width.position, 0), h = max(height.position, 0)
+        return BoundingBox(x: centerX.position - w / 2, y: centerY.position - h / 2, width: w, height: h)
+    }
+
+    /// Advances one frame.
+    @inline(__always)
+    mutating func predict() {
+        let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
+        let p = Self.positionWeight, v = Self.velocityWeight
+        centerX.predict(positionNoise: p * sw, velocityNoise: v * sw)
+        centerY.predict(positionNoise: p * sh, velocityNoise: v * sh)
+        width.predict(positionNoise: p * sw, velocityNoise: v * sw)
+        height.predict(positionNoise: p * sh, velocityNoise: v * sh)
+    }
+
+    /// Corrects with a measured box.
+    @inline(__always)
+    mutating func update(with box: BoundingBox) {
+        let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
+        let p = Self.positionWeight
+        centerX.update(measurement: box.midX, measurementNoise: p * sw)
+        centerY.update(measurement: box.midY, measurementNoise: p * sh)
+        width.update(measurement: box.width, measurementNoise: p * sw)
+        height.update(measurement: box.height, measurementNoise: p * sh)
+    }
+
+    /// Stops the size from changing while the track coasts (an unseen object is assumed to keep its size;
+    /// ByteTrack does the same for the height).
+    @inline(__always)
+    mutating func freezeSize() {
+        width.velocity = 0
+        height.velocity = 0
+    }
+}

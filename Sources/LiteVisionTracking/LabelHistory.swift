@@ -1,0 +1,22 @@
+/// What a ``LabelSmoother`` remembers about one track's labels.
+struct LabelHistory: Sendable {
+    /// One class seen on the track.
+    struct Entry: Sendable {
+        /// The class index.
+        var index: Int
+        /// The class text, as last given.
+        var text: String
+        /// The exponential moving average of its confidence, before bias correction.
+        var average: Float
+    }
+
+    /// The classes seen, in order of first appearance.
+    var entries: [Entry] = []
+    /// `decay` to the power of the number of updates so far (for the bias correction of the average).
+    var decayPower: Float = 1
+    /// The label currently reported first.
+    var topIndex: Int?
+    /// The label currently beating the top one, and for how many consecutive updates.
+    var challengerIndex: Int?
+    var challengerStreak = 0
+}

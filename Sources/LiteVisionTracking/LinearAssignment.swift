@@ -1,0 +1,60 @@
+/// Linear assignment on sparse bipartite graphs: the matching step of the tracker, exposed for tools such as
+/// metrics that need the same exact optimum.
+public enum LinearAssignment {
+    /// An allowed pairing of a row with a column, worth `weight` (which must be positive).
+    public struct Edge: Sendable, Equatable {
+        /// The row (for the tracker: a track).
+        public var row: Int
+        /// The column (for the tracker: a detection).
+        public var column: Int
+        /// What choosing this pair gains; pairs that are not listed can never be chosen.
+        public var weight: Double
+
+        /// An allowed pair and its weight.
+        public init(row: Int, column: Int, weight: Double) {
+            self.row = row
+            self.column = column
+            self.weight = weight
+        }
+    }
+
+    /// A chosen pair.
+    public struct Match: Sendable, Equatable, Hashable {
+        /// The row.
+        public var row: Int
+        /// The column.
+        public var column: Int
+
+        /// A pair.
+        public init(row: Int, column: Int) {
+            self.row = row
+            self.column = column
+        }
+    }
+
+    /// The matching of largest total weight that uses only the given pairs, each row and column at most once
+    /// (rows and columns may stay unmatched). Exact: connected groups of pairs are solved with the Hungarian
+    /// method. Minimizing a cost `c` with a rejection threshold `t` (as LAPJV's `cost_limit`) is the same as
+    /// maximizing `t - c` over the pairs with `c < t`.
+    /// - Parameters:
+    ///   - rowCount: rows are `0..<rowCount`.
+    ///   - columnCount: columns are `0..<columnCount`.
+    ///   - edges: the allowed pairs; non-positive weights are ignored; for a repeated pair the largest counts.
+    /// - Returns: the chosen pairs, sorted by row.
+    public static func maximumWeightMatching(rowCount: Int, columnCount: Int, edges: [Edge]) -> [Match] {
+        precondition(rowCount >= 0 && columnCount >= 0, "LinearAssignment: negative size")
+        var workspace = AssignmentWorkspace()
+        workspace.begin(rows: rowCount, columns: columnCount)
+        for edge in edges where edge.weight > 0 {
+            precondition((0..<rowCount).contains(edge.row) && (0..<columnCount).contains(edge.column),
+                         "LinearAssignment: edge out of range")
+            workspace.addEdge(row: edge.row, column: edge.column, weight: edge.weight)
+        }
+        workspace.solve()
+        var matches: [Match] = []
+        for row in 0..<rowCount where workspace.rowMatch[row] >= 0 {
+            matches.append(Match(row: row, column: workspace.rowMatch[row]))
+        }
+        return matches
+    }
+}

@@ -1,0 +1,141 @@
+/// A multi-object tracker in the spirit of ByteTrack: it turns per-frame detections into tracks with stable IDs.
+///
+/// Feed it each frame's detections, in order, with ``update(_:imageWidth:imageHeight:)``; it returns the
+/// objects of that frame with their tracking IDs. How it works, per frame:
+///
+/// 1. Every track's box is predicted by its motion model (``BoxKalmanFilter``: constant velocity on the box
+///    center and size).
+/// 2. High-score detections are matched to all tracks, including ones lost for a few frames; then low-score
+///    detections may rescue tracks that were matched in the previous frame (an object whose score dropped
+///    because it is partly hidden). The pairing is an exact linear assignment on `1 - IoU` with an IoU gate;
+///    see ``TrackerOptions`` for the thresholds.
+/// 3. Matched tracks are corrected. An unmatched track coasts on its prediction for up to
+///    ``TrackerOptions/trackBuffer`` frames, so a short occlusion or a missed detection does not change the
+///    ID, but is dropped at once when its predicted box has left the image
+///    (``TrackerOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit.
+///    Near the image border the filter follows the whole object, extending boxes the border cut.
+/// 4. A high-score detection left over (score at least ``TrackerOptions/newTrackThreshold``) starts a track,
+///    reported once it has been matched in ``TrackerOptions/minimumHits`` consecutive frames.
+///
+/// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
+/// objects only); tracks coasting through an occlusion are in ``liveTracks``.
+///
+/// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
+/// (a detector processing a stream) must serialize the frames, for instance under a lock.
+public struct ObjectTracker: Sendable {
+    /// The settings the tracker was made with.
+    public let options: TrackerOptions
+    /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
+    public private(set) var frameCount = 0
+
+    var records: [TrackRecord] = []
+    var nextID = 0
+    var scratch = AssociationScratch()
+    var lastImageWidth = 0.0
+    var lastImageHeight = 0.0
+
+    /// A tracker with the given options.
+    public init(options: TrackerOptions = .init()) {
+        precondition(options.trackBuffer >= 0, "ObjectTracker: trackBuffer must not be negative")
+        self.options = options
+    }
+
+    /// Processes the detections of the next frame and returns the tracks matched in it, sorted by ID.
+    ///
+    /// Detections with a non-finite or empty box, or a non-finite score, are ignored.
+    /// - Parameters:
+    ///   - detections: the frame's detections, in pixels of the frame.
+    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view).
+    ///   - imageHeight: the frame's height in pixels.
+    /// - Returns: one ``Track`` per reported object of this frame, each with ``Track/detectionIndex`` set.
+    public mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+        precondition(imageWidth > 0 && imageHeight > 0, "ObjectTracker: the image size must be positive")
+        let width = Double(imageWidth), height = Double(imageHeight)
+        frameCount += 1
+        lastImageWidth = width
+        lastImageHeight = height
+        for i in records.indices { records[i].advance(imageWidth: width, imageHeight: height) }
+        associate(detections, imageWidth: width, imageHeight: height)
+        retireUnmatched(imageWidth: width, imageHeight: height)
+        startTracks(detections)
+
+        var result: [Track] = []
+        result.reserveCapacity(records.count)
+        for record in records where record.isConfirmed && record.detectionIndex >= 0 {
+            result.append(record.track(reportingFilteredBox: options.reportsFilteredBoxes,
+                                       imageWidth: width, imageHeight: height))
+        }
+        // Records are kept in birth order and confirmed in that order, so IDs are already increasing.
+        assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
+        return result
+    }
+
+    /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
+    /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
+    public var liveTracks: [Track] {
+        records.filter(\.isConfirmed).map {
+            $0.track(reportingFilteredBox: options.reportsFilteredBoxes,
+                     imageWidth: lastImageWidth, imageHeight: lastImageHeight)
+        }
+    }
+
+    /// Forgets every track, as at the start of a new video. IDs keep increasing: none is ever reused.
+    public mutating func reset() {
+        records.removeAll()
+        frameCount = 0
+    }
+
+    /// Drops unmatched tentative tracks, and confirmed ones lost too long or gone out of the image.
+    private mutating func retireUnmatched(imageWidth: Double, imageHeight: Double) {
+        let buffer = options.trackBuffer, outside = options.outsideFraction
+        var kept = 0
+        for i in records.indices {
+            var record = records[i]
+            if record.detectionIndex < 0 {
+                guard record.isConfirmed else { continue }
+                record.miss()
+                let box = record.predictedBox
+                if record.framesSinceUpdate > buffer || box.width < 1 || box.height < 1
+                    || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside {
+                    continue
+                }
+            }
+            records[kept] = record
+            kept += 1
+        }
+        records.removeLast(records.count - kept)
+    }
+
+    /// Starts tentative (or, with `minimumHits <= 1`, confirmed) tracks from unmatched confident detections.
+    ///
+    /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
+    /// it is most likely a second box on the same object (a duplicate the detector's suppression let
+    /// through, or a part of the object), and a track started from it would fight the first one for the
+    /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves
+    /// out of the other one's box.
+    private mutating func startTracks(_ detections: [TrackerDetection]) {
+        for index in scratch.high where !scratch.detectionTaken[index] {
+            let detection = detections[index]
+            guard detection.score >= options.newTrackThreshold else { continue }
+            let box = detection.box
+            let duplicate = records.contains { record in
+                record.detectionIndex >= 0
+                    && record.detectionBox.intersection(box).area >= Self.duplicateOverlap * min(box.area, record.detectionBox.area)
+            }
+            if duplicate { continue }
+            var record = TrackRecord(detection: detection, index: index)
+            if options.minimumHits <= 1 { record.id = takeNextID() }
+            records.append(record)
+        }
+    }
+
+    /// The share of a new detection's area (or of the matched box's, if smaller) covered by a matched track's
+    /// box above which the detection is taken as a duplicate and starts no track.
+    static let duplicateOverlap = 0.8
+
+    /// The next public ID.
+    mutating func takeNextID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+}

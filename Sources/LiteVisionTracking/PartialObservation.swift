@@ -1,0 +1,108 @@
+import LiteVisionImaging
+
+/// Turns a detection of a partly visible object into a measurement of the whole object, along one axis.
+///
+/// A detector boxes only what it sees: an object cut by the image border, or partly hidden behind an
+/// occluder or another object, gets a smaller box whose center is off. Fed to the Kalman filter as is, such a
+/// box drags the estimated size down and the velocity toward zero just before an occlusion — the worst time,
+/// since the track must then coast on that velocity. So each track remembers the object's size (the
+/// *reference*) and completes shrunken boxes:
+///
+/// - Cut by the image border (touching it, on one side only): the inside edge is real; the box is extended
+///   past the border to the reference size. The filter then follows the whole object as it leaves, and the
+///   share of its predicted box outside the image tells when it has gone.
+/// - Smaller than 80 % of the reference elsewhere: one edge is hidden. The edge that agrees better with the
+///   prediction is kept and the box is given the reference size.
+/// - If a confident detection (high score) stays small for more than ``maximumPartialStreak`` updates in a row,
+///   the object really has become smaller (or turned), and the reference follows. Low-score detections do not
+///   count: a weak score is what a partly hidden object gets.
+///
+/// The reference follows a larger box quickly, by at most 30 % per update (an object coming out of hiding
+/// grows about that fast, while one oversized false box barely moves it), and a slightly smaller one slowly
+/// (20 % of the difference per update).
+struct PartialObservation: Sendable, Equatable {
+    /// A box under this fraction of the reference is taken as partly hidden.
+    static let shrinkRatio = 0.8
+    /// How fast the reference follows a somewhat smaller box.
+    static let followRate = 0.2
+    /// The most the reference grows in one update (an object coming into view grows about this fast; a single
+    /// oversized box — a false detection, two objects boxed together — moves it only this much).
+    static let maximumGrowth = 1.3
+    /// Updates in a row with a small box after which the reference accepts it.
+    static let maximumPartialStreak = 10
+
+    /// The remembered size of the object along this axis.
+    var reference: Double
+    /// Consecutive updates with a confident box taken as partial (not counting border cuts).
+    var partialStreak = 0
+
+    /// Starts from the size of a first box.
+    init(size: Double) {
+        reference = size
+    }
+
+    /// How a detected extent relates to the remembered size.
+    enum Kind {
+        /// Cut by the image border on one side.
+        case cutByBorder
+        /// Much smaller than the object: partly hidden.
+        case partlyHidden
+        /// The whole object.
+        case whole
+    }
+
+    /// The whole object's extent `(low, size)` that a detected extent `low...high` suggests, without
+    /// updating anything.
+    /// - Parameters:
+    ///   - predictedLow: the predicted low edge of the whole object.
+    ///   - predictedHigh: the predicted high edge.
+    ///   - extent: the image size along this axis.
+    ///   - margin: how close to the border a box edge counts as cut by it.
+    func completed(low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
+                   extent: Double, margin: Double) -> (low: Double, size: Double, kind: Kind) {
+        let size = high - low
+        let touchesLow = low <= margin, touchesHigh = high >= extent - margin
+        if touchesLow != touchesHigh, size < reference {
+            return touchesLow ? (high - reference, reference, .cutByBorder) : (low, reference, .cutByBorder)
+        }
+        if size < Self.shrinkRatio * reference {
+            let keepLow = abs(low - predictedLow) <= abs(high - predictedHigh)
+            return keepLow ? (low, reference, .partlyHidden) : (high - reference, reference, .partlyHidden)
+        }
+        return (low, size, .whole)
+    }
+
+    /// The measurement for a matched detection's extent `low...high` (see ``completed``), updating the
+    /// remembered size. `confident` tells whether the detection has a high score.
+    mutating func measure(low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
+                          extent: Double, margin: Double, confident: Bool) -> (low: Double, size: Double) {
+        let result = completed(low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
+                               extent: extent, margin: margin)
+        switch result.kind {
+        case .cutByBorder:
+            return (result.low, result.size)
+        case .partlyHidden where !confident:
+            return (result.low, result.size)
+        case .partlyHidden where partialStreak < Self.maximumPartialStreak:
+            partialStreak += 1
+            return (result.low, result.size)
+        case .partlyHidden, .whole:
+            // A whole object, or one small for too long: it really has this size now.
+            let size = high - low
+            partialStreak = 0
+            if size < Self.shrinkRatio * reference {
+                reference = size
+            } else if size > reference {
+                reference = min(size, Self.maximumGrowth * reference)
+            } else {
+                reference += Self.followRate * (size - reference)
+            }
+            return (low, size)
+        }
+    }
+
+    /// Notes a frame without detection: the next small box starts a new partial streak.
+    mutating func miss() {
+        partialStreak = 0
+    }
+}

@@ -1,1 +1,0 @@
-// Multi-object tracking: see ObjectTracker.swift

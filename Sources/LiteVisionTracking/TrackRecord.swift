@@ -1,0 +1,150 @@
+import LiteVisionImaging
+
+/// The tracker's private record of one track, reported or not yet.
+struct TrackRecord: Sendable {
+    /// The motion model.
+    var filter: BoxKalmanFilter
+    /// The public ID, or -1 while the track is tentative (fewer than ``TrackerOptions/minimumHits`` hits).
+    var id: Int
+    /// The class of the detection that started the track.
+    var classIndex: Int?
+    /// Frames matched.
+    var hits: Int
+    /// Frames since the track started, counting the first.
+    var age: Int
+    /// Frames since the last match.
+    var framesSinceUpdate: Int
+    /// Score of the last matched detection.
+    var score: Float
+    /// Box of the last matched detection.
+    var detectionBox: BoundingBox
+    /// The whole predicted box for the current frame (may extend past the image).
+    var predictedBox: BoundingBox
+    /// The predicted box limited to the image: what detections are compared with.
+    var matchBox: BoundingBox
+    /// For a lost track, `matchBox` grown by ``lostBuffer`` (see ``similarity(toConfident:)``).
+    var bufferedMatchBox: BoundingBox
+    /// The detection matched in the current frame, or -1.
+    var detectionIndex: Int
+    /// The object's remembered width, to complete partial detections.
+    var horizontal: PartialObservation
+    /// The object's remembered height.
+    var vertical: PartialObservation
+
+    /// A new track started by a detection.
+    init(detection: TrackerDetection, index: Int) {
+        filter = BoxKalmanFilter(box: detection.box)
+        id = -1
+        classIndex = detection.classIndex
+        hits = 1
+        age = 1
+        framesSinceUpdate = 0
+        score = detection.score
+        detectionBox = detection.box
+        predictedBox = detection.box
+        matchBox = detection.box
+        bufferedMatchBox = detection.box
+        detectionIndex = index
+        horizontal = PartialObservation(size: detection.box.width)
+        vertical = PartialObservation(size: detection.box.height)
+    }
+
+    /// Whether the track is reported (has an ID).
+    var isConfirmed: Bool { id >= 0 }
+
+    /// Moves the track to the next frame: predicts its box and clears the previous frame's match.
+    @inline(__always)
+    mutating func advance(imageWidth: Double, imageHeight: Double) {
+        detectionIndex = -1
+        age += 1
+        filter.predict()
+        predictedBox = filter.box
+        matchBox = predictedBox.clamped(width: imageWidth, height: imageHeight)
+        bufferedMatchBox = matchBox.expanded(by: Self.lostBuffer)
+    }
+
+    /// Corrects the track with its matched detection.
+    @inline(__always)
+    mutating func correct(with detection: TrackerDetection, index: Int, confident: Bool,
+                          imageWidth: Double, imageHeight: Double) {
+        let box = detection.box, predicted = predictedBox
+        let x = horizontal.measure(low: box.x, high: box.maxX, predictedLow: predicted.x,
+                                   predictedHigh: predicted.maxX, extent: imageWidth,
+                                   margin: Self.borderMargin(imageWidth), confident: confident)
+        let y = vertical.measure(low: box.y, high: box.maxY, predictedLow: predicted.y,
+                                 predictedHigh: predicted.maxY, extent: imageHeight,
+                                 margin: Self.borderMargin(imageHeight), confident: confident)
+        filter.update(with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size))
+        hits += 1
+        framesSinceUpdate = 0
+        score = detection.score
+        detectionBox = detection.box
+        detectionIndex = index
+    }
+
+    /// How close to the image border (in pixels) a box edge counts as cut by it: 1 % of the size, at least 1.
+    @inline(__always)
+    static func borderMargin(_ extent: Double) -> Double { max(1, extent * 0.01) }
+
+    /// How much boxes are grown, on each side and as a fraction of their size, to compare a lost track with a
+    /// confident detection.
+    static let lostBuffer = 0.25
+
+    /// How well a confident detection fits the track's prediction: their IoU — for a track lost in the last
+    /// frame or longer, the IoU of both boxes grown by ``lostBuffer`` (C-BIoU's buffered IoU: Yang et al.,
+    /// 2023). A track coasting without measurements has drifted from its object, most of all when the object
+    /// turned or stopped while unseen, and a small object soon stops overlapping its prediction; the buffer
+    /// tolerates that drift while keeping boxes of very different sizes or places apart.
+    @inline(__always)
+    func similarity(toConfident box: BoundingBox) -> Double {
+        framesSinceUpdate > 0 ? bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer)) : matchBox.fastIoU(box)
+    }
+
+    /// How well a weak detection fits the track's prediction: the IoU of their boxes, or — for a detection much
+    /// smaller than the object and lying mostly inside the prediction, as a partly hidden object's box does —
+    /// the IoU of the prediction with the detection completed to the object's size (see
+    /// ``PartialObservation``), whichever is larger. All boxes are limited to the image.
+    @inline(__always)
+    func similarity(to box: BoundingBox, imageWidth: Double, imageHeight: Double) -> Double {
+        let iou = matchBox.fastIoU(box)
+        // Partly hidden along exactly one axis, as behind a pillar, a bar or the edge of a nearer object.
+        let narrow = box.width < PartialObservation.shrinkRatio * horizontal.reference
+        let short = box.height < PartialObservation.shrinkRatio * vertical.reference
+        guard narrow != short else { return iou }
+        let overlap = matchBox.intersection(box).area
+        guard overlap >= Self.partialContainment * box.area else { return iou }
+        let predicted = predictedBox
+        let x = horizontal.completed(low: box.x, high: box.maxX, predictedLow: predicted.x,
+                                     predictedHigh: predicted.maxX, extent: imageWidth,
+                                     margin: Self.borderMargin(imageWidth))
+        let y = vertical.completed(low: box.y, high: box.maxY, predictedLow: predicted.y,
+                                   predictedHigh: predicted.maxY, extent: imageHeight,
+                                   margin: Self.borderMargin(imageHeight))
+        let whole = BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size)
+            .clamped(width: imageWidth, height: imageHeight)
+        return max(iou, matchBox.fastIoU(whole))
+    }
+
+    /// The share of a small detection's area that must lie inside the prediction for it to be taken as a
+    /// partial view of the object.
+    static let partialContainment = 0.7
+
+    /// Records a frame without a match; the size stops changing while the track coasts.
+    @inline(__always)
+    mutating func miss() {
+        framesSinceUpdate += 1
+        filter.freezeSize()
+        horizontal.miss()
+        vertical.miss()
+    }
+
+    /// The public view of the track.
+    func track(reportingFilteredBox: Bool, imageWidth: Double, imageHeight: Double) -> Track {
+        let filtered = filter.box.clamped(width: imageWidth, height: imageHeight)
+        let matched = detectionIndex >= 0
+        let box = matched ? (reportingFilteredBox ? filtered : detectionBox) : matchBox
+        return Track(id: id, box: box, filteredBox: filtered, score: score, classIndex: classIndex,
+                     detectionIndex: matched ? detectionIndex : nil, age: age, hits: hits,
+                     framesSinceUpdate: framesSinceUpdate)
+    }
+}

@@ -1,1 +1,0 @@
-// Synthetic tracking sequences and metrics for tests
