@@ -16,7 +16,8 @@ struct LabelHistory: Sendable {
     var decayPower: Float = 1
     /// The label currently reported first.
     var topIndex: Int?
-    /// The label currently beating the top one, and for how many consecutive updates.
+    /// The label currently beating the top one.
     var challengerIndex: Int?
+    /// For how many consecutive updates the challenger has been beating the top label.
     var challengerStreak = 0
 }

@@ -3,22 +3,30 @@
 /// Feed it each frame's detections, in order, with ``update(_:imageWidth:imageHeight:)``; it returns the
 /// objects of that frame with their tracking IDs. How it works, per frame:
 ///
-/// 1. Every track's box is predicted by its motion model (``BoxKalmanFilter``: constant velocity on the box
-///    center and size).
-/// 2. High-score detections are matched to all tracks, including ones lost for a few frames; then low-score
-///    detections may rescue tracks that were matched in the previous frame (an object whose score dropped
-///    because it is partly hidden). The pairing is an exact linear assignment on `1 - IoU` with an IoU gate;
-///    see ``TrackerOptions`` for the thresholds.
-/// 3. Matched tracks are corrected. An unmatched track coasts on its prediction for up to
-///    ``TrackerOptions/trackBuffer`` frames, so a short occlusion or a missed detection does not change the
-///    ID, but is dropped at once when its predicted box has left the image
-///    (``TrackerOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit.
-///    Near the image border the filter follows the whole object, extending boxes the border cut.
+/// 1. Every track's box is predicted by its motion model: a constant-velocity Kalman filter on the box center
+///    and size, with noise proportional to the box size.
+/// 2. High-score detections are matched to all reported tracks, including ones lost for a few frames (for
+///    those, both boxes are grown by 25 % on each side before the IoU is taken, to tolerate the drift of a
+///    prediction made without measurements). Then low-score detections may rescue the reported tracks still
+///    unmatched — an object whose score dropped because it is partly hidden — with a stricter gate, a weak
+///    box much smaller than the object being compared after completion to the object's size. Each stage is an
+///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackerOptions``). Tracks not reported yet
+///    (with ``TrackerOptions/minimumHits`` above 1) then take what confident detections are left.
+/// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
+///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
+///    track coasts on its prediction for up to ``TrackerOptions/trackBuffer`` frames, so a short occlusion or
+///    a missed detection does not change the ID, but is dropped at once when its predicted box has left the
+///    image (``TrackerOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
+///    ML Kit.
 /// 4. A high-score detection left over (score at least ``TrackerOptions/newTrackThreshold``) starts a track,
-///    reported once it has been matched in ``TrackerOptions/minimumHits`` consecutive frames.
+///    reported once it has been matched in ``TrackerOptions/minimumHits`` consecutive frames — unless it lies
+///    mostly on the box of a track matched in this frame (a duplicate box on the same object).
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
+///
+/// Cost: a few microseconds per frame with 5 objects and about 0.05 ms with 100 (release build); the
+/// per-frame buffers are kept between frames.
 ///
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.

@@ -1,7 +1,7 @@
 /// Settings of an ``ObjectTracker``. The defaults suit a detector running on every frame of a 15–30 fps video.
 ///
 /// **Association.** Each frame, detections are split by score. Those with `score >= highScoreThreshold` are
-/// matched first to every live track (tracked or lost); then those with
+/// matched first to every reported track (tracked or lost); then those with
 /// `lowScoreThreshold <= score < highScoreThreshold` may only *rescue* reported tracks still unmatched
 /// (ByteTrack's second stage: an object whose score drops while it is partly hidden keeps its identity, while
 /// low scores alone never start a track). Detections under `lowScoreThreshold` are ignored.
@@ -9,7 +9,9 @@
 /// **Cost and gating.** The cost of pairing a track with a detection is `1 - IoU` between the track's box
 /// predicted by its motion model (limited to the image) and the detection's box. A pair is allowed only when
 /// `IoU >= matchIoUThreshold` (first stage; `lowScoreMatchIoUThreshold` in the second), and, with
-/// ``matchesClasses``, when the classes agree. In the second stage, a weak box much smaller than the object
+/// ``matchesClasses``, when the classes agree. In the first stage, a track that was not matched in the
+/// previous frame is compared with both boxes grown by 25 % of their size on each side (C-BIoU's buffered
+/// IoU), since its prediction has drifted without measurements. In the second stage, a weak box much smaller than the object
 /// along one axis and lying mostly inside the prediction — a partly hidden object — is compared after being
 /// completed to the object's remembered size. Among allowed pairs the tracker picks the assignment with the
 /// least total cost, where leaving a track or a detection unpaired costs as much as a pair at the threshold —
