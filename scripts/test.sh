@@ -9,6 +9,7 @@ if [[ ! -d "$LITEVISION_TEST_DATA/models" ]]; then
   exit 2
 fi
 scripts/setup.sh --dev
-# Release mode: the image kernels are SIMD code, which is very slow unoptimized.
-swift build -c release --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' || true
-exec swift test -c release --skip-build
+# Release mode (the image kernels are SIMD code, very slow unoptimized), with -enable-testing for the few
+# tests that reach internals through @testable import.
+swift build -c release --build-tests -Xswiftc -enable-testing 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' || true
+exec swift test -c release --skip-build -Xswiftc -enable-testing

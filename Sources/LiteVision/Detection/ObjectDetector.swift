@@ -77,8 +77,12 @@ public final class ObjectDetector: Sendable {
             classification = nil
             maxLabels = 0
         }
+        // The detection threshold is what counts as an object: it starts tracks and leads the first association
+        // stage; weaker detections can only keep existing tracks alive (ByteTrack's second stage).
         var trackerOptions = options.tracker
-        trackerOptions.newTrackThreshold = max(trackerOptions.newTrackThreshold, options.detectionThreshold)
+        trackerOptions.newTrackThreshold = options.detectionThreshold
+        trackerOptions.highScoreThreshold = options.detectionThreshold
+        trackerOptions.lowScoreThreshold = min(trackerOptions.lowScoreThreshold, options.detectionThreshold)
         state = Mutex(StreamState(options: trackerOptions))
     }
 

@@ -43,7 +43,8 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     /// How many lines of the detector's label file come before class 0. Default: 1 when the first line is
     /// `background`, else 0.
     public var detectorLabelOffset: Int?
-    /// The tracker's settings in stream mode (LiteVision addition).
+    /// The tracker's settings in stream mode (LiteVision addition). Its thresholds for starting tracks and for the
+    /// first association stage are set to ``detectionThreshold``.
     public var tracker = TrackerOptions()
     /// In stream mode, an object is classified again after this many frames (LiteVision addition; its labels
     /// are smoothed over time in between). Default 5.
