@@ -3,15 +3,16 @@
 #   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg and Cairo for video and drawing (CLI only);
 #     pkg-config to find them
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
-#   - for tests and benchmarks (--dev): Pillow (to compute reference outputs for new photos with
-#     ../shared/tools/reference.py) and MediaPipe Tasks 1.2.2 (the peer the benchmark compares with)
+#   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py
+#   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with
 # It is idempotent and quiet when everything is already there.
 set -euo pipefail
 
 LITERT_VERSION=2.3.0
 MEDIAPIPE_VERSION=1.2.2
-dev=0
+dev=0 bench=0
 [[ "${1:-}" == "--dev" ]] && dev=1
+[[ "${1:-}" == "--bench" ]] && dev=1 bench=1
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
@@ -35,6 +36,8 @@ if ! pip_has ai-edge-litert "$LITERT_VERSION"; then
 fi
 if ((dev)); then
   python3 -c "import PIL" 2>/dev/null || { echo "setup: installing Pillow"; pip_install pillow; }
+fi
+if ((bench)); then
   if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then
     echo "setup: installing MediaPipe Tasks $MEDIAPIPE_VERSION (benchmark peer)"
     pip_install "mediapipe==$MEDIAPIPE_VERSION" || echo "setup: MediaPipe could not be installed; the benchmark will say so"
