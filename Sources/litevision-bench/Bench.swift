@@ -9,7 +9,7 @@ import LiteVision
 ///     swift run -c release litevision-bench video              (detection and tracking on video)
 ///
 /// Reads the shared photos and models from LITEVISION_TEST_DATA (default ../shared). MediaPipe is measured
-/// by benchmarks/mediapipe_peer.py (`pip install mediapipe==1.2.2`; scripts/setup.sh --dev installs it).
+/// by benchmarks/mediapipe_peer.py (`pip install mediapipe==1.2.2`; scripts/setup.sh --bench installs it).
 @main
 struct Bench {
     static func main() throws {
