@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
         // Thin Swift wrapper over the runtime: loading, environment, compiled models, tensor buffers.
         .target(name: "LiteRTRuntime", dependencies: ["CLiteRt"]),
+        // C declarations of the few libcurl functions the model downloader uses (libcurl.so.4 is dlopen'ed).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Reader for .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
         .target(name: "TFLiteModel", dependencies: ["CZlib"]),
         // Debian's zlib (inflating deflated entries of a model's associated-files zip).
@@ -43,7 +45,7 @@ let package = Package(
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
         .target(name: "LiteVisionTracking", dependencies: ["LiteVisionImaging"]),
         // The ML Kit-style vision features.
-        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "TFLiteModel", "LiteVisionImaging", "LiteVisionTracking"]),
+        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "CCurl", "TFLiteModel", "LiteVisionImaging", "LiteVisionTracking"]),
         .executableTarget(name: "litevision", dependencies: [
             "LiteVision", "LiteVisionVideo", "LiteVisionDrawing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,8 +4,10 @@ import FoundationEssentials
 ///
 /// A built-in model is looked for, in order: in the folder given in the options (`modelDirectory`); in the
 /// folder named by the `LITEVISION_MODEL_DIR` environment variable; in the cache folder
-/// (`$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`). When none has it, the error says
-/// where to put the file and where to get it (the official URL and its SHA-256).
+/// (`$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`). When none has it, it is downloaded
+/// into the cache folder from its official URL (or `$LITEVISION_MODEL_BASE_URL/<file name>`) and verified by its
+/// SHA-256 (see ``ModelDownloader``). When that fails too, the error says where to put the file, where to get it
+/// (the URL and its SHA-256) and why the download failed.
 public enum BuiltInModel: String, Sendable, CaseIterable {
     /// Google's class-agnostic Mobile Object Localizer v1 (the public model closest to ML Kit's detector).
     case objectLocalizer = "mobile_object_localizer_v1.tflite"
@@ -34,7 +36,7 @@ public enum BuiltInModel: String, Sendable, CaseIterable {
 /// Finds built-in models on this machine; see ``BuiltInModel``.
 public enum ModelCatalog {
     /// The folders searched for built-in models, in order.
-    public static func searchFolders(modelDirectory: String?) -> [String] {
+    public static func searchFolders(modelDirectory: String?, cacheFolder: String = cacheFolder) -> [String] {
         let env = ProcessInfo.processInfo.environment
         var folders: [String] = []
         if let modelDirectory { folders.append(modelDirectory) }
@@ -50,17 +52,28 @@ public enum ModelCatalog {
         return base + "/litevision/models"
     }
 
-    /// The path of `model`, or an error naming every folder searched, where to put the file and where to get it.
-    public static func path(of model: BuiltInModel, modelDirectory: String?) throws(VisionError) -> String {
-        let folders = searchFolders(modelDirectory: modelDirectory)
+    /// The path of `model`: found in the folders searched, else (when `allowDownload`) downloaded into the
+    /// cache folder of `downloader`; or an error naming every folder searched, where to put the file, where to
+    /// get it and why the download failed.
+    public static func path(of model: BuiltInModel, modelDirectory: String?,
+                            downloader: ModelDownloader = ModelDownloader(),
+                            allowDownload: Bool = true) throws(VisionError) -> String {
+        let folders = searchFolders(modelDirectory: modelDirectory, cacheFolder: downloader.cacheFolder)
         for folder in folders {
             let path = folder.hasSuffix("/") ? folder + model.rawValue : folder + "/" + model.rawValue
             if FileManager.default.fileExists(atPath: path) { return path }
         }
-        throw .fileNotReadable(path: model.rawValue, reason: """
-            the built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")). Put it in one of these \
-            folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it is \
-            published at \(model.officialURL) (SHA-256 \(model.sha256))
-            """)
+        guard allowDownload else {
+            throw .fileNotReadable(path: model.rawValue, reason: """
+                the built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")). Put it in one of these \
+                folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it is \
+                published at \(downloader.url(of: model)) (SHA-256 \(model.sha256))
+                """)
+        }
+        do {
+            return try downloader.download(model)
+        } catch {
+            throw .modelDownload(model: model.rawValue, folders: folders, error: error)
+        }
     }
 }

@@ -1,0 +1,104 @@
+// The small part of libcurl's "easy" interface that LiteVision's model downloader uses, declared for this
+// project from curl's public documentation (https://curl.se/libcurl/c/, values checked against curl's
+// include/curl/curl.h). libcurl is not linked: litevision_curl_load() dlopen()s it (libcurl.so.4, Debian
+// package libcurl4) and fills a table of function pointers, so the package builds where libcurl is absent
+// and a missing libcurl becomes a readable error. Swift cannot call C variadic functions, so
+// curl_easy_setopt and curl_easy_getinfo are reached through the typed, non-variadic wrappers below.
+#ifndef LITEVISION_CURL_H
+#define LITEVISION_CURL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void LiteVisionCurl;    // CURL (an opaque easy handle)
+typedef int LiteVisionCurlCode; // CURLcode: 0 = CURLE_OK
+
+// Option numbers: type base (LONG 0, OBJECTPOINT/STRINGPOINT/CBPOINT 10000, FUNCTIONPOINT 20000,
+// OFF_T 30000) plus the option's index.
+enum {
+  kLiteVisionCurlOptWriteData = 10001,        // CURLOPT_WRITEDATA (CBPOINT + 1)
+  kLiteVisionCurlOptURL = 10002,              // CURLOPT_URL (STRINGPOINT + 2)
+  kLiteVisionCurlOptErrorBuffer = 10010,      // CURLOPT_ERRORBUFFER (OBJECTPOINT + 10)
+  kLiteVisionCurlOptUserAgent = 10018,        // CURLOPT_USERAGENT (STRINGPOINT + 18)
+  kLiteVisionCurlOptWriteFunction = 20011,    // CURLOPT_WRITEFUNCTION (FUNCTIONPOINT + 11)
+  kLiteVisionCurlOptLowSpeedLimit = 19,       // CURLOPT_LOW_SPEED_LIMIT (LONG + 19), bytes per second
+  kLiteVisionCurlOptLowSpeedTime = 20,        // CURLOPT_LOW_SPEED_TIME (LONG + 20), seconds
+  kLiteVisionCurlOptNoProgress = 43,          // CURLOPT_NOPROGRESS
+  kLiteVisionCurlOptFailOnError = 45,         // CURLOPT_FAILONERROR: HTTP >= 400 is an error
+  kLiteVisionCurlOptFollowLocation = 52,      // CURLOPT_FOLLOWLOCATION
+  kLiteVisionCurlOptMaxRedirs = 68,           // CURLOPT_MAXREDIRS
+  kLiteVisionCurlOptConnectTimeout = 78,      // CURLOPT_CONNECTTIMEOUT, seconds
+  kLiteVisionCurlOptNoSignal = 99,            // CURLOPT_NOSIGNAL
+  kLiteVisionCurlOptMaxFileSizeLarge = 30117, // CURLOPT_MAXFILESIZE_LARGE (OFF_T + 117)
+  kLiteVisionCurlOptProtocolsStr = 10318,     // CURLOPT_PROTOCOLS_STR (STRINGPOINT + 318), curl >= 7.85
+  kLiteVisionCurlOptRedirProtocolsStr = 10319 // CURLOPT_REDIR_PROTOCOLS_STR (STRINGPOINT + 319), curl >= 7.85
+};
+
+enum {
+  kLiteVisionCurlInfoResponseCode = 0x200002, // CURLINFO_RESPONSE_CODE (CURLINFO_LONG + 2)
+  kLiteVisionCurlGlobalDefault = 3,           // CURL_GLOBAL_DEFAULT (CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32)
+  kLiteVisionCurlErrorSize = 256,             // CURL_ERROR_SIZE
+};
+
+// CURLcode values the downloader explains.
+enum {
+  kLiteVisionCurlOK = 0,
+  kLiteVisionCurlUnsupportedProtocol = 1,
+  kLiteVisionCurlCouldntResolveHost = 6,
+  kLiteVisionCurlCouldntConnect = 7,
+  kLiteVisionCurlPartialFile = 18,
+  kLiteVisionCurlHTTPReturnedError = 22,
+  kLiteVisionCurlWriteError = 23,
+  kLiteVisionCurlOperationTimedOut = 28,
+  kLiteVisionCurlTooManyRedirects = 47,
+  kLiteVisionCurlGotNothing = 52,
+  kLiteVisionCurlRecvError = 56,
+  kLiteVisionCurlFileSizeExceeded = 63,
+};
+
+/// curl_write_callback: return the number of bytes taken; anything else aborts with CURLE_WRITE_ERROR.
+typedef size_t (*LiteVisionCurlWriteCallback)(char* _Nonnull data, size_t size, size_t count,
+                                              void* _Nullable userdata);
+
+/// The functions LiteVision calls, resolved with dlsym. Every pointer is non-null once loaded.
+typedef struct {
+  LiteVisionCurlCode (*_Nonnull global_init)(long flags);
+  LiteVisionCurl* _Nullable (*_Nonnull easy_init)(void);
+  LiteVisionCurlCode (*_Nonnull easy_setopt)(LiteVisionCurl* _Nonnull handle, int option, ...);
+  LiteVisionCurlCode (*_Nonnull easy_perform)(LiteVisionCurl* _Nonnull handle);
+  LiteVisionCurlCode (*_Nonnull easy_getinfo)(LiteVisionCurl* _Nonnull handle, int info, ...);
+  void (*_Nonnull easy_cleanup)(LiteVisionCurl* _Nonnull handle);
+  const char* _Nonnull (*_Nonnull easy_strerror)(LiteVisionCurlCode code);
+} LiteVisionCurlApi;
+
+/// dlopen()s the library at `path` (e.g. "libcurl.so.4") and resolves the functions above; NULL with a
+/// message in `error` when the library or a symbol is missing. The table is never freed.
+const LiteVisionCurlApi* _Nullable litevision_curl_load(const char* _Nonnull path, char* _Nonnull error,
+                                                        size_t error_capacity);
+
+// Non-variadic wrappers of curl_easy_setopt / curl_easy_getinfo, one per argument type.
+LiteVisionCurlCode litevision_curl_setopt_long(const LiteVisionCurlApi* _Nonnull api, LiteVisionCurl* _Nonnull handle,
+                                               int option, long value);
+LiteVisionCurlCode litevision_curl_setopt_string(const LiteVisionCurlApi* _Nonnull api,
+                                                 LiteVisionCurl* _Nonnull handle, int option,
+                                                 const char* _Nonnull value);
+LiteVisionCurlCode litevision_curl_setopt_pointer(const LiteVisionCurlApi* _Nonnull api,
+                                                  LiteVisionCurl* _Nonnull handle, int option,
+                                                  void* _Nullable value);
+LiteVisionCurlCode litevision_curl_setopt_write_function(const LiteVisionCurlApi* _Nonnull api,
+                                                         LiteVisionCurl* _Nonnull handle,
+                                                         LiteVisionCurlWriteCallback _Nonnull callback);
+LiteVisionCurlCode litevision_curl_setopt_off_t(const LiteVisionCurlApi* _Nonnull api, LiteVisionCurl* _Nonnull handle,
+                                                int option, int64_t value);
+LiteVisionCurlCode litevision_curl_getinfo_long(const LiteVisionCurlApi* _Nonnull api, LiteVisionCurl* _Nonnull handle,
+                                                int info, long* _Nonnull value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

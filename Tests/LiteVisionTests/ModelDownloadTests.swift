@@ -1,0 +1,250 @@
+import Foundation
+@testable import LiteVision
+import LiteVisionTestSupport
+import Testing
+
+@Suite("SHA-256")
+struct SHA256Tests {
+    @Test("Known vectors")
+    func vectors() {
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        var million = SHA256()
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+        for _ in 0..<1000 { million.update(chunk) }
+        #expect(million.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("Streaming in odd pieces equals hashing at once")
+    func streaming() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var pieces = SHA256()
+        var start = 0
+        for size in [1, 63, 64, 65, 0, 127, 300] {
+            pieces.update(Array(bytes[start..<start + size]))
+            start += size
+        }
+        pieces.update(Array(bytes[start...]))
+        #expect(pieces.finalizeHex() == SHA256.hex(bytes))
+    }
+
+    @Test("Shared model files hash as sha256sum says")
+    func modelFiles() throws {
+        let bird = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
+        #expect(SHA256.hex(bird) == "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f")
+        for model in BuiltInModel.allCases {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestData.model(model.rawValue))))
+            #expect(SHA256.hex(bytes) == model.sha256)
+        }
+    }
+}
+
+@Suite("Built-in model download (real HTTP server on loopback)")
+struct ModelDownloadTests {
+    static let localizer = BuiltInModel.objectLocalizer
+
+    /// Runs `body` with a server serving `files` and a fresh cache folder; stops the server, removes the folders.
+    static func withServer(_ files: [String: String] = [localizer.rawValue: TestData.model(localizer.rawValue)],
+                           _ body: (LoopbackModelServer, URL) throws -> Void) throws {
+        let server = try LoopbackModelServer(serving: files)
+        let cache = TestData.temporaryDirectory("model-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: cache)
+        }
+        try body(server, cache)
+    }
+
+    /// The reason of the download failure `body` throws.
+    static func failure(_ body: () throws -> Void) -> (reason: ModelDownloadError.Reason, text: String)? {
+        do {
+            try body()
+            return nil
+        } catch let error as ModelDownloadError {
+            return (error.reason, "\(error)")
+        } catch let VisionError.modelDownload(_, _, error) {
+            return (error.reason, "\(VisionError.modelDownload(model: "", folders: [], error: error))")
+        } catch {
+            return nil
+        }
+    }
+
+    static func files(in folder: URL) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    @Test("A missing model is downloaded into the cache, verified, and then detects objects")
+    func downloadThenDetect() throws {
+        try Self.withServer { server, cache in
+            let empty = TestData.temporaryDirectory("no-models")
+            defer { try? FileManager.default.removeItem(at: empty) }
+            let downloader = ModelDownloader(cacheFolder: cache.appendingPathComponent("nested/models").path,
+                                             baseURL: server.base("ok"))
+            #expect(downloader.url(of: Self.localizer) == "http://127.0.0.1:\(server.port)/ok/\(Self.localizer.rawValue)")
+            let path: String
+            if ProcessInfo.processInfo.environment["LITEVISION_MODEL_DIR"] == nil {
+                path = try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader)
+            } else {
+                path = try downloader.download(Self.localizer)
+            }
+            #expect(path == downloader.cacheFolder + "/" + Self.localizer.rawValue)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(SHA256.hex(bytes) == Self.localizer.sha256)
+            #expect(Self.files(in: URL(fileURLWithPath: downloader.cacheFolder)) == [Self.localizer.rawValue])
+
+            // Found in the cache from now on, even with the server gone.
+            server.stop()
+            #expect(try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader,
+                                          allowDownload: false) == path
+                    || ProcessInfo.processInfo.environment["LITEVISION_MODEL_DIR"] != nil)
+
+            var options = ObjectDetectorOptions()
+            options.detectorMode = .singleImage
+            options.modelDirectory = downloader.cacheFolder
+            let detector = try ObjectDetector.objectDetector(options: options)
+            let objects = try detector.results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
+            #expect(objects.count == 1)
+        }
+    }
+
+    @Test("Redirects are followed")
+    func redirect() throws {
+        try Self.withServer { server, cache in
+            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("redirect"))
+            let path = try downloader.download(Self.localizer)
+            #expect(Self.files(in: cache) == [Self.localizer.rawValue])
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test("Concurrent downloads of the same model leave one good file")
+    func concurrent() async throws {
+        let server = try LoopbackModelServer(serving: [Self.localizer.rawValue: TestData.model(Self.localizer.rawValue)])
+        let cache = TestData.temporaryDirectory("model-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: cache)
+        }
+        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
+        let paths = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<4 { group.addTask { try downloader.download(Self.localizer) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(paths).count == 1)
+        #expect(Self.files(in: cache) == [Self.localizer.rawValue])
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: paths[0])))
+        #expect(SHA256.hex(bytes) == Self.localizer.sha256)
+    }
+
+    @Test("HTTP 404: the error names the folders searched, the URL, the SHA-256 and the status")
+    func notFound() throws {
+        try Self.withServer { server, cache in
+            let empty = TestData.temporaryDirectory("no-models")
+            defer { try? FileManager.default.removeItem(at: empty) }
+            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("missing"))
+            do {
+                _ = try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader)
+                Issue.record("no error")
+            } catch {
+                guard case .modelDownload(let model, let folders, let download)? = error as? VisionError else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(model == Self.localizer.rawValue)
+                #expect(folders.first == empty.path && folders.last == cache.path)
+                #expect(download.reason == .httpStatus(404))
+                let text = "\(error)"
+                for part in [empty.path, cache.path, server.base("missing") + "/" + Self.localizer.rawValue,
+                             Self.localizer.sha256, "HTTP 404"] {
+                    #expect(text.contains(part), "\(part) missing from: \(text)")
+                }
+            }
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
+    @Test("A wrong file: hash mismatch with both hashes, nothing left in the cache")
+    func wrongFile() throws {
+        try Self.withServer([Self.localizer.rawValue: TestData.model("bird.tflite")]) { server, cache in
+            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
+            let result = Self.failure { _ = try downloader.download(Self.localizer) }
+            let birdHash = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"
+            guard case .hashMismatch(let expected, let actual, _)? = result?.reason else {
+                Issue.record("unexpected \(String(describing: result))")
+                return
+            }
+            #expect(expected == Self.localizer.sha256 && actual == birdHash)
+            #expect(result!.text.contains(Self.localizer.sha256) && result!.text.contains(birdHash))
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
+    @Test("A server that closes mid-body: incomplete, nothing left in the cache")
+    func truncated() throws {
+        try Self.withServer { server, cache in
+            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("truncated"))
+            let result = Self.failure { _ = try downloader.download(Self.localizer) }
+            guard case .incomplete? = result?.reason else {
+                Issue.record("unexpected \(String(describing: result))")
+                return
+            }
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
+    @Test("Over the size limit: refused, nothing left in the cache")
+    func sizeLimit() throws {
+        try Self.withServer { server, cache in
+            var downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
+            downloader.sizeLimit = 100_000
+            let result = Self.failure { _ = try downloader.download(Self.localizer) }
+            #expect(result?.reason == .tooLarge(limit: 100_000))
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
+    @Test("Connection refused: unreachable, with the URL")
+    func refused() throws {
+        let cache = TestData.temporaryDirectory("model-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let base = "http://127.0.0.1:\(LoopbackModelServer.closedPort())"
+        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: base)
+        let result = Self.failure { _ = try downloader.download(Self.localizer) }
+        guard case .unreachable? = result?.reason else {
+            Issue.record("unexpected \(String(describing: result))")
+            return
+        }
+        #expect(result!.text.contains(base + "/" + Self.localizer.rawValue))
+        #expect(Self.files(in: cache).isEmpty)
+    }
+
+    @Test("Only HTTP and HTTPS are allowed")
+    func otherProtocols() throws {
+        let cache = TestData.temporaryDirectory("model-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: "file://" + TestData.path("models"))
+        let result = Self.failure { _ = try downloader.download(Self.localizer) }
+        guard case .transfer? = result?.reason else {
+            Issue.record("unexpected \(String(describing: result))")
+            return
+        }
+        #expect(Self.files(in: cache).isEmpty)
+    }
+
+    @Test("libcurl missing: a clear error naming the library and the package")
+    func libcurlMissing() throws {
+        let cache = TestData.temporaryDirectory("model-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var downloader = ModelDownloader(cacheFolder: cache.path, baseURL: "http://127.0.0.1:9")
+        downloader.libraryPath = "/nonexistent/libcurl.so.4"
+        let result = Self.failure { _ = try downloader.download(Self.localizer) }
+        guard case .libcurlUnavailable(let library, _)? = result?.reason else {
+            Issue.record("unexpected \(String(describing: result))")
+            return
+        }
+        #expect(library == "/nonexistent/libcurl.so.4")
+        #expect(result!.text.contains("libcurl4"))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import LiteVisionTestSupport
+
+/// A real HTTP server on 127.0.0.1 (Python's http.server on a free port), serving the files of a temporary
+/// folder, for the model download tests. Routes: `/ok/<file>` serves the file; `/missing/<file>` answers 404;
+/// `/truncated/<file>` announces the whole length, sends half and closes; `/redirect/<file>` redirects to
+/// `/ok/<file>`. Never listens beyond loopback; ``stop()`` ends it.
+final class LoopbackModelServer {
+    let folder: URL
+    let port: Int
+    private let process: Process
+    private let input = Pipe()
+
+    private static let script = #"""
+        import http.server, os, sys, threading
+        root = sys.argv[1]
+        # Exit when the test closes our standard input (or dies), whatever the signal mask inherited.
+        threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args): pass
+            def do_GET(self):
+                parts = self.path.strip("/").split("/")
+                if len(parts) != 2 or "/" in parts[1] or parts[1].startswith("."):
+                    return self.send_error(400)
+                mode, name = parts
+                path = os.path.join(root, name)
+                if mode == "missing" or not os.path.isfile(path):
+                    return self.send_error(404)
+                if mode == "redirect":
+                    self.send_response(302); self.send_header("Location", "/ok/" + name)
+                    self.send_header("Content-Length", "0"); self.end_headers(); return
+                data = open(path, "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if mode == "truncated":
+                    self.wfile.write(data[: len(data) // 2]); self.wfile.flush()
+                    self.close_connection = True
+                    return
+                self.wfile.write(data)
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address): pass  # clients that hang up on purpose
+        server = Server(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
+
+    /// Starts a server for the files in `folder` (a fresh temporary folder).
+    init(serving files: [String: String]) throws {
+        folder = TestData.temporaryDirectory("model-server")
+        for (name, source) in files {
+            try FileManager.default.copyItem(atPath: source, toPath: folder.appendingPathComponent(name).path)
+        }
+        let scriptURL = folder.appendingPathComponent(".server.py")
+        try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scriptURL.path, folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let text = String(data: line, encoding: .utf8),
+              let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw ServerError.noPort
+        }
+        self.port = port
+    }
+
+    /// The base URL of a route.
+    func base(_ route: String) -> String { "http://127.0.0.1:\(port)/\(route)" }
+
+    /// Stops the server and removes its folder.
+    func stop() {
+        if process.isRunning {
+            try? input.fileHandleForWriting.close()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    enum ServerError: Error { case noPort }
+
+    /// A loopback port nothing listens on (bound, then released).
+    static func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
