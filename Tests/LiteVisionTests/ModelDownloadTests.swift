@@ -65,7 +65,7 @@ struct ModelDownloadTests {
         } catch let error as ModelDownloadError {
             return (error.reason, "\(error)")
         } catch let VisionError.modelDownload(_, _, error) {
-            return (error.reason, "\(VisionError.modelDownload(model: "", folders: [], error: error))")
+            return (error.reason, "\(error)")
         } catch {
             return nil
         }
@@ -152,12 +152,12 @@ struct ModelDownloadTests {
                     Issue.record("unexpected \(error)")
                     return
                 }
-                #expect(model == Self.localizer.rawValue)
+                #expect(model == Self.localizer)
                 #expect(folders.first == empty.path && folders.last == cache.path)
                 #expect(download.reason == .httpStatus(404))
                 let text = "\(error)"
                 for part in [empty.path, cache.path, server.base("missing") + "/" + Self.localizer.rawValue,
-                             Self.localizer.sha256, "HTTP 404"] {
+                             Self.localizer.sha256, Self.localizer.officialURL, "HTTP 404"] {
                     #expect(text.contains(part), "\(part) missing from: \(text)")
                 }
             }

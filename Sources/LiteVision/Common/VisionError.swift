@@ -20,7 +20,7 @@ public enum VisionError: Error, Sendable, CustomStringConvertible {
     /// The LiteRT runtime reported an error.
     case runtime(LiteRtError)
     /// A built-in model is in none of the folders searched (`folders`) and could not be downloaded either.
-    case modelDownload(model: String, folders: [String], error: ModelDownloadError)
+    case modelDownload(model: BuiltInModel, folders: [String], error: ModelDownloadError)
 
     public var description: String {
         switch self {
@@ -42,9 +42,10 @@ public enum VisionError: Error, Sendable, CustomStringConvertible {
             error.description
         case .modelDownload(let model, let folders, let error):
             """
-            The built-in model \(model) is not in \(folders.joined(separator: ", ")), and downloading it failed: \
-            \(error). Put the file in one of these folders (or point the options' modelDirectory or \
-            LITEVISION_MODEL_DIR at a folder that has it); it is published at \(error.url) (SHA-256 \(error.expectedSHA256)).
+            The built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")), and downloading it \
+            failed: \(error). Put the file in one of these folders (or point the options' modelDirectory or \
+            LITEVISION_MODEL_DIR at a folder that has it); it is published at \(model.officialURL) \
+            (SHA-256 \(model.sha256)).
             """
         }
     }

@@ -73,7 +73,7 @@ public enum ModelCatalog {
         do {
             return try downloader.download(model)
         } catch {
-            throw .modelDownload(model: model.rawValue, folders: folders, error: error)
+            throw .modelDownload(model: model, folders: folders, error: error)
         }
     }
 }
