@@ -116,6 +116,7 @@ struct DetectionModeTests {
         defer { try? FileManager.default.removeItem(at: empty) }
         var options = ObjectDetectorOptions()
         options.modelDirectory = empty.path
+        options.allowsModelDownload = false  // the download path is tested against a loopback server (ModelDownloadTests)
         #expect {
             try ObjectDetector.objectDetector(options: options)
         } throws: { error in

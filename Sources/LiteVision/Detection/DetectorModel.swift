@@ -77,18 +77,8 @@ final class DetectorModel: Sendable {
 
     private static func labels(local: LocalModel, file: TFLiteModelFile, classesOutput: Int, locale: String,
                                offset: Int?) throws(VisionError) -> [String]? {
-        var list: [String]
-        if let labelsPath = local.labelsPath {
-            list = LabelMap(text: try FileReader.read(labelsPath)).labels
-        } else {
-            let map: LabelMap?
-            do {
-                map = try file.labelMap(forOutput: classesOutput, locale: locale)
-            } catch {
-                throw .invalidLabels(path: local.path, reason: "the label file in the model cannot be read (\(error))")
-            }
-            guard let map else { return nil }
-            list = map.labels
+        guard var list = try LabelSource.labels(for: local, file: file, output: classesOutput, locale: locale)?.labels else {
+            return nil
         }
         list = list.map(unwrapByteString)
         let shift = offset ?? (["background", "__background__"].contains(list.first?.lowercased() ?? "") ? 1 : 0)

@@ -54,7 +54,8 @@ public final class ObjectDetector: Sendable {
         if let model = options.detectorModel {
             detectorLocal = model
         } else {
-            detectorLocal = LocalModel(path: try ModelCatalog.path(of: .objectLocalizer, modelDirectory: options.modelDirectory))
+            detectorLocal = LocalModel(path: try ModelCatalog.path(of: .objectLocalizer, modelDirectory: options.modelDirectory,
+                                                                   allowDownload: options.allowsModelDownload))
         }
         detector = try DetectorModel(detectorLocal, threadCount: options.threadCount,
                                      runtimeLibraryPath: options.runtimeLibraryPath,
@@ -68,7 +69,8 @@ public final class ObjectDetector: Sendable {
             classification = ObjectClassification(classifier: classifier, kind: .custom(threshold: threshold, maxLabels: limit))
             maxLabels = limit
         } else if options.shouldEnableClassification {
-            let labeler = LocalModel(path: try ModelCatalog.path(of: .objectLabeler, modelDirectory: options.modelDirectory))
+            let labeler = LocalModel(path: try ModelCatalog.path(of: .objectLabeler, modelDirectory: options.modelDirectory,
+                                                                  allowDownload: options.allowsModelDownload))
             let classifier = try ClassifierModel(labeler, threadCount: options.threadCount,
                                                  runtimeLibraryPath: options.runtimeLibraryPath)
             classification = ObjectClassification(classifier: classifier, kind: .coarse)
@@ -195,14 +197,6 @@ public final class ObjectDetector: Sendable {
     /// LiteVision does not default to the main queue).
     public func process(_ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
                         completion: @escaping @Sendable ([DetectedObject]?, VisionError?) -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            let outcome = Result { () throws(VisionError) in try self.results(in: image) }
-            queue.async {
-                switch outcome {
-                case .success(let objects): completion(objects, nil)
-                case .failure(let error): completion(nil, error)
-                }
-            }
-        }
+        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
     }
 }

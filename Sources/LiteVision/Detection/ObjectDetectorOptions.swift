@@ -51,6 +51,9 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     public var classificationInterval = 5
     /// Where the built-in models are looked for first (LiteVision addition); see ``ModelCatalog``.
     public var modelDirectory: String?
+    /// Whether a built-in model found in no folder is downloaded from its official URL (or
+    /// `LITEVISION_MODEL_BASE_URL`) into the cache, verified by its SHA-256 (LiteVision addition). Default true.
+    public var allowsModelDownload = true
     /// Threads one inference may use (LiteVision addition). Defaults to the number of cores.
     public var threadCount: Int = LiteRtRuntime.defaultThreadCount
     /// How far large JPEGs may be downscaled while decoding (LiteVision addition). See ``DecodingScale``.

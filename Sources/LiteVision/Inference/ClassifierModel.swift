@@ -52,21 +52,8 @@ final class ClassifierModel: Sendable {
 
     private static func labels(model: LocalModel, file: TFLiteModelFile, classCount: Int,
                                locale: String) throws(VisionError) -> [String]? {
-        let list: [String]
-        let source: String
-        if let labelsPath = model.labelsPath {
-            list = LabelMap(text: try FileReader.read(labelsPath)).labels
-            source = labelsPath
-        } else {
-            let map: LabelMap?
-            do {
-                map = try file.labelMap(forOutput: 0, locale: locale)
-            } catch {
-                throw .invalidLabels(path: model.path, reason: "the label file in the model cannot be read (\(error))")
-            }
-            guard let map else { return nil }
-            list = map.labels
-            source = "\(model.path) (metadata)"
+        guard let (list, source) = try LabelSource.labels(for: model, file: file, output: 0, locale: locale) else {
+            return nil
         }
         guard list.count == classCount else {
             throw .invalidLabels(path: source, reason: "it has \(list.count) labels but the model scores \(classCount) classes")

@@ -84,14 +84,6 @@ public final class ImageLabeler: Sendable {
     /// loop, so LiteVision calls back on `queue`, a background queue unless you pass `.main`.
     public func process(_ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
                         completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            let outcome = Result { () throws(VisionError) in try self.results(in: image) }
-            queue.async {
-                switch outcome {
-                case .success(let labels): completion(labels, nil)
-                case .failure(let error): completion(nil, error)
-                }
-            }
-        }
+        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
     }
 }
