@@ -33,6 +33,25 @@ struct VideoTrackingTests {
         #expect(Double(dominant) >= 0.9 * Double(ids.count), "ID counts: \(counts)")
     }
 
+    @Test("cup.mp4 with classification: the mug's label does not flicker from frame to frame")
+    func labelsDoNotFlicker() throws {
+        var options = ObjectDetectorOptions()
+        options.shouldEnableClassification = true
+        options.modelDirectory = TestData.path("models")
+        let detector = try ObjectDetector.objectDetector(options: options)
+        let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
+        var texts: [String] = []
+        while let frame = try decoder.nextFrame() {
+            let objects = try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+            if let object = objects.first { texts.append(object.labels.first?.text ?? "") }
+        }
+        let labeled = texts.filter { !$0.isEmpty }
+        #expect(labeled.count >= texts.count / 2, "most frames carry a label: \(Set(texts))")
+        let changes = zip(texts, texts.dropFirst()).filter { $0 != $1 }.count
+        // Classification runs every 5 frames on a moving, partly hidden mug; smoothing keeps the label steady.
+        #expect(changes <= 6, "label changed \(changes) times over \(texts.count) frames: \(texts)")
+    }
+
     @Test("Frames from several threads keep the stream state consistent")
     func concurrentFrames() throws {
         let detector = try Self.streamDetector(multiple: true)

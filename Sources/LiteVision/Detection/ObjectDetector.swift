@@ -149,7 +149,7 @@ public final class ObjectDetector: Sendable {
             let tracks = state.tracker.update(found.map {
                 TrackerDetection(box: $0.box, score: $0.score, classIndex: detectorLabels == nil ? nil : $0.classIndex)
             }, imageWidth: Int(width.rounded()), imageHeight: Int(height.rounded()))
-            state.see(tracks.map(\.id), buffer: options.tracker.trackBuffer)
+            state.forgetEndedTracks()
             let ordered = tracks.sorted { $0.score > $1.score }
             let previous = state.lastReported.flatMap { id in ordered.firstIndex { $0.id == id } }
             let chosen = select(ordered.map { ($0.box, $0.score) }, width: width, height: height, previous: previous)

@@ -12,8 +12,6 @@ struct StreamState: Sendable {
     var frame = 0
     /// The track returned last time with multiple objects off.
     var lastReported: Int?
-    /// The last frame each track was seen in (tracks unseen for longer than the track buffer are forgotten).
-    var lastSeen: [Int: Int] = [:]
 
     init(options: TrackerOptions) {
         tracker = ObjectTracker(options: options)
@@ -25,7 +23,6 @@ struct StreamState: Sendable {
         smoother = LabelSmoother()
         lastClassified = [:]
         labels = [:]
-        lastSeen = [:]
         lastReported = nil
     }
 
@@ -38,13 +35,12 @@ struct StreamState: Sendable {
         labels[trackID] = smoothed.prefix(limit).map { ObjectLabel(text: $0.text, index: $0.index, confidence: $0.confidence) }
     }
 
-    /// Notes the tracks seen in this frame and forgets those unseen for longer than `buffer` frames (the
-    /// tracker has dropped them by then).
-    mutating func see(_ trackIDs: [Int], buffer: Int) {
-        for id in trackIDs { lastSeen[id] = frame }
-        let live = Set(lastSeen.filter { frame - $0.value <= buffer + 1 }.keys)
-        guard live.count != lastSeen.count else { return }
-        lastSeen = lastSeen.filter { live.contains($0.key) }
+    /// Forgets the labels of the tracks the tracker has dropped (gone out of the image, or lost for longer than
+    /// its buffer). Nothing to do, and no work, when no object has been classified.
+    mutating func forgetEndedTracks() {
+        guard !lastClassified.isEmpty else { return }
+        let live = Set(tracker.liveTracks.map(\.id))
+        guard lastClassified.keys.contains(where: { !live.contains($0) }) else { return }
         smoother.forget(keeping: live)
         lastClassified = lastClassified.filter { live.contains($0.key) }
         labels = labels.filter { live.contains($0.key) }
