@@ -101,9 +101,7 @@ public struct VisionImage: Sendable {
 
     /// This image with its pixels decoded (a no-op for pixel images), to reuse with several features.
     public func decoded(scale: DecodingScale = .full) throws(VisionError) -> VisionImage {
-        var copy = VisionImage(buffer: try pixels(minimumSize: nil, scale: scale).image, orientation: orientation)
-        copy.orientation = orientation
-        return copy
+        VisionImage(buffer: try pixels(minimumSize: nil, scale: scale).image, orientation: orientation)
     }
 
     /// The stored pixels, decoded if needed, for a model whose input is `width`×`height` (upright).

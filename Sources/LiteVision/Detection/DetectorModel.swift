@@ -124,8 +124,9 @@ final class DetectorModel: Sendable {
             let values = raw.bindMemory(to: Float.self)
             var detections: [RawDetection] = []
             for k in 0..<n where scores[k] >= minimumScore && scores[k].isFinite {
-                let v = (0..<4).map { Double(values[k * 4 + index[$0]]) }
-                guard v.allSatisfy(\.isFinite) else { continue }
+                let v = SIMD4<Double>(Double(values[k * 4 + index[0]]), Double(values[k * 4 + index[1]]),
+                                      Double(values[k * 4 + index[2]]), Double(values[k * 4 + index[3]]))
+                guard v[0].isFinite, v[1].isFinite, v[2].isFinite, v[3].isFinite else { continue }
                 let left, top, right, bottom: Double
                 switch layout.boxType {
                 case .boundaries: (left, top, right, bottom) = (v[0], v[1], v[2], v[3])

@@ -16,6 +16,18 @@ struct ObjectClassification: Sendable {
 
     let classifier: ClassifierModel
     let kind: Kind
+    /// The coarse category of each of the classifier's classes, looked up once (the table is keyed by text).
+    let categories: [CoarseCategory?]
+
+    init(classifier: ClassifierModel, kind: Kind) {
+        self.classifier = classifier
+        self.kind = kind
+        if case .coarse = kind {
+            categories = (classifier.labels ?? []).enumerated().map { CoarseCategoryTable.category(forLabel: $1, index: $0) }
+        } else {
+            categories = []
+        }
+    }
 
     /// How much of its size a box is grown by on each side before it is cropped.
     static let cropPadding = 0.1
@@ -33,7 +45,7 @@ struct ObjectClassification: Sendable {
                     ObjectLabel(text: labelTexts?[$0.index] ?? "", index: $0.index, confidence: $0.score)
                 }
             case .coarse:
-                return Self.coarseLabel(scores, labels: labelTexts ?? []).map { [$0] } ?? []
+                return Self.coarseLabel(scores, categories: categories).map { [$0] } ?? []
             }
         }
     }
@@ -42,11 +54,11 @@ struct ObjectClassification: Sendable {
     /// confidence among its labels, and so does "none of them" among the labels no category claims (dogs,
     /// people, cars...). The best category wins if it reaches ``coarseThreshold`` and beats "none of them";
     /// otherwise the object gets no label, as in ML Kit.
-    static func coarseLabel(_ scores: UnsafeBufferPointer<Float>, labels: [String]) -> ObjectLabel? {
+    static func coarseLabel(_ scores: UnsafeBufferPointer<Float>, categories: [CoarseCategory?]) -> ObjectLabel? {
         var best = [Float](repeating: 0, count: CoarseCategory.allCases.count)
         var unclaimed: Float = 0
-        for (index, score) in scores.enumerated() where index < labels.count && score > 0 {
-            if let category = CoarseCategoryTable.category(forLabel: labels[index], index: index) {
+        for (index, score) in scores.enumerated() where index < categories.count && score > 0 {
+            if let category = categories[index] {
                 best[category.rawValue] = max(best[category.rawValue], score)
             } else {
                 unclaimed = max(unclaimed, score)
