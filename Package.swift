@@ -1,68 +1,100 @@
 // swift-tools-version:6.0
 // LiteVision: Google ML Kit's on-device vision API for Swift on Linux, on the official LiteRT runtime.
 //
-// Layering (dependencies point downward only):
-//   litevision (CLI), litevision-bench            executables
-//   LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)   heavy extras, used by the CLI, not by the core
-//   LiteVision                                    vision features: labeling, detection, tracking
-//   LiteVisionImaging   TFLiteModel   LiteRTRuntime
-//   CTurboJPEG, CPNG (Debian C libraries)          CLiteRt (our own C declarations, loaded with dlopen)
+// Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it):
+//   5  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
+//   4  LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)      media extras for the CLI, not in the library
+//   3  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
+//   2  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
+//   1  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles)
+//   0  C declarations: CLiteRt, CCurl, CDynamicLibrary (ours); CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo (Debian)
 import PackageDescription
 
 let package = Package(
     name: "LiteVision",
     products: [
         .library(name: "LiteVision", targets: ["LiteVision"]),
-        .executable(name: "litevision", targets: ["litevision"]),
+        .executable(name: "litevision", targets: ["LiteVisionCLI"]),
+        .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // `swift package generate-documentation` (scripts/docs.sh); a plugin, not linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // C declarations of the LiteRT C API (written for this project; the runtime is dlopen'ed).
-        .target(name: "CLiteRt", linkerSettings: [.linkedLibrary("dl")]),
-        // Thin Swift wrapper over the runtime: loading, environment, compiled models, tensor buffers.
-        .target(name: "LiteRTRuntime", dependencies: ["CLiteRt"]),
-        // C declarations of the few libcurl functions the model downloader uses (libcurl.so.4 is dlopen'ed).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // Reader for .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
-        .target(name: "TFLiteModel", dependencies: ["CZlib"]),
-        // Debian's zlib (inflating deflated entries of a model's associated-files zip).
+        // Layer 0: C declarations. Our own for the libraries loaded at run time with dlopen, so that neither
+        // LiteRT nor libcurl is needed to build, and Debian's -dev packages for the linked ones.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLiteRt", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Debian's libjpeg-turbo and libpng.
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"])]),
-        // Images: pixel buffers, orientation, codecs, resampling.
-        .target(name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG"]),
-        // FFmpeg (video decoding/encoding) and Cairo (drawing), kept out of the core library.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .target(name: "LiteVisionVideo", dependencies: ["CFFmpeg", "LiteVisionImaging"]),
-        .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging"]),
+
+        // Layer 1: the system layer (platform imports, whole-file reading, atomic writing, error text, locks)
+        // and plane geometry.
+        .target(name: "LiteVisionSystem"),
+        .target(name: "LiteVisionGeometry"),
+
+        // Layer 2: the runtime, the model format, images, tracking and the model store.
+        // Thin Swift wrapper over the LiteRT C API: loading, environment, compiled models, tensor buffers.
+        .target(name: "LiteRT", dependencies: ["CLiteRt", "LiteVisionSystem"]),
+        // Bounds-checked reader of .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
+        .target(name: "TFLiteFormat", dependencies: ["CZlib", "LiteVisionSystem"]),
+        // Pixel buffers, orientation, JPEG/PNG codecs, resampling.
+        .target(name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG", "LiteVisionGeometry", "LiteVisionSystem"]),
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
-        .target(name: "LiteVisionTracking", dependencies: ["LiteVisionImaging"]),
-        // The ML Kit-style vision features.
-        .target(name: "LiteVision", dependencies: ["LiteRTRuntime", "CCurl", "TFLiteModel", "LiteVisionImaging", "LiteVisionTracking"]),
-        .executableTarget(name: "litevision", dependencies: [
-            "LiteVision", "LiteVisionVideo", "LiteVisionDrawing",
+        .target(name: "LiteVisionTracking", dependencies: ["LiteVisionGeometry"]),
+        // Where models come from: local files and AutoML bundles, the built-in model catalog, verified downloads.
+        .target(name: "LiteVisionModelStore", dependencies: [
+            "CCurl", "LiteVisionSystem", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+
+        // Layer 3: the ML Kit-shaped API.
+        .target(name: "LiteVision", dependencies: [
+            "LiteRT", "TFLiteFormat", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionModelStore",
+            "LiteVisionGeometry", "LiteVisionSystem",
+        ]),
+
+        // Layer 4: video (FFmpeg) and drawing (Cairo), kept out of the library.
+        .target(name: "LiteVisionVideo", dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionSystem"]),
+        .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging", "LiteVisionGeometry"]),
+
+        // Layer 5: executables.
+        .executableTarget(name: "LiteVisionCLI", dependencies: [
+            "LiteVision", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging", "LiteVisionSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "litevision-bench", dependencies: ["LiteVision", "LiteRTRuntime", "LiteVisionVideo"]),
-        // Test helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
+        .executableTarget(name: "LiteVisionBench", dependencies: [
+            "LiteVision", "LiteRT", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionGeometry", "LiteVisionVideo",
+            "LiteVisionSystem",
+        ]),
+
+        // Tests. Helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
-        .testTarget(name: "LiteRTRuntimeTests", dependencies: ["LiteRTRuntime", "LiteVisionTestSupport"]),
-        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionTestSupport"]),
+        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "CZlib", "LiteVisionSystem", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionGeometry",
+                                                                   "LiteVisionTestSupport"]),
         // Synthetic tracking sequences (real photo crops moving over real backgrounds) and MOT metrics.
-        .target(name: "LiteVisionTrackingTestSupport", dependencies: ["LiteVisionTracking", "LiteVisionImaging", "LiteVisionTestSupport"],
+        .target(name: "LiteVisionTrackingTestSupport",
+                dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging", "LiteVisionTestSupport"],
                 path: "Tests/LiteVisionTrackingTestSupport"),
-        .testTarget(name: "LiteVisionTrackingTests", dependencies: ["LiteVisionTracking", "LiteVisionTrackingTestSupport", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionTestSupport",
+        .testTarget(name: "LiteVisionTrackingTests", dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging",
+                                                                    "LiteVisionTrackingTestSupport", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry",
+                                                                 "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionImaging",
+                                                                   "LiteVisionGeometry", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionImaging",
+                                                            "LiteVisionModelStore", "LiteVisionGeometry", "LiteVisionTracking",
+                                                            "TFLiteFormat", "LiteVisionTestSupport",
                                                             "LiteVisionTrackingTestSupport"],
                     exclude: ["Fixtures/make_bad_models.py"]),
     ],

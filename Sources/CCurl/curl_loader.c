@@ -1,45 +1,25 @@
 // dlopen()s libcurl and resolves the functions LiteVision uses (see litevision_curl.h).
 #include "litevision_curl.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RESOLVE(field, symbol)                                                          \
-  do {                                                                                  \
-    void* address = dlsym(handle, symbol);                                              \
-    if (address == NULL) {                                                              \
-      snprintf(error, error_capacity, "%s does not export %s", path, symbol);           \
-      dlclose(handle);                                                                  \
-      free(table);                                                                      \
-      return NULL;                                                                      \
-    }                                                                                   \
-    memcpy(&table->field, &address, sizeof(address));                                   \
-  } while (0)
+#include "litevision_dynamic_library.h"
+
+static const LiteVisionSymbol kSymbols[] = {
+    {"curl_global_init", offsetof(LiteVisionCurlApi, global_init)},
+    {"curl_easy_init", offsetof(LiteVisionCurlApi, easy_init)},
+    {"curl_easy_setopt", offsetof(LiteVisionCurlApi, easy_setopt)},
+    {"curl_easy_perform", offsetof(LiteVisionCurlApi, easy_perform)},
+    {"curl_easy_getinfo", offsetof(LiteVisionCurlApi, easy_getinfo)},
+    {"curl_easy_cleanup", offsetof(LiteVisionCurlApi, easy_cleanup)},
+    {"curl_easy_strerror", offsetof(LiteVisionCurlApi, easy_strerror)},
+};
 
 const LiteVisionCurlApi* litevision_curl_load(const char* path, char* error, size_t error_capacity) {
-  if (error_capacity > 0) error[0] = '\0';
-  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char* message = dlerror();
-    snprintf(error, error_capacity, "%s", message ? message : "dlopen failed");
-    return NULL;
-  }
-  LiteVisionCurlApi* table = calloc(1, sizeof(LiteVisionCurlApi));
-  if (table == NULL) {
-    snprintf(error, error_capacity, "out of memory");
-    dlclose(handle);
-    return NULL;
-  }
-  RESOLVE(global_init, "curl_global_init");
-  RESOLVE(easy_init, "curl_easy_init");
-  RESOLVE(easy_setopt, "curl_easy_setopt");
-  RESOLVE(easy_perform, "curl_easy_perform");
-  RESOLVE(easy_getinfo, "curl_easy_getinfo");
-  RESOLVE(easy_cleanup, "curl_easy_cleanup");
-  RESOLVE(easy_strerror, "curl_easy_strerror");
-  return table;  // never freed: the library stays loaded for the life of the process
+  return litevision_dynamic_library_load(path, kSymbols, sizeof(kSymbols) / sizeof(kSymbols[0]), sizeof(LiteVisionCurlApi), error,
+                                         error_capacity);
 }
 
 LiteVisionCurlCode litevision_curl_setopt_long(const LiteVisionCurlApi* api, LiteVisionCurl* handle, int option,

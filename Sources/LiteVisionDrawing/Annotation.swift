@@ -1,4 +1,5 @@
 import LiteVisionImaging
+import LiteVisionGeometry
 
 /// One thing to draw over an image: a box, the tracking ID of the object it frames, and its labels.
 ///
@@ -6,16 +7,16 @@ import LiteVisionImaging
 /// let annotation = Annotation(box: object.frame, trackingID: object.trackingID,
 ///                             labels: object.labels.map { "\($0.text) \($0.confidence)" })
 /// ```
-public struct Annotation: Sendable, Hashable {
+package struct Annotation: Sendable, Hashable {
     /// The frame of the object, in pixels of the image it is drawn on (y down).
-    public var box: BoundingBox
+    package var box: BoundingBox
     /// The object's tracking ID, if it has one; it picks the box color and starts the caption (`"#7"`).
-    public var trackingID: Int?
+    package var trackingID: Int?
     /// Ready-made label texts, best first (for example `"Food 0.83"`); the caption shows the first one.
-    public var labels: [String]
+    package var labels: [String]
 
     /// An annotation for `box`, with an optional tracking ID and label texts (best first).
-    public init(box: BoundingBox, trackingID: Int? = nil, labels: [String] = []) {
+    package init(box: BoundingBox, trackingID: Int? = nil, labels: [String] = []) {
         self.box = box
         self.trackingID = trackingID
         self.labels = labels
@@ -23,7 +24,7 @@ public struct Annotation: Sendable, Hashable {
 
     /// The caption drawn above the box: `"#id"` and the first label, separated by a space; empty when
     /// there is neither (then no caption is drawn).
-    public var caption: String {
+    package var caption: String {
         let parts = [trackingID.map { "#\($0)" }, labels.first].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.joined(separator: " ")
     }

@@ -2,9 +2,9 @@
 ///
 /// A box with a tracking ID always gets the color of that ID (the same in every frame and every run,
 /// since it depends on nothing but the ID); a box without one gets the color of its position in the list.
-public enum AnnotationPalette {
+package enum AnnotationPalette {
     /// The colors, in the order neighbouring IDs and indexes get them (adjacent entries contrast).
-    public static let colors: [AnnotationColor] = [
+    package static let colors: [AnnotationColor] = [
         AnnotationColor(red: 230, green: 25, blue: 75),    // red
         AnnotationColor(red: 60, green: 180, blue: 75),    // green
         AnnotationColor(red: 0, green: 130, blue: 200),    // blue
@@ -19,7 +19,7 @@ public enum AnnotationPalette {
 
     /// The color of an annotation: by its tracking ID when it has one, else by its `index` in the list
     /// being drawn. Negative IDs are accepted.
-    public static func color(trackingID: Int?, index: Int) -> AnnotationColor {
+    package static func color(trackingID: Int?, index: Int) -> AnnotationColor {
         colors[slot(trackingID ?? index)]
     }
 

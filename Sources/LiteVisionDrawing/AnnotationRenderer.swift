@@ -1,4 +1,5 @@
 import LiteVisionImaging
+import LiteVisionGeometry
 
 /// Draws a list of annotations on a canvas: every outline first, then every caption, so no outline is
 /// drawn over a caption.
@@ -7,7 +8,7 @@ enum AnnotationRenderer {
     static func render(_ annotations: [Annotation], on canvas: borrowing CairoCanvas, width: Int, height: Int) {
         let style = AnnotationStyle(imageWidth: width, imageHeight: height)
         let visible = annotations.enumerated().compactMap { index, annotation in
-            PixelRect(covering: annotation.box, imageWidth: width, imageHeight: height).map {
+            PixelRect(annotation.box, rounding: .nearest, imageWidth: width, imageHeight: height).map {
                 (rect: $0, annotation: annotation,
                  color: AnnotationPalette.color(trackingID: annotation.trackingID, index: index))
             }

@@ -1,15 +1,15 @@
 /// Sizes of the strokes and captions, scaled to the image so annotations look the same on a
 /// thumbnail and on a 12-megapixel photo.
-public struct AnnotationStyle: Sendable, Hashable {
+package struct AnnotationStyle: Sendable, Hashable {
     /// Width of a box outline, in whole pixels (at least 2), drawn just inside the box.
-    public var lineWidth: Int
+    package var lineWidth: Int
     /// Caption font size in pixels (at least 12).
-    public var fontSize: Double
+    package var fontSize: Double
     /// Space between the caption text and the edges of its background, in pixels.
-    public var captionPadding: Double
+    package var captionPadding: Double
 
     /// The style for an image of the given size: the line is 1/240 of the shorter side, the font 1/28.
-    public init(imageWidth: Int, imageHeight: Int) {
+    package init(imageWidth: Int, imageHeight: Int) {
         let side = Double(max(1, min(imageWidth, imageHeight)))
         lineWidth = max(2, Int((side / 240).rounded()))
         fontSize = max(12, (side / 28).rounded())

@@ -16,12 +16,12 @@ import LiteVisionImaging
 /// let annotated = Annotator.draw([Annotation(box: frame, trackingID: 3, labels: ["Food 0.83"])], on: photo)
 /// let png = try PNGEncoder.encode(annotated)
 /// ```
-public enum Annotator {
+package enum Annotator {
     /// Draws `annotations` on a copy of `image` and returns it as an RGB8 image of the same size.
     ///
     /// Accepts RGB8, RGBA8 and BGRA8 images (alpha is ignored) and Gray8 ones (drawn in color). With no
     /// annotations the result has exactly the pixels of `image`.
-    public static func draw(_ annotations: [Annotation], on image: ImageBuffer) -> ImageBuffer {
+    package static func draw(_ annotations: [Annotation], on image: ImageBuffer) -> ImageBuffer {
         var output = ImageBuffer(width: image.width, height: image.height, format: .rgb8)
         guard let stride = CairoPixelLayout.stride(width: image.width) else {
             copyUndrawn(image, into: &output)
@@ -48,7 +48,7 @@ public enum Annotator {
     /// Images in other formats (or BGRA8 rows not a multiple of 4 bytes apart) are drawn through a copy
     /// and written back in their own format, with the same result. Alpha is not blended: pixels drawn on
     /// get alpha 255 (opaque), the others keep theirs; row padding is never touched.
-    public static func drawInPlace(_ annotations: [Annotation], on image: inout ImageBuffer) {
+    package static func drawInPlace(_ annotations: [Annotation], on image: inout ImageBuffer) {
         guard !annotations.isEmpty else { return }
         let (width, height) = (image.width, image.height)
         if CairoPixelLayout.canDrawInPlace(image) {

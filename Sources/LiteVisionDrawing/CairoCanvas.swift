@@ -1,4 +1,5 @@
 import CCairo
+import LiteVisionGeometry
 
 /// A Cairo drawing context over pixel memory the caller owns, with the few operations annotations need.
 ///
@@ -43,12 +44,12 @@ struct CairoCanvas: ~Copyable {
     func strokeInside(_ rect: PixelRect, lineWidth: Int) {
         let half = Double(lineWidth) / 2
         guard rect.width > 2 * lineWidth, rect.height > 2 * lineWidth else {
-            fill(x: Double(rect.left), y: Double(rect.top), width: Double(rect.width), height: Double(rect.height))
+            fill(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
             return
         }
         cairo_set_line_width(context, Double(lineWidth))
         cairo_set_line_join(context, CAIRO_LINE_JOIN_MITER)
-        cairo_rectangle(context, Double(rect.left) + half, Double(rect.top) + half,
+        cairo_rectangle(context, Double(rect.x) + half, Double(rect.y) + half,
                         Double(rect.width - lineWidth), Double(rect.height - lineWidth))
         cairo_stroke(context)
     }

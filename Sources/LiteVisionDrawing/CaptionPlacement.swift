@@ -1,3 +1,5 @@
+import LiteVisionGeometry
+
 /// Where a caption's background goes: on top of the box, sharing its left edge, or inside the box at its
 /// top when there is no room above (a box touching the top of the image); always inside the image.
 enum CaptionPlacement {
@@ -6,9 +8,9 @@ enum CaptionPlacement {
                       imageWidth: Int, imageHeight: Int) -> (x: Double, y: Double, width: Double, height: Double) {
         let width = min(captionWidth, Double(imageWidth))
         let height = min(captionHeight, Double(imageHeight))
-        let above = Double(box.top) - height
-        let y = above >= 0 ? above : Double(box.top)
-        return (x: clamp(Double(box.left), upTo: Double(imageWidth) - width),
+        let above = Double(box.y) - height
+        let y = above >= 0 ? above : Double(box.y)
+        return (x: clamp(Double(box.x), upTo: Double(imageWidth) - width),
                 y: clamp(y, upTo: Double(imageHeight) - height),
                 width: width, height: height)
     }

@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 
 extension BoundingBox {
     /// The fraction of this box's area that lies outside `0..<width, 0..<height`: 0 inside, 1 fully outside

@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 
 /// The motion model of a track: a constant-velocity Kalman filter on the box center and size.
 ///

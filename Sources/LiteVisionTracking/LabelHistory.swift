@@ -1,5 +1,8 @@
 /// What a ``LabelSmoother`` remembers about one track's labels.
-struct LabelHistory: Sendable {
+package struct LabelHistory: Sendable {
+    /// An empty history: the object has not been classified yet.
+    package init() {}
+
     /// One class seen on the track.
     struct Entry: Sendable {
         /// The class index.

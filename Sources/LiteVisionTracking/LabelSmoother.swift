@@ -10,40 +10,22 @@
 /// classes frame after frame therefore keeps a stable top label, while a real change (the new class winning
 /// for several frames) switches after a few frames.
 ///
-/// Call ``forget(keeping:)`` with the IDs still tracked so the smoother drops the others.
-public struct LabelSmoother: Sendable {
-    /// A label of a tracked object: the same fields as ML Kit's object label.
-    public struct Label: Sendable, Equatable {
-        /// The class index in the classifier's label map.
-        public var index: Int
-        /// The class name.
-        public var text: String
-        /// The confidence, `0...1`.
-        public var confidence: Float
-
-        /// A label from its parts.
-        public init(index: Int, text: String, confidence: Float) {
-            self.index = index
-            self.text = text
-            self.confidence = confidence
-        }
-    }
-
+/// The smoother holds only its settings; each tracked object keeps its own ``LabelHistory``.
+package struct LabelSmoother: Sendable {
     /// The weight of the history in the moving average, `0..<1`: 0 disables smoothing; 0.6 (the default)
     /// gives the last frame 40 % of the weight and halves the influence of a frame in about 1.4 frames.
-    public let decay: Float
+    package let decay: Float
     /// How much (in confidence) a challenger must beat the current first label by. Default 0.05.
-    public let switchMargin: Float
+    package let switchMargin: Float
     /// In how many consecutive updates a challenger must beat the first label before taking its place.
     /// Default 3; 1 switches as soon as the averages cross (by more than the margin).
-    public let switchFrames: Int
+    package let switchFrames: Int
     /// Smoothed labels under this confidence are dropped (and forgotten). Default 0.01.
-    public let minimumConfidence: Float
+    package let minimumConfidence: Float
 
-    private var histories: [Int: LabelHistory] = [:]
 
     /// A smoother with the given settings (see the properties).
-    public init(decay: Float = 0.6, switchMargin: Float = 0.05, switchFrames: Int = 3,
+    package init(decay: Float = 0.6, switchMargin: Float = 0.05, switchFrames: Int = 3,
                 minimumConfidence: Float = 0.01) {
         precondition(decay >= 0 && decay < 1, "LabelSmoother: decay must be in 0..<1")
         precondition(switchFrames >= 1, "LabelSmoother: switchFrames must be at least 1")
@@ -53,33 +35,11 @@ public struct LabelSmoother: Sendable {
         self.minimumConfidence = minimumConfidence
     }
 
-    /// The number of tracks remembered.
-    public var trackCount: Int { histories.count }
-
-    /// Adds a frame's labels for a track and returns its smoothed labels: the stable first label, then the
-    /// others by decreasing smoothed confidence. (The first label may have a lower smoothed confidence than
-    /// the second for a few frames, while a challenger has not yet won for `switchFrames` updates.)
-    /// - Parameters:
-    ///   - trackID: the track's ID (for instance ``Track/id``).
-    ///   - labels: the labels of this frame, in any order; if a class appears twice, the larger confidence counts.
-    public mutating func update(trackID: Int, labels: [Label]) -> [Label] {
-        var history = histories.removeValue(forKey: trackID) ?? LabelHistory()
-        let result = update(&history, with: labels)
-        if !history.entries.isEmpty { histories[trackID] = history }
-        return result
-    }
-
-    /// Forgets every track whose ID is not in `liveTrackIDs` (tracks that ended).
-    public mutating func forget(keeping liveTrackIDs: Set<Int>) {
-        histories = histories.filter { liveTrackIDs.contains($0.key) }
-    }
-
-    /// Forgets every track.
-    public mutating func reset() {
-        histories.removeAll()
-    }
-
-    private func update(_ history: inout LabelHistory, with labels: [Label]) -> [Label] {
+    /// Merges this frame's labels of one object into its `history` and returns its smoothed labels, highest
+    /// first (the current top label first while a challenger has not yet beaten it long enough).
+    package func update<Label: ClassLabel>(_ history: inout LabelHistory, with labels: [Label]) -> [Label] {
+        // A history whose classes have all faded starts afresh, as a new track's does.
+        if history.entries.isEmpty { history = LabelHistory() }
         history.decayPower *= decay
         let weight = 1 - decay
         for i in history.entries.indices { history.entries[i].average *= decay }
@@ -89,9 +49,9 @@ public struct LabelSmoother: Sendable {
         for label in labels where label.confidence.isFinite {
             let confidence = min(max(label.confidence, 0), 1)
             if let i = frame.firstIndex(where: { $0.index == label.index }) {
-                if confidence > frame[i].confidence { frame[i] = Label(index: label.index, text: label.text, confidence: confidence) }
+                if confidence > frame[i].confidence { frame[i] = Label(text: label.text, confidence: confidence, index: label.index) }
             } else {
-                frame.append(Label(index: label.index, text: label.text, confidence: confidence))
+                frame.append(Label(text: label.text, confidence: confidence, index: label.index))
             }
         }
         for label in frame {
@@ -106,10 +66,10 @@ public struct LabelSmoother: Sendable {
     }
 
     /// Drops faded classes, applies the hysteresis and orders the smoothed labels.
-    private func rank(_ history: inout LabelHistory) -> [Label] {
+    private func rank<Label: ClassLabel>(_ history: inout LabelHistory) -> [Label] {
         let correction = 1 - history.decayPower
         var smoothed = history.entries.map {
-            Label(index: $0.index, text: $0.text, confidence: correction > 0 ? $0.average / correction : $0.average)
+            Label(text: $0.text, confidence: correction > 0 ? $0.average / correction : $0.average, index: $0.index)
         }
         let kept = smoothed.map { $0.confidence >= minimumConfidence }
         history.entries = zip(history.entries, kept).filter(\.1).map(\.0)

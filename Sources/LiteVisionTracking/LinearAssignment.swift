@@ -1,17 +1,17 @@
 /// Linear assignment on sparse bipartite graphs: the matching step of the tracker, exposed for tools such as
 /// metrics that need the same exact optimum.
-public enum LinearAssignment {
+package enum LinearAssignment {
     /// An allowed pairing of a row with a column, worth `weight` (which must be positive).
-    public struct Edge: Sendable, Equatable {
+    package struct Edge: Sendable, Equatable {
         /// The row (for the tracker: a track).
-        public var row: Int
+        package var row: Int
         /// The column (for the tracker: a detection).
-        public var column: Int
+        package var column: Int
         /// What choosing this pair gains; pairs that are not listed can never be chosen.
-        public var weight: Double
+        package var weight: Double
 
         /// An allowed pair and its weight.
-        public init(row: Int, column: Int, weight: Double) {
+        package init(row: Int, column: Int, weight: Double) {
             self.row = row
             self.column = column
             self.weight = weight
@@ -19,14 +19,14 @@ public enum LinearAssignment {
     }
 
     /// A chosen pair.
-    public struct Match: Sendable, Equatable, Hashable {
+    package struct Match: Sendable, Equatable, Hashable {
         /// The row.
-        public var row: Int
+        package var row: Int
         /// The column.
-        public var column: Int
+        package var column: Int
 
         /// A pair.
-        public init(row: Int, column: Int) {
+        package init(row: Int, column: Int) {
             self.row = row
             self.column = column
         }
@@ -41,7 +41,7 @@ public enum LinearAssignment {
     ///   - columnCount: columns are `0..<columnCount`.
     ///   - edges: the allowed pairs; non-positive weights are ignored; for a repeated pair the largest counts.
     /// - Returns: the chosen pairs, sorted by row.
-    public static func maximumWeightMatching(rowCount: Int, columnCount: Int, edges: [Edge]) -> [Match] {
+    package static func maximumWeightMatching(rowCount: Int, columnCount: Int, edges: [Edge]) -> [Match] {
         precondition(rowCount >= 0 && columnCount >= 0, "LinearAssignment: negative size")
         var workspace = AssignmentWorkspace()
         workspace.begin(rows: rowCount, columns: columnCount)

@@ -1,5 +1,3 @@
-import LiteVisionImaging
-
 /// Per-frame buffers of the association, kept between frames so that tracking does not allocate.
 struct AssociationScratch: Sendable {
     /// Indices of the frame's high-score detections.

@@ -30,11 +30,11 @@
 ///
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.
-public struct ObjectTracker: Sendable {
+package struct ObjectTracker: Sendable {
     /// The settings the tracker was made with.
-    public let options: TrackerOptions
+    package let options: TrackerOptions
     /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
-    public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
 
     var records: [TrackRecord] = []
     var nextID = 0
@@ -43,7 +43,7 @@ public struct ObjectTracker: Sendable {
     var lastImageHeight = 0.0
 
     /// A tracker with the given options.
-    public init(options: TrackerOptions = .init()) {
+    package init(options: TrackerOptions = .init()) {
         precondition(options.trackBuffer >= 0, "ObjectTracker: trackBuffer must not be negative")
         self.options = options
     }
@@ -56,7 +56,7 @@ public struct ObjectTracker: Sendable {
     ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view).
     ///   - imageHeight: the frame's height in pixels.
     /// - Returns: one ``Track`` per reported object of this frame, each with ``Track/detectionIndex`` set.
-    public mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+    package mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
         precondition(imageWidth > 0 && imageHeight > 0, "ObjectTracker: the image size must be positive")
         let width = Double(imageWidth), height = Double(imageHeight)
         frameCount += 1
@@ -80,7 +80,7 @@ public struct ObjectTracker: Sendable {
 
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
-    public var liveTracks: [Track] {
+    package var liveTracks: [Track] {
         records.filter(\.isConfirmed).map {
             $0.track(reportingFilteredBox: options.reportsFilteredBoxes,
                      imageWidth: lastImageWidth, imageHeight: lastImageHeight)
@@ -88,7 +88,7 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Forgets every track, as at the start of a new video. IDs keep increasing: none is ever reused.
-    public mutating func reset() {
+    package mutating func reset() {
         records.removeAll()
         frameCount = 0
     }

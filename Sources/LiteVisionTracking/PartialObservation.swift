@@ -1,5 +1,3 @@
-import LiteVisionImaging
-
 /// Turns a detection of a partly visible object into a measurement of the whole object, along one axis.
 ///
 /// A detector boxes only what it sees: an object cut by the image border, or partly hidden behind an

@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 
 /// The tracker's private record of one track, reported or not yet.
 struct TrackRecord: Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LiteVisionSystem
 
 /// Reads the rotation out of a container's display matrix (the `tkhd` matrix of MP4/MOV files).
 enum DisplayMatrix {

@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CFFmpeg
+import LiteVisionSystem
 
 /// The FFmpeg objects and the temporary file behind one ``VideoEncoder``. Releasing it frees everything and,
 /// unless the file was committed (renamed to its final name), deletes the temporary file: so a failed, abandoned
 /// or half-initialised encoder never leaves a partial video behind.
 final class EncoderResources {
-    let temporaryPath: String
+    /// The temporary file FFmpeg writes and its final name; deleted unless committed.
+    let file: AtomicFile
+    var temporaryPath: String { file.temporaryPath }
     var format: UnsafeMutablePointer<AVFormatContext>?
     var codec: UnsafeMutablePointer<AVCodecContext>?
     var stream: UnsafeMutablePointer<AVStream>?
@@ -19,10 +17,8 @@ final class EncoderResources {
     var scaler: OpaquePointer?
     /// Whether the temporary file has been opened (it must then be closed).
     var fileOpen = false
-    /// Set once the temporary file has been renamed to the final path.
-    var committed = false
 
-    init(temporaryPath: String) { self.temporaryPath = temporaryPath }
+    init(file: AtomicFile) { self.file = file }
 
     /// Closes the temporary file if it is open; returns FFmpeg's result (0 when nothing was open).
     func closeFile() -> Int32 {
@@ -38,6 +34,6 @@ final class EncoderResources {
         avcodec_free_context(&codec)
         sws_freeContext(scaler)
         avformat_free_context(format)
-        if !committed { unlink(temporaryPath) }
+        // `file` is released after this, and deletes the temporary file unless it was committed.
     }
 }

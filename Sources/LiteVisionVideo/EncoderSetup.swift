@@ -1,4 +1,5 @@
 import CFFmpeg
+import LiteVisionSystem
 
 /// Creates the container, the encoder and the stream of a new video, and opens its temporary file.
 enum EncoderSetup {
@@ -22,7 +23,13 @@ enum EncoderSetup {
         guard let encoder = codecChoice.findEncoder() else {
             throw .encoder("this FFmpeg build has no \(codecChoice) encoder")
         }
-        let resources = EncoderResources(temporaryPath: TemporaryPath.beside(path))
+        let file: AtomicFile
+        do {
+            file = try AtomicFile(path: path, opened: false)
+        } catch {
+            throw .encoder("cannot write the video to '\(path)': \(error.reason)")
+        }
+        let resources = EncoderResources(file: file)
 
         // The container follows the final name's extension (.mp4, .mov, .mkv...), MP4 when it names none.
         guard let container = av_guess_format(nil, path, nil) ?? av_guess_format("mp4", nil, nil) else {

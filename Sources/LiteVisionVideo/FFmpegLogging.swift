@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// How much FFmpeg's libraries print to standard error.
-public enum FFmpegLogLevel: Int32, Sendable, CaseIterable {
+package enum FFmpegLogLevel: Int32, Sendable, CaseIterable {
     /// Nothing at all (the default: damage is reported through ``VideoDecoder/damagedPackets`` instead).
     case quiet = -8
     /// Only messages about unrecoverable conditions that will make the process crash.
@@ -26,9 +26,9 @@ public enum FFmpegLogLevel: Int32, Sendable, CaseIterable {
 ///
 /// FFmpeg logs to standard error by default, which is noisy for damaged files. LiteVisionVideo makes it
 /// ``FFmpegLogLevel/quiet`` the first time a video is opened or written, unless ``level`` was set before.
-public enum FFmpegLogging {
+package enum FFmpegLogging {
     /// FFmpeg's current log level. Setting it applies at once to every decoder and encoder in the process.
-    public static var level: FFmpegLogLevel {
+    package static var level: FFmpegLogLevel {
         get {
             applyDefault()
             return FFmpegLogLevel(rawValue: av_log_get_level()) ?? .quiet

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LiteVisionSystem
 
 /// The hand-over point between the producer thread of a ``LiveFrameSource`` and its consumers: one slot that
 /// holds the latest frame not yet taken. A new frame replaces a waiting one (which counts as dropped), the

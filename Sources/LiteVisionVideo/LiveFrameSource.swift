@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LiteVisionSystem
 
 /// Plays a video file as if it came from a camera: frames become available at their real-time pace, and
 /// frames that arrive while the consumer is still busy are dropped, keeping only the latest one (ML Kit's
@@ -23,11 +19,11 @@ import Darwin
 /// once. Releasing the source (or ``stop()``) stops and joins the thread.
 ///
 /// Thread-safe: ``next()`` may be called from any thread; each frame goes to exactly one caller.
-public final class LiveFrameSource: Sendable {
+package final class LiveFrameSource: Sendable {
     /// What the file says about its video stream.
-    public let info: VideoInfo
+    package let info: VideoInfo
     /// Playback speed: 1 is real time, 2 twice as fast.
-    public let speed: Double
+    package let speed: Double
 
     private let slot: FrameSlot
     private let thread: pthread_t
@@ -39,7 +35,7 @@ public final class LiveFrameSource: Sendable {
     ///   - speed: How much faster than real time frames are released; finite and greater than 0.
     /// - Throws: The errors of ``VideoDecoder/init(path:threadCount:)``; ``VideoError/invalidArgument(_:)``
     ///   for a bad speed; ``VideoError/systemResource(_:)`` when no thread can be started.
-    public init(path: String, speed: Double = 1) throws(VideoError) {
+    package init(path: String, speed: Double = 1) throws(VideoError) {
         guard speed.isFinite, speed > 0 else {
             throw .invalidArgument("the playback speed \(speed) must be a finite number greater than 0")
         }
@@ -69,19 +65,19 @@ public final class LiveFrameSource: Sendable {
 
     /// The latest frame that is due, waiting until one is; `nil` at the end of the video (check ``error``),
     /// or after ``stop()``.
-    public func next() -> VideoFrame? { slot.take() }
+    package func next() -> VideoFrame? { slot.take() }
 
     /// How many frames were dropped because the consumer had not taken the previous one yet.
-    public var droppedFrames: Int { slot.droppedFrames }
+    package var droppedFrames: Int { slot.droppedFrames }
 
     /// How many damaged packets the decoder skipped so far (see ``VideoDecoder/damagedPackets``).
-    public var damagedPackets: Int { slot.damagedPackets }
+    package var damagedPackets: Int { slot.damagedPackets }
 
     /// The decoding error that ended the video early, if any (``next()`` then returned `nil`).
-    public var error: VideoError? { slot.endingError }
+    package var error: VideoError? { slot.endingError }
 
     /// Stops playback: the producer thread ends, and ``next()`` returns `nil` from now on.
-    public func stop() { slot.cancel() }
+    package func stop() { slot.cancel() }
 }
 
 /// The producer thread's work: decode, wait until each frame is due, publish it.

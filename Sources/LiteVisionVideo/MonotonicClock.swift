@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LiteVisionSystem
 
 /// Seconds on the monotonic clock (unaffected by changes of the wall-clock time).
 enum MonotonicClock {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import LiteVisionSystem
 
 /// A video file opened for decoding: the container, the chosen video stream and a ready decoder.
 struct OpenedStream {
@@ -17,7 +18,13 @@ struct OpenedStream {
 enum StreamOpener {
     static func open(path: String, threadCount: Int) throws(VideoError) -> OpenedStream {
         FFmpegLogging.applyDefault()
-        try FileCheck.requireReadableFile(path)
+        let size: Int
+        do {
+            size = try FileContents.requireRegularFile(atPath: path)
+        } catch {
+            throw .fileNotReadable(path: path, reason: error.reason)
+        }
+        guard size > 0 else { throw .fileNotReadable(path: path, reason: "the file is empty (0 bytes)") }
         let resources = DecoderResources()
 
         var opened: UnsafeMutablePointer<AVFormatContext>?

@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Which encoder a ``VideoEncoder`` uses.
-public enum VideoCodecChoice: Sendable, Equatable, CustomStringConvertible {
+package enum VideoCodecChoice: Sendable, Equatable, CustomStringConvertible {
     /// H.264 through libx264 when this FFmpeg build has it (Debian's does), else MPEG-4 Part 2.
     case automatic
     /// H.264 through libx264 (fails if the build lacks it): small files that every player reads.
@@ -10,7 +10,7 @@ public enum VideoCodecChoice: Sendable, Equatable, CustomStringConvertible {
     case mpeg4
 
     /// The name used in messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .automatic: "automatic"
         case .h264: "H.264 (libx264)"

@@ -21,19 +21,19 @@ import LiteVisionImaging
 ///
 /// A decoder is a sequential reader holding FFmpeg state: use it from one thread at a time (it is not
 /// `Sendable`). To share frames across threads, send the ``VideoFrame`` values, which are.
-public final class VideoDecoder {
+package final class VideoDecoder {
     /// The file being read.
-    public let path: String
+    package let path: String
     /// What the file says about its video stream.
-    public let info: VideoInfo
+    package let info: VideoInfo
     /// How many damaged packets (and undecodable frames) were skipped so far. Non-zero means the video is
     /// damaged and some frames were lost or shown with concealed errors: worth a warning to the user.
-    public private(set) var damagedPackets = 0
+    package private(set) var damagedPackets = 0
     /// How many frames ``nextFrame()`` has returned so far (also the ``VideoFrame/index`` of the next one).
-    public private(set) var framesDecoded = 0
+    package private(set) var framesDecoded = 0
     /// How many packets in a row may fail to decode before decoding gives up with
     /// ``VideoError/corrupt(path:frame:reason:)``. 100 by default.
-    public var maximumConsecutiveDamagedPackets = 100
+    package var maximumConsecutiveDamagedPackets = 100
 
     private let resources: DecoderResources
     private let streamIndex: Int32
@@ -57,7 +57,7 @@ public final class VideoDecoder {
     /// - Throws: ``VideoError/fileNotReadable(path:reason:)`` for a missing, empty or unreadable file,
     ///   ``VideoError/notAVideo(path:reason:)`` when FFmpeg cannot parse it or it has no video stream,
     ///   ``VideoError/unsupportedCodec(path:codec:)`` when this FFmpeg build has no decoder for it.
-    public init(path: String, threadCount: Int = 2) throws(VideoError) {
+    package init(path: String, threadCount: Int = 2) throws(VideoError) {
         let opened = try StreamOpener.open(path: path, threadCount: threadCount)
         self.path = path
         info = opened.info
@@ -71,7 +71,7 @@ public final class VideoDecoder {
     ///
     /// - Throws: ``VideoError/corrupt(path:frame:reason:)`` when the damage is beyond repair (see the type's
     ///   documentation); later calls return `nil`.
-    public func nextFrame() throws(VideoError) -> VideoFrame? {
+    package func nextFrame() throws(VideoError) -> VideoFrame? {
         guard let codec = resources.codec, let frame = resources.frame else { return nil }
         while phase != .finished {
             let received = avcodec_receive_frame(codec, frame)
@@ -96,7 +96,7 @@ public final class VideoDecoder {
     /// Calls `body` with every remaining frame, in order.
     ///
     /// - Throws: A ``VideoError`` from decoding, or whatever `body` throws (which stops the loop).
-    public func forEachFrame(_ body: (VideoFrame) throws -> Void) throws {
+    package func forEachFrame(_ body: (VideoFrame) throws -> Void) throws {
         while let frame = try nextFrame() { try body(frame) }
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LiteVisionSystem
 import CFFmpeg
 import LiteVisionImaging
 
@@ -19,17 +15,17 @@ import LiteVisionImaging
 /// caller, a cancelled job), the temporary file is deleted: there is never a half-written file at `path`.
 ///
 /// An encoder is used from one thread at a time (it is not `Sendable`).
-public final class VideoEncoder {
+package final class VideoEncoder {
     /// The file that ``finish()`` creates (or replaces).
-    public let path: String
+    package let path: String
     /// Frame size in pixels.
-    public let width: Int, height: Int
+    package let width: Int, height: Int
     /// Frames per second.
-    public let frameRate: Double
+    package let frameRate: Double
     /// The FFmpeg encoder in use: `libx264` or `mpeg4`.
-    public let codecName: String
+    package let codecName: String
     /// How many images have been appended.
-    public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
 
     /// The FFmpeg state; `nil` once finished or failed (which also deleted the temporary file if needed).
     private var resources: EncoderResources?
@@ -46,7 +42,7 @@ public final class VideoEncoder {
     ///   - codec: Which encoder to use; H.264 when available by default.
     /// - Throws: ``VideoError/invalidArgument(_:)`` for a bad size or frame rate, ``VideoError/encoder(_:)``
     ///   when the encoder or the file cannot be created.
-    public init(path: String, width: Int, height: Int, frameRate: Double,
+    package init(path: String, width: Int, height: Int, frameRate: Double,
                 codec: VideoCodecChoice = .automatic) throws(VideoError) {
         let (resources, codecName) = try EncoderSetup.open(path: path, width: width, height: height,
                                                            frameRate: frameRate, codecChoice: codec)
@@ -65,7 +61,7 @@ public final class VideoEncoder {
     /// - Throws: ``VideoError/invalidArgument(_:)`` for an image of the wrong size (nothing is written, the
     ///   encoder stays usable); ``VideoError/encoder(_:)`` when encoding or writing fails, after which the
     ///   encoder is closed and its temporary file deleted.
-    public func append(_ image: ImageBuffer) throws(VideoError) {
+    package func append(_ image: ImageBuffer) throws(VideoError) {
         let resources = try usableResources()
         guard image.width == width, image.height == height else {
             throw .invalidArgument("an image of \(image.width)x\(image.height) was appended to a "
@@ -93,7 +89,7 @@ public final class VideoEncoder {
     ///
     /// - Throws: ``VideoError/encoder(_:)`` when nothing was appended, or writing or renaming fails; the
     ///   temporary file is deleted and nothing appears at ``path``.
-    public func finish() throws(VideoError) {
+    package func finish() throws(VideoError) {
         let resources = try usableResources()
         try failing { () throws(VideoError) in
             guard frameCount > 0 else { throw .encoder("no frames were appended, so no video was written") }
@@ -104,10 +100,11 @@ public final class VideoEncoder {
             guard trailer >= 0 else { throw .encoder("cannot complete the file (\(FFmpegError.message(trailer)))") }
             let closed = resources.closeFile()
             guard closed >= 0 else { throw .encoder("cannot write the file (\(FFmpegError.message(closed)))") }
-            guard rename(resources.temporaryPath, path) == 0 else {
-                throw .encoder("cannot move the video to '\(path)' (\(String(cString: strerror(errno))))")
+            do throws(SystemError) {
+                try resources.file.commit()
+            } catch {
+                throw .encoder("cannot move the video to '\(path)' (\(error.reason))")
             }
-            resources.committed = true
         }
         self.resources = nil
         failure = .encoder("the video was already finished")

@@ -2,7 +2,7 @@
 ///
 /// Every case carries enough context (the file, the frame, FFmpeg's own explanation) to be shown to a user
 /// as it is: ``description`` is a complete sentence that says what went wrong and, where it helps, what to do.
-public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file cannot be opened at all: it is missing, empty, a directory or not readable.
     /// `reason` says which (for an empty file it contains the word "empty").
     case fileNotReadable(path: String, reason: String)
@@ -21,7 +21,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case systemResource(String)
 
     /// A sentence for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .fileNotReadable(path, reason):
             "Cannot read the video file '\(path)': \(reason)."

@@ -1,20 +1,20 @@
 import LiteVisionImaging
 
 /// One decoded picture of a video.
-public struct VideoFrame: Sendable {
+package struct VideoFrame: Sendable {
     /// The pixels, always ``PixelFormat/rgb8`` with tightly packed rows (`bytesPerRow == width * 3`), as stored
     /// in the file: not rotated (see ``VideoInfo/orientation``). Its size is normally ``VideoInfo/width`` x
     /// ``VideoInfo/height``, but follows the stream if the stream changes size part-way.
-    public var image: ImageBuffer
+    package var image: ImageBuffer
     /// Position of this frame among the frames delivered so far, from 0. Frames a damaged stream lost
     /// are not counted; frames a ``LiveFrameSource`` dropped are (so a gap shows the drop).
-    public var index: Int
+    package var index: Int
     /// Presentation time in seconds from the start of the stream (the first frame is normally at 0),
     /// from the frame's timestamp, or from its index and the frame rate when the file gives none.
-    public var timestamp: Double
+    package var timestamp: Double
 
     /// Wraps a picture with its position in the video.
-    public init(image: ImageBuffer, index: Int, timestamp: Double) {
+    package init(image: ImageBuffer, index: Int, timestamp: Double) {
         self.image = image
         self.index = index
         self.timestamp = timestamp

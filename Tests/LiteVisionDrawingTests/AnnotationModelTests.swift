@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionDrawing
 import LiteVisionImaging
 import Testing

@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import Foundation
 import LiteVisionDrawing
 import LiteVisionImaging

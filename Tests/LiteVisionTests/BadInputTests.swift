@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionTestSupport
 import Testing
+import LiteVisionImaging
 
 /// Bad models, files and options: each gets a specific error, never a crash.
 @Suite("Labeling bad input")
@@ -231,7 +232,7 @@ struct BadInputTests {
     @Test("A missing runtime library is a clear setup error")
     func missingRuntime() throws {
         var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite")))
-        options.runtimeLibraryPath = "/nonexistent/libLiteRt.so"
+        options.processing.runtimeLibraryPath = "/nonexistent/libLiteRt.so"
         #expect {
             try ImageLabeler.imageLabeler(options: options)
         } throws: { error in

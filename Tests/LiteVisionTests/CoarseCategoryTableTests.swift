@@ -1,6 +1,6 @@
 import LiteVision
 import LiteVisionTestSupport
-import TFLiteModel
+import TFLiteFormat
 import Testing
 
 @Suite("Coarse category table")

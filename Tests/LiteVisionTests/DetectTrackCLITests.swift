@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionTestSupport
 import Testing
+import LiteVisionImaging
 
 /// `litevision detect` and `litevision track`, run as a user would.
 @Suite("litevision detect and track")

@@ -1,42 +1,25 @@
 import Foundation
-@testable import LiteVision
+import LiteVision
+import LiteVisionModelStore
 import LiteVisionTestSupport
 import Testing
 
-@Suite("SHA-256")
+@Suite("SHA-256 of model files")
 struct SHA256Tests {
-    @Test("Known vectors")
-    func vectors() {
-        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        var million = SHA256()
-        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
-        for _ in 0..<1000 { million.update(chunk) }
-        #expect(million.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    @Test("Digests are written as 64 lowercase hexadecimal digits")
+    func hexText() {
+        #expect(SHA256Digest.hex(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }
 
-    @Test("Streaming in odd pieces equals hashing at once")
-    func streaming() {
-        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        var pieces = SHA256()
-        var start = 0
-        for size in [1, 63, 64, 65, 0, 127, 300] {
-            pieces.update(Array(bytes[start..<start + size]))
-            start += size
-        }
-        pieces.update(Array(bytes[start...]))
-        #expect(pieces.finalizeHex() == SHA256.hex(bytes))
-    }
-
-    @Test("Shared model files hash as sha256sum says")
+    @Test("Shared model files hash as sha256sum says, and as the built-in catalog says")
     func modelFiles() throws {
         let bird = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
-        #expect(SHA256.hex(bird) == "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f")
+        #expect(SHA256Digest.hex(of: bird) == "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f")
         for model in BuiltInModel.allCases {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestData.model(model.rawValue))))
-            #expect(SHA256.hex(bytes) == model.sha256)
+            #expect(SHA256Digest.hex(of: bytes) == model.sha256)
         }
     }
 }
@@ -64,7 +47,9 @@ struct ModelDownloadTests {
             return nil
         } catch let error as ModelDownloadError {
             return (error.reason, "\(error)")
-        } catch let VisionError.modelDownload(_, _, error) {
+        } catch let ModelStoreError.download(error) {
+            return (error.reason, "\(error)")
+        } catch let VisionError.modelDownload(error) {
             return (error.reason, "\(error)")
         } catch {
             return nil
@@ -91,7 +76,7 @@ struct ModelDownloadTests {
             }
             #expect(path == downloader.cacheFolder + "/" + Self.localizer.rawValue)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect(SHA256.hex(bytes) == Self.localizer.sha256)
+            #expect(SHA256Digest.hex(of: bytes) == Self.localizer.sha256)
             #expect(Self.files(in: URL(fileURLWithPath: downloader.cacheFolder)) == [Self.localizer.rawValue])
 
             // Found in the cache from now on, even with the server gone.
@@ -135,7 +120,7 @@ struct ModelDownloadTests {
         #expect(Set(paths).count == 1)
         #expect(Self.files(in: cache) == [Self.localizer.rawValue])
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: paths[0])))
-        #expect(SHA256.hex(bytes) == Self.localizer.sha256)
+        #expect(SHA256Digest.hex(of: bytes) == Self.localizer.sha256)
     }
 
     @Test("HTTP 404: the error names the folders searched, the URL, the SHA-256 and the status")
@@ -148,14 +133,15 @@ struct ModelDownloadTests {
                 _ = try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader)
                 Issue.record("no error")
             } catch {
-                guard case .modelDownload(let model, let folders, let download)? = error as? VisionError else {
+                guard case .download(let download)? = error as? ModelStoreError else {
                     Issue.record("unexpected \(error)")
                     return
                 }
-                #expect(model == Self.localizer)
+                let folders = download.searchedFolders
+                #expect(download.model == Self.localizer)
                 #expect(folders.first == empty.path && folders.last == cache.path)
                 #expect(download.reason == .httpStatus(404))
-                let text = "\(error)"
+                let text = "\(download)"
                 for part in [empty.path, cache.path, server.base("missing") + "/" + Self.localizer.rawValue,
                              Self.localizer.sha256, Self.localizer.officialURL, "HTTP 404"] {
                     #expect(text.contains(part), "\(part) missing from: \(text)")

@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionTestSupport
 import Testing
+import LiteVisionImaging
 
 /// A photo stored in each of the 8 EXIF orientations, and the same pixels passed as a buffer with
 /// `orientation` set, give the labels of the upright photo.

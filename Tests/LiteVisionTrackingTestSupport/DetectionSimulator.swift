@@ -1,20 +1,21 @@
+import LiteVisionGeometry
 import Foundation
 import LiteVisionImaging
 import LiteVisionTestSupport
 import LiteVisionTracking
 
 /// A detection produced by ``DetectionSimulator``, with the truth it came from.
-public struct SimulatedDetection: Sendable, Equatable {
+package struct SimulatedDetection: Sendable, Equatable {
     /// The detection, as a tracker gets it.
-    public var detection: TrackerDetection
+    package var detection: TrackerDetection
     /// The truth ID it was made from, or `nil` for a false positive.
-    public var truthID: Int?
+    package var truthID: Int?
 }
 
 /// A scripted detector failure for one object over a range of frames.
-public struct DetectionEvent: Sendable, Equatable {
+package struct DetectionEvent: Sendable, Equatable {
     /// What happens.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The object is not detected.
         case missing
         /// The object is detected with this score (for instance 0.2: under the high threshold).
@@ -22,14 +23,14 @@ public struct DetectionEvent: Sendable, Equatable {
     }
 
     /// The physical object (index into ``Scenario/objects``).
-    public var objectIndex: Int
+    package var objectIndex: Int
     /// The frames affected.
-    public var frames: ClosedRange<Int>
+    package var frames: ClosedRange<Int>
     /// The failure.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A scripted failure.
-    public init(objectIndex: Int, frames: ClosedRange<Int>, kind: Kind) {
+    package init(objectIndex: Int, frames: ClosedRange<Int>, kind: Kind) {
         self.objectIndex = objectIndex
         self.frames = frames
         self.kind = kind
@@ -39,44 +40,44 @@ public struct DetectionEvent: Sendable, Equatable {
 /// Makes detector output from ground truth, so that trackers can be tested without a model: the truth boxes
 /// with noise, random misses, false positives, and the score drops and partial boxes of a real detector on
 /// partly hidden objects. Deterministic for a given seed.
-public struct DetectionSimulator: Sendable, Equatable {
+package struct DetectionSimulator: Sendable, Equatable {
     /// Seed of the random draws.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Standard deviation of each box edge, as a fraction of the box size. Default 0.02.
-    public var edgeNoise = 0.02
+    package var edgeNoise = 0.02
     /// Chance that a visible object is missed in a frame, independently. Default 0.
-    public var missRate = 0.0
+    package var missRate = 0.0
     /// Expected number of false positives per frame (each lasts one frame, at a random place). Default 0.
-    public var falsePositiveRate = 0.0
+    package var falsePositiveRate = 0.0
     /// Scores of false positives. Default 0.2...0.75: mostly weak, some confident enough to start tracks.
-    public var falsePositiveScores: ClosedRange<Float> = 0.2...0.75
+    package var falsePositiveScores: ClosedRange<Float> = 0.2...0.75
     /// Scores of well visible objects. Default 0.65...0.95.
-    public var scores: ClosedRange<Float> = 0.65...0.95
+    package var scores: ClosedRange<Float> = 0.65...0.95
     /// An object with less than this fraction visible is not detected. Default 0.3.
-    public var minimumVisibility = 0.3
+    package var minimumVisibility = 0.3
     /// An object with less than this fraction of its in-frame part unoccluded gets a low score. Default 0.6.
-    public var partialVisibility = 0.6
+    package var partialVisibility = 0.6
     /// Scores of partly hidden objects (below a tracker's high threshold). Default 0.15...0.45.
-    public var partialScores: ClosedRange<Float> = 0.15...0.45
+    package var partialScores: ClosedRange<Float> = 0.15...0.45
     /// Whether a partly hidden object's box covers only its visible part, as real detectors do. Default true.
-    public var boxesFollowVisiblePart = true
+    package var boxesFollowVisiblePart = true
     /// Whether detections carry the objects' classes. Default false (class-agnostic, like ML Kit's detector).
-    public var reportsClasses = false
+    package var reportsClasses = false
     /// Scripted failures.
-    public var events: [DetectionEvent] = []
+    package var events: [DetectionEvent] = []
 
     /// A simulator with the defaults: boxes with a little noise, no random miss, no false positive.
-    public init() {}
+    package init() {}
 
     /// A simulator with the defaults and a seed.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
     }
 
     /// A detector of everyday quality: edges off by 3 % (standard deviation), 5 % of visible objects missed at
     /// random, 0.2 false positives per frame (mostly weak), plus the partial boxes and weak scores of partly
     /// hidden objects.
-    public static func realistic(seed: UInt64) -> DetectionSimulator {
+    package static func realistic(seed: UInt64) -> DetectionSimulator {
         var simulator = DetectionSimulator(seed: seed)
         simulator.edgeNoise = 0.03
         simulator.missRate = 0.05
@@ -85,7 +86,7 @@ public struct DetectionSimulator: Sendable, Equatable {
     }
 
     /// The detections of every frame, shuffled within each frame.
-    public func detections(for truth: ScenarioTruth) -> [[SimulatedDetection]] {
+    package func detections(for truth: ScenarioTruth) -> [[SimulatedDetection]] {
         var rng = SeededGenerator(seed: seed ^ 0xD1B5_4A32_D192_ED03)
         let width = Double(truth.scenario.width), height = Double(truth.scenario.height)
         var result: [[SimulatedDetection]] = []
@@ -137,7 +138,7 @@ public struct DetectionSimulator: Sendable, Equatable {
     }
 
     /// Only the tracker inputs of ``detections(for:)``.
-    public func trackerInput(for truth: ScenarioTruth) -> [[TrackerDetection]] {
+    package func trackerInput(for truth: ScenarioTruth) -> [[TrackerDetection]] {
         detections(for: truth).map { $0.map(\.detection) }
     }
 

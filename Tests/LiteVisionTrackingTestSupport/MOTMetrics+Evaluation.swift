@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionTracking
 
@@ -27,7 +28,7 @@ extension MOTMetrics {
     ///   - predictions: per frame, the tracker's output (same number of frames; IDs unique within a frame).
     ///   - ignored: per frame, regions of ignored truth (may be shorter than `truth`, or empty).
     ///   - iouThreshold: the least IoU for a prediction to correspond to a truth box. Default 0.5.
-    public static func evaluate(truth: [[LabeledBox]], predictions: [[LabeledBox]],
+    package static func evaluate(truth: [[LabeledBox]], predictions: [[LabeledBox]],
                                 ignored: [[BoundingBox]] = [], iouThreshold: Double = 0.5) -> MOTMetrics {
         precondition(truth.count == predictions.count, "MOTMetrics: truth and predictions differ in length")
         for frame in truth + predictions {

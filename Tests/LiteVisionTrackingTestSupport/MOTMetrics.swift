@@ -3,54 +3,54 @@
 /// ``evaluate(truth:predictions:ignored:iouThreshold:)``.
 ///
 /// A predicted box and a truth box can correspond only when their IoU is at least the threshold (0.5).
-public struct MOTMetrics: Sendable, Equatable, CustomStringConvertible {
+package struct MOTMetrics: Sendable, Equatable, CustomStringConvertible {
     /// Number of frames evaluated.
-    public var frames: Int
+    package var frames: Int
     /// Truth boxes, over all frames (GT).
-    public var truthCount: Int
+    package var truthCount: Int
     /// Predicted boxes, over all frames, without those that only cover ignored truth.
-    public var predictionCount: Int
+    package var predictionCount: Int
     /// Truth boxes matched to a prediction (TP).
-    public var matches: Int
+    package var matches: Int
     /// Truth boxes left unmatched (FN).
-    public var misses: Int
+    package var misses: Int
     /// Predictions left unmatched (FP).
-    public var falsePositives: Int
+    package var falsePositives: Int
     /// Times a truth object was matched to a different predicted ID than the last time it was matched (IDSW).
-    public var idSwitches: Int
+    package var idSwitches: Int
     /// Times a predicted ID was matched to a different truth object than the last time it was matched
     /// (an ID taken over by another object: for instance an object re-entering the view that got its old ID).
-    public var idTransfers: Int
+    package var idTransfers: Int
     /// Times the tracking of a truth object resumed after an interruption (Frag).
-    public var fragmentations: Int
+    package var fragmentations: Int
     /// Multiple Object Tracking Accuracy: `1 − (FN + FP + IDSW) / GT` (1 when there is no truth and no
     /// error). Can be negative.
-    public var mota: Double
+    package var mota: Double
     /// Multiple Object Tracking Precision, here as the mean IoU of the matched pairs (1 with no match).
-    public var motp: Double
+    package var motp: Double
     /// Identity true positives: truth boxes covered by the prediction ID globally assigned to their truth ID.
-    public var idTruePositives: Int
+    package var idTruePositives: Int
     /// Identity false positives: predictions not counted in ``idTruePositives``.
-    public var idFalsePositives: Int
+    package var idFalsePositives: Int
     /// Identity false negatives: truth boxes not counted in ``idTruePositives``.
-    public var idFalseNegatives: Int
+    package var idFalseNegatives: Int
     /// Identity F1 score: `2 IDTP / (2 IDTP + IDFP + IDFN)` (1 when there is nothing to find and nothing found).
-    public var idf1: Double
+    package var idf1: Double
     /// Identity precision: `IDTP / (IDTP + IDFP)`.
-    public var idPrecision: Double
+    package var idPrecision: Double
     /// Identity recall: `IDTP / (IDTP + IDFN)`.
-    public var idRecall: Double
+    package var idRecall: Double
     /// Number of truth identities (trajectories).
-    public var truthTrajectories: Int
+    package var truthTrajectories: Int
     /// Truth trajectories matched in at least 80 % of their frames (MT).
-    public var mostlyTracked: Int
+    package var mostlyTracked: Int
     /// Truth trajectories matched in less than 20 % of their frames (ML).
-    public var mostlyLost: Int
+    package var mostlyLost: Int
     /// For each frame, the CLEAR MOT correspondences: truth ID → predicted ID.
-    public var assignments: [[Int: Int]]
+    package var assignments: [[Int: Int]]
 
     /// A one-line summary.
-    public var description: String {
+    package var description: String {
         func f(_ value: Double) -> String {
             let scaled = (value * 1000).rounded() / 1000
             return "\(scaled)"
@@ -61,7 +61,7 @@ public struct MOTMetrics: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The predicted IDs matched to each truth ID at least once.
-    public var predictedIDsByTruth: [Int: Set<Int>] {
+    package var predictedIDsByTruth: [Int: Set<Int>] {
         var result: [Int: Set<Int>] = [:]
         for frame in assignments {
             for (truth, predicted) in frame { result[truth, default: []].insert(predicted) }

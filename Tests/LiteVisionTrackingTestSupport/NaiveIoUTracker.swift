@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionTracking
 
@@ -5,7 +6,7 @@ import LiteVisionTracking
 /// least 0.5) is matched greedily, by decreasing IoU (at least 0.3), to the last box seen of a track; tracks
 /// unmatched for more than `trackBuffer` frames are dropped. It is what simple trackers do, and what
 /// ``ObjectTracker`` should beat.
-public struct NaiveIoUTracker: Sendable {
+package struct NaiveIoUTracker: Sendable {
     private struct Entry: Sendable {
         var id: Int
         var box: BoundingBox
@@ -13,17 +14,17 @@ public struct NaiveIoUTracker: Sendable {
     }
 
     /// Frames a track is kept without a match.
-    public var trackBuffer: Int
+    package var trackBuffer: Int
     private var entries: [Entry] = []
     private var nextID = 0
 
     /// A baseline tracker.
-    public init(trackBuffer: Int = 30) {
+    package init(trackBuffer: Int = 30) {
         self.trackBuffer = trackBuffer
     }
 
     /// Tracks the next frame; returns the matched and new tracks as (ID, detection box), sorted by ID.
-    public mutating func update(_ detections: [TrackerDetection]) -> [LabeledBox] {
+    package mutating func update(_ detections: [TrackerDetection]) -> [LabeledBox] {
         let confident = detections.indices.filter { detections[$0].score >= 0.5 }
         var pairs: [(iou: Double, entry: Int, detection: Int)] = []
         for (e, entry) in entries.enumerated() {

@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionTestSupport
 import Synchronization

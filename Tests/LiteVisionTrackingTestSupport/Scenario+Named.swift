@@ -1,9 +1,10 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 
 extension Scenario {
     /// Two dogs walking toward each other and crossing in the middle (the terrier in front hides the greyhound
     /// for a few frames), and a burger drifting above them. 60 frames, 640×480.
-    public static var crossing: Scenario {
+    package static var crossing: Scenario {
         Scenario(name: "crossing", frameCount: 60, background: Background(BackgroundCatalog.sand), objects: [
             MovingObject(sprite: SpriteCatalog.greyhound, height: 170,
                          keyframes: [Keyframe(0, x: 100, y: 250), Keyframe(59, x: 540, y: 240)], depth: 0),
@@ -16,7 +17,7 @@ extension Scenario {
 
     /// A corgi and a ball passing behind a pillar (gray noise, wider than them), each fully hidden for a few
     /// frames. 60 frames, 640×480.
-    public static var occlusion: Scenario {
+    package static var occlusion: Scenario {
         Scenario(name: "occlusion", frameCount: 60, background: Background(BackgroundCatalog.clouds), objects: [
             MovingObject(sprite: SpriteCatalog.corgi, height: 130,
                          keyframes: [Keyframe(0, x: 60, y: 320), Keyframe(59, x: 580, y: 320)]),
@@ -30,7 +31,7 @@ extension Scenario {
 
     /// A dog that walks out on the right and comes back 20 frames later, a daisy that leaves on the left and
     /// comes back, and a rose that stays in view. 90 frames, 640×480.
-    public static var exitAndReturn: Scenario {
+    package static var exitAndReturn: Scenario {
         Scenario(name: "exitAndReturn", frameCount: 90, background: Background(BackgroundCatalog.sea), objects: [
             MovingObject(sprite: SpriteCatalog.smallDog, height: 120,
                          keyframes: [Keyframe(0, x: 200, y: 300), Keyframe(30, x: 760, y: 300),
@@ -47,7 +48,7 @@ extension Scenario {
 
     /// Ten smaller objects wandering over the beach, often crossing. 90 frames, 640×480 (a fixed draw of
     /// ``random(seed:settings:)``).
-    public static var many: Scenario {
+    package static var many: Scenario {
         var settings = RandomScenarioSettings()
         settings.objectCount = 10...10
         settings.objectHeight = 60...100
@@ -60,5 +61,5 @@ extension Scenario {
     }
 
     /// The named scenarios.
-    public static var named: [Scenario] { [crossing, occlusion, exitAndReturn, many] }
+    package static var named: [Scenario] { [crossing, occlusion, exitAndReturn, many] }
 }

@@ -1,37 +1,38 @@
+import LiteVisionGeometry
 import Foundation
 import LiteVisionImaging
 import LiteVisionTestSupport
 
 /// What ``Scenario/random(seed:settings:)`` draws from.
-public struct RandomScenarioSettings: Sendable, Equatable {
+package struct RandomScenarioSettings: Sendable, Equatable {
     /// Frame width.
-    public var width = 640
+    package var width = 640
     /// Frame height.
-    public var height = 480
+    package var height = 480
     /// Number of frames.
-    public var frameCount = 90
+    package var frameCount = 90
     /// Number of objects.
-    public var objectCount: ClosedRange<Int> = 2...5
+    package var objectCount: ClosedRange<Int> = 2...5
     /// Object height in pixels (the width follows the crop; it is capped at 1.4 times the height).
-    public var objectHeight: ClosedRange<Int> = 70...130
+    package var objectHeight: ClosedRange<Int> = 70...130
     /// Speed in pixels per frame.
-    public var speed: ClosedRange<Double> = 2...8
+    package var speed: ClosedRange<Double> = 2...8
     /// Chance that an object leaves the frame (fully, for 12 to 25 frames, early in the clip) and comes back.
-    public var exitProbability = 0.3
+    package var exitProbability = 0.3
     /// Number of occluders (pillars or bars of gray noise, wider than the narrowest object, at most a fifth of
     /// the frame, drawn over the objects).
-    public var occluderCount: ClosedRange<Int> = 0...2
+    package var occluderCount: ClosedRange<Int> = 0...2
     /// The sprites to choose from (distinct per scenario while they last).
-    public var sprites: [PhotoCrop] = SpriteCatalog.all
+    package var sprites: [PhotoCrop] = SpriteCatalog.all
     /// The backgrounds to choose from.
-    public var backgrounds: [PhotoCrop] = BackgroundCatalog.all
+    package var backgrounds: [PhotoCrop] = BackgroundCatalog.all
     /// The longest an object may stay mostly hidden (less than half visible while inside the frame), in
     /// frames: draws with longer occlusions are rejected, so that the clips test *short* occlusions, the ones
     /// a tracker is expected to bridge. Default 20 (under the tracker's default buffer of 30).
-    public var maximumOcclusion = 20
+    package var maximumOcclusion = 20
 
     /// The default settings.
-    public init() {}
+    package init() {}
 }
 
 extension Scenario {
@@ -40,7 +41,7 @@ extension Scenario {
     /// when an object is chosen to leave and come back, and occluders. Draws where an object stays mostly
     /// hidden longer than ``RandomScenarioSettings/maximumOcclusion`` frames are redrawn. For checking a
     /// tracker on clips its tests have not seen.
-    public static func random(seed: UInt64, settings: RandomScenarioSettings = .init()) -> Scenario {
+    package static func random(seed: UInt64, settings: RandomScenarioSettings = .init()) -> Scenario {
         var rng = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678)
         var scenario = draw(seed: seed, settings: settings, rng: &rng)
         var attempts = 1

@@ -1,26 +1,27 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 
 /// A synthetic tracking clip described by its geometry: objects (real photo crops) moving along known paths
 /// over a background, and occluders hiding them. Turn it into ground truth with ``ScenarioTruth`` (no pixels
 /// needed) or into frames with ``SyntheticSequence``.
-public struct Scenario: Sendable {
+package struct Scenario: Sendable {
     /// A name for messages.
-    public var name: String
+    package var name: String
     /// Frame width in pixels.
-    public var width: Int
+    package var width: Int
     /// Frame height in pixels.
-    public var height: Int
+    package var height: Int
     /// Number of frames.
-    public var frameCount: Int
+    package var frameCount: Int
     /// What is behind the objects.
-    public var background: Background
+    package var background: Background
     /// The objects; their index is their ``TruthObject/objectIndex``.
-    public var objects: [MovingObject]
+    package var objects: [MovingObject]
     /// Patches drawn over the objects.
-    public var occluders: [Occluder]
+    package var occluders: [Occluder]
 
     /// A scenario from its parts.
-    public init(name: String, width: Int = 640, height: Int = 480, frameCount: Int, background: Background,
+    package init(name: String, width: Int = 640, height: Int = 480, frameCount: Int, background: Background,
                 objects: [MovingObject], occluders: [Occluder] = []) {
         precondition(width > 0 && height > 0 && frameCount > 0, "Scenario: empty")
         self.name = name
@@ -35,18 +36,18 @@ public struct Scenario: Sendable {
 
 /// The background of a synthetic clip: a photo region stretched to the frame, blurred and faded so that it
 /// does not compete with the objects.
-public struct Background: Sendable, Equatable {
+package struct Background: Sendable, Equatable {
     /// The photo region.
-    public var crop: PhotoCrop
+    package var crop: PhotoCrop
     /// Blur strength: the region is shrunk by this factor and enlarged back (1 = sharp). Default 4.
-    public var blur: Int
+    package var blur: Int
     /// Color saturation, 0 (gray) to 1 (unchanged). Default 0.6.
-    public var saturation: Double
+    package var saturation: Double
     /// Contrast toward middle gray, 0 (flat) to 1 (unchanged). Default 0.7.
-    public var contrast: Double
+    package var contrast: Double
 
     /// A background from a photo region.
-    public init(_ crop: PhotoCrop, blur: Int = 4, saturation: Double = 0.6, contrast: Double = 0.7) {
+    package init(_ crop: PhotoCrop, blur: Int = 4, saturation: Double = 0.6, contrast: Double = 0.7) {
         self.crop = crop
         self.blur = max(1, blur)
         self.saturation = saturation
@@ -55,16 +56,16 @@ public struct Background: Sendable, Equatable {
 }
 
 /// A position of an object's center at a given frame.
-public struct Keyframe: Sendable, Equatable {
+package struct Keyframe: Sendable, Equatable {
     /// The frame index.
-    public var frame: Int
+    package var frame: Int
     /// Center x in pixels (may be outside the frame).
-    public var x: Double
+    package var x: Double
     /// Center y in pixels (may be outside the frame).
-    public var y: Double
+    package var y: Double
 
     /// A keyframe.
-    public init(_ frame: Int, x: Double, y: Double) {
+    package init(_ frame: Int, x: Double, y: Double) {
         self.frame = frame
         self.x = x
         self.y = y
@@ -72,23 +73,23 @@ public struct Keyframe: Sendable, Equatable {
 }
 
 /// An object moving along a piecewise-linear path.
-public struct MovingObject: Sendable, Equatable {
+package struct MovingObject: Sendable, Equatable {
     /// The photo crop drawn for the object.
-    public var sprite: PhotoCrop
+    package var sprite: PhotoCrop
     /// Drawn width in pixels.
-    public var width: Int
+    package var width: Int
     /// Drawn height in pixels.
-    public var height: Int
+    package var height: Int
     /// The path: the object exists from the first keyframe's frame to the last one's, its center moving
     /// linearly between keyframes (sorted by frame).
-    public var keyframes: [Keyframe]
+    package var keyframes: [Keyframe]
     /// Drawing order: an object with a larger depth is nearer and hides those behind it.
-    public var depth: Int
+    package var depth: Int
     /// A class for class-aware tests, or `nil`.
-    public var classIndex: Int?
+    package var classIndex: Int?
 
     /// An object of the given height (the width follows the crop's aspect ratio unless given).
-    public init(sprite: PhotoCrop, height: Int, width: Int? = nil, keyframes: [Keyframe], depth: Int = 0,
+    package init(sprite: PhotoCrop, height: Int, width: Int? = nil, keyframes: [Keyframe], depth: Int = 0,
                 classIndex: Int? = nil) {
         precondition(!keyframes.isEmpty, "MovingObject: no keyframe")
         self.sprite = sprite
@@ -101,7 +102,7 @@ public struct MovingObject: Sendable, Equatable {
 
     /// The whole box (pixel-aligned, possibly outside the frame) at `frame`, or `nil` when the object does not
     /// exist then.
-    public func box(at frame: Int) -> BoundingBox? {
+    package func box(at frame: Int) -> BoundingBox? {
         guard let first = keyframes.first, let last = keyframes.last, frame >= first.frame, frame <= last.frame
         else { return nil }
         var x = first.x, y = first.y
@@ -123,9 +124,9 @@ public struct MovingObject: Sendable, Equatable {
 }
 
 /// A patch drawn over the objects (a pillar, a sign, a passing vehicle), hiding what is behind it.
-public struct Occluder: Sendable, Equatable {
+package struct Occluder: Sendable, Equatable {
     /// How the patch looks.
-    public enum Style: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// Gray noise (deterministic) around a gray level.
         case noise(gray: UInt8, seed: UInt64)
         /// A plain color.
@@ -135,19 +136,19 @@ public struct Occluder: Sendable, Equatable {
     }
 
     /// Where the patch is, in pixels.
-    public var box: BoundingBox
+    package var box: BoundingBox
     /// The frames in which it is there (`nil`: all).
-    public var frames: ClosedRange<Int>?
+    package var frames: ClosedRange<Int>?
     /// Its look.
-    public var style: Style
+    package var style: Style
 
     /// An occluder.
-    public init(box: BoundingBox, frames: ClosedRange<Int>? = nil, style: Style = .noise(gray: 128, seed: 1)) {
+    package init(box: BoundingBox, frames: ClosedRange<Int>? = nil, style: Style = .noise(gray: 128, seed: 1)) {
         self.box = box
         self.frames = frames
         self.style = style
     }
 
     /// Whether it is there at `frame`.
-    public func isActive(at frame: Int) -> Bool { frames?.contains(frame) ?? true }
+    package func isActive(at frame: Int) -> Bool { frames?.contains(frame) ?? true }
 }

@@ -1,41 +1,42 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 
 /// One object in one frame of a synthetic clip, as it truly is.
-public struct TruthObject: Sendable, Equatable {
+package struct TruthObject: Sendable, Equatable {
     /// The identity under ML Kit's contract: it stays while the object is in view (even hidden) and changes
     /// when the object comes back after having fully left the frame.
-    public var id: Int
+    package var id: Int
     /// The physical object (index into ``Scenario/objects``), the same across exits.
-    public var objectIndex: Int
+    package var objectIndex: Int
     /// The object's box limited to the frame: what a perfect detector would report.
-    public var box: BoundingBox
+    package var box: BoundingBox
     /// The whole box, possibly extending past the frame.
-    public var fullBox: BoundingBox
+    package var fullBox: BoundingBox
     /// The bounding box of the visible part (not outside the frame, not hidden), or `nil` when none is.
-    public var visibleBox: BoundingBox?
+    package var visibleBox: BoundingBox?
     /// Fraction of the whole object inside the frame, 0...1.
-    public var inFrameFraction: Double
+    package var inFrameFraction: Double
     /// Fraction of the whole object that can be seen (inside the frame and not hidden), 0...1.
-    public var visibility: Double
+    package var visibility: Double
     /// The object's class, if it has one.
-    public var classIndex: Int?
+    package var classIndex: Int?
 
     /// Of the part inside the frame, the fraction not hidden by occluders or nearer objects.
-    public var unoccludedFraction: Double { inFrameFraction > 0 ? visibility / inFrameFraction : 0 }
+    package var unoccludedFraction: Double { inFrameFraction > 0 ? visibility / inFrameFraction : 0 }
 }
 
 /// The ground truth of a ``Scenario``: for each frame, the objects at least partly inside the frame.
 ///
 /// Visibility is measured on a grid of sample points over each object (every 1/16 of its size): a point is
 /// visible when it is inside the frame and not covered by an active occluder or a nearer object.
-public struct ScenarioTruth: Sendable {
+package struct ScenarioTruth: Sendable {
     /// The scenario.
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// Per frame, the objects with some part inside the frame (hidden ones included, with low visibility).
-    public let frames: [[TruthObject]]
+    package let frames: [[TruthObject]]
 
     /// Computes the truth of a scenario (geometry only: no photo is read).
-    public init(_ scenario: Scenario) {
+    package init(_ scenario: Scenario) {
         self.scenario = scenario
         let width = Double(scenario.width), height = Double(scenario.height)
         var nextID = 0
@@ -76,19 +77,19 @@ public struct ScenarioTruth: Sendable {
     }
 
     /// The number of frames.
-    public var frameCount: Int { frames.count }
+    package var frameCount: Int { frames.count }
 
     /// The truth for ``MOTMetrics/evaluate(truth:predictions:ignored:iouThreshold:)``: objects with at least
     /// `minimumVisibility` of them visible are truth; the others are ignored regions (a tracker is neither
     /// required nor forbidden to report them).
-    public func labeledBoxes(minimumVisibility: Double = 0.5) -> (truth: [[LabeledBox]], ignored: [[BoundingBox]]) {
+    package func labeledBoxes(minimumVisibility: Double = 0.5) -> (truth: [[LabeledBox]], ignored: [[BoundingBox]]) {
         let truth = frames.map { $0.filter { $0.visibility >= minimumVisibility }.map { LabeledBox(id: $0.id, box: $0.box) } }
         let ignored = frames.map { $0.filter { $0.visibility < minimumVisibility }.map(\.box) }
         return (truth, ignored)
     }
 
     /// For each physical object, its truth IDs in order of appearance (more than one when it left and came back).
-    public var idsByObject: [[Int]] {
+    package var idsByObject: [[Int]] {
         var result = [[Int]](repeating: [], count: scenario.objects.count)
         for frame in frames {
             for object in frame where result[object.objectIndex].last != object.id {
@@ -99,7 +100,7 @@ public struct ScenarioTruth: Sendable {
     }
 
     /// The longest run of consecutive frames in which one object, inside the frame, is less than half visible.
-    public var longestOcclusion: Int {
+    package var longestOcclusion: Int {
         var run = [Int](repeating: 0, count: scenario.objects.count)
         var longest = 0
         for frame in frames {

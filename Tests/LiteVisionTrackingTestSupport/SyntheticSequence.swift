@@ -5,18 +5,18 @@ import LiteVisionImaging
 ///
 /// Frames are rendered on demand by ``frame(_:)`` (about a millisecond each at 640×480), so a clip costs
 /// little memory; the same scenario always gives the same pixels.
-public struct SyntheticSequence: Sendable {
+package struct SyntheticSequence: Sendable {
     /// The scenario.
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// Its ground truth.
-    public let truth: ScenarioTruth
+    package let truth: ScenarioTruth
     private let background: ImageBuffer
     private let sprites: [ImageBuffer]
     private let patches: [ImageBuffer]
     private let drawingOrder: [Int]
 
     /// Prepares a clip: reads the photos (from the shared test data) and cuts the sprites.
-    public init(_ scenario: Scenario) throws {
+    package init(_ scenario: Scenario) throws {
         self.scenario = scenario
         truth = ScenarioTruth(scenario)
         background = try FrameCompositor.background(scenario.background, width: scenario.width,
@@ -34,10 +34,10 @@ public struct SyntheticSequence: Sendable {
     }
 
     /// The number of frames.
-    public var frameCount: Int { scenario.frameCount }
+    package var frameCount: Int { scenario.frameCount }
 
     /// Frame `index` (RGB8, `scenario.width`×`scenario.height`).
-    public func frame(_ index: Int) -> ImageBuffer {
+    package func frame(_ index: Int) -> ImageBuffer {
         precondition((0..<frameCount).contains(index), "SyntheticSequence: no frame \(index)")
         var image = background
         for i in drawingOrder {
@@ -52,10 +52,10 @@ public struct SyntheticSequence: Sendable {
     }
 
     /// Every frame, in order.
-    public func frames() -> [ImageBuffer] {
+    package func frames() -> [ImageBuffer] {
         (0..<frameCount).map(frame)
     }
 
     /// The truth of frame `index`.
-    public func truth(at index: Int) -> [TruthObject] { truth.frames[index] }
+    package func truth(at index: Int) -> [TruthObject] { truth.frames[index] }
 }

@@ -1,15 +1,16 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionTestSupport
 import LiteVisionTracking
 
 /// A benchmark of ``ObjectTracker/update(_:imageWidth:imageHeight:)``, for the project's benchmark tool and for
 /// tests that print timings.
-public enum TrackerBenchmark {
+package enum TrackerBenchmark {
     /// Tracks `objects` objects wandering over a 1920×1080 frame (boxes of 40–120 pixels bouncing off the
     /// edges, crossing one another) for `frames` frames, from simulated detections (3 % edge noise, 5 %
     /// misses, 0.2 false positives per frame), and returns the mean time of one `update` in milliseconds.
     /// The detections are made beforehand: only the tracker is timed.
-    public static func benchmark(objects: Int, frames: Int) -> Double {
+    package static func benchmark(objects: Int, frames: Int) -> Double {
         precondition(objects >= 0 && frames > 0, "TrackerBenchmark: nothing to measure")
         let detections = makeDetections(objects: objects, frames: frames, seed: 42)
         var tracker = ObjectTracker()

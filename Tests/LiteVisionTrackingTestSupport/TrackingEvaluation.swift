@@ -2,9 +2,9 @@ import LiteVisionImaging
 import LiteVisionTracking
 
 /// Runs trackers over simulated detections and scores them against a scenario's truth.
-public enum TrackingEvaluation {
+package enum TrackingEvaluation {
     /// The tracker's reported tracks of every frame, as (tracking ID, box).
-    public static func run(_ tracker: inout ObjectTracker, detections: [[TrackerDetection]],
+    package static func run(_ tracker: inout ObjectTracker, detections: [[TrackerDetection]],
                            imageWidth: Int, imageHeight: Int) -> [[LabeledBox]] {
         detections.map { frame in
             tracker.update(frame, imageWidth: imageWidth, imageHeight: imageHeight).map { LabeledBox(id: $0.id, box: $0.box) }
@@ -12,21 +12,21 @@ public enum TrackingEvaluation {
     }
 
     /// A new tracker with `options` run over the detections of a scenario.
-    public static func run(options: TrackerOptions = .init(), detections: [[TrackerDetection]],
+    package static func run(options: TrackerOptions = .init(), detections: [[TrackerDetection]],
                            scenario: Scenario) -> [[LabeledBox]] {
         var tracker = ObjectTracker(options: options)
         return run(&tracker, detections: detections, imageWidth: scenario.width, imageHeight: scenario.height)
     }
 
     /// The naive baseline run over the detections.
-    public static func runBaseline(detections: [[TrackerDetection]], trackBuffer: Int = 30) -> [[LabeledBox]] {
+    package static func runBaseline(detections: [[TrackerDetection]], trackBuffer: Int = 30) -> [[LabeledBox]] {
         var tracker = NaiveIoUTracker(trackBuffer: trackBuffer)
         return detections.map { tracker.update($0) }
     }
 
     /// MOT metrics of tracker output against the truth, objects less than `minimumVisibility` visible being
     /// ignored (see ``ScenarioTruth/labeledBoxes(minimumVisibility:)``).
-    public static func metrics(_ predictions: [[LabeledBox]], truth: ScenarioTruth,
+    package static func metrics(_ predictions: [[LabeledBox]], truth: ScenarioTruth,
                                minimumVisibility: Double = 0.5) -> MOTMetrics {
         let (objects, ignored) = truth.labeledBoxes(minimumVisibility: minimumVisibility)
         return MOTMetrics.evaluate(truth: objects, predictions: predictions, ignored: ignored)
@@ -35,7 +35,7 @@ public enum TrackingEvaluation {
     /// For each truth ID that follows an exit of the same physical object, whether the tracker gave it only
     /// IDs it had not given to that object before (ML Kit's contract: an object coming back gets a new ID).
     /// Returns the truth IDs for which an old ID was reused.
-    public static func reusedIDsAfterReturn(_ metrics: MOTMetrics, truth: ScenarioTruth) -> [Int] {
+    package static func reusedIDsAfterReturn(_ metrics: MOTMetrics, truth: ScenarioTruth) -> [Int] {
         let byTruth = metrics.predictedIDsByTruth
         var reused: [Int] = []
         for ids in truth.idsByObject where ids.count > 1 {

@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 import Testing
 @testable import LiteVisionTracking
 

@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 import LiteVisionTestSupport
 import LiteVisionTracking
 import Testing

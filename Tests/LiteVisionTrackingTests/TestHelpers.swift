@@ -1,4 +1,4 @@
-import LiteVisionImaging
+import LiteVisionGeometry
 import LiteVisionTracking
 
 /// A square-ish box for hand-written tracker inputs.

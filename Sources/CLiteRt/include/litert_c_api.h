@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-typedef int32_t LiteRtStatus;  // 0 = ok; the error codes are named in Swift (LiteRtError).
+typedef int32_t LiteRtStatus;  // 0 = ok; the error codes are named in Swift (LiteRTError).
 
 typedef struct LiteRtEnvironmentT* LiteRtEnvironment;
 typedef struct LiteRtModelT* LiteRtModel;

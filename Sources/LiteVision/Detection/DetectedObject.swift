@@ -22,20 +22,3 @@ public struct DetectedObject: Sendable, Hashable, Codable {
         self.detectionConfidence = detectionConfidence
     }
 }
-
-/// One label of a detected object, as ML Kit's `ObjectLabel`.
-public struct ObjectLabel: Sendable, Hashable, Codable {
-    /// The label's text ("Food", or your classifier's label).
-    public let text: String
-    /// The label's index (the coarse category's index, or your classifier's class).
-    public let index: Int
-    /// The confidence, 0...1.
-    public let confidence: Float
-
-    /// A label; results come from ``ObjectDetector``.
-    public init(text: String, index: Int, confidence: Float) {
-        self.text = text
-        self.index = index
-        self.confidence = confidence
-    }
-}

@@ -1,6 +1,8 @@
-import LiteRTRuntime
+import LiteRT
+import LiteVisionGeometry
 import LiteVisionImaging
-import TFLiteModel
+import LiteVisionModelStore
+import TFLiteFormat
 
 /// One box an SSD detector found, in pixels of the upright image.
 struct RawDetection: Sendable, Equatable {
@@ -28,21 +30,20 @@ final class DetectorModel: Sendable {
 
     var path: String { model.path }
 
-    init(_ local: LocalModel, threadCount: Int, locale: String = "en", runtimeLibraryPath: String? = nil,
+    init(_ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en",
          layout explicitLayout: DetectorOutputLayout? = nil, labelOffset: Int? = nil) throws(VisionError) {
         nonisolated(unsafe) var shapes: [[Int]] = []
-        model = try ImageModel(path: local.path, threadCount: threadCount, runtimeLibraryPath: runtimeLibraryPath,
-                               checkOutputs: Self.outputViolations) { (session) throws(VisionError) in
+        model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations) { (session) throws(VisionError) in
             // Detector outputs often have open shapes until the model has run once: run it on a gray image.
             do {
                 _ = try session.compiled.withInput(0) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
                 try session.compiled.run()
                 shapes = try session.compiled.currentOutputShapes()
             } catch {
-                throw visionError(error)
+                throw VisionError(runningModel: error)
             }
         }
-        let path = local.path
+        let path = resolved.name
         guard let layout = explicitLayout ?? DetectorOutputLayout.infer(file: model.file, shapes: shapes) else {
             throw .unsupportedModel(path: path, reason: """
                 LiteVision cannot tell which of its outputs are the boxes, classes, scores and count (output shapes \
@@ -57,7 +58,7 @@ final class DetectorModel: Sendable {
         }
         self.layout = layout
         capacity = n
-        labels = try Self.labels(local: local, file: model.file, classesOutput: layout.classes, locale: locale,
+        labels = try Self.labels(model: resolved, file: model.file, classesOutput: layout.classes, locale: locale,
                                  offset: labelOffset)
     }
 
@@ -75,9 +76,9 @@ final class DetectorModel: Sendable {
         return []
     }
 
-    private static func labels(local: LocalModel, file: TFLiteModelFile, classesOutput: Int, locale: String,
+    private static func labels(model: ResolvedModel, file: TFLiteModelFile, classesOutput: Int, locale: String,
                                offset: Int?) throws(VisionError) -> [String]? {
-        guard var list = try LabelSource.labels(for: local, file: file, output: classesOutput, locale: locale)?.labels else {
+        guard var list = try LabelSource.labels(for: model, file: file, output: classesOutput, locale: locale)?.labels else {
             return nil
         }
         list = list.map(unwrapByteString)
@@ -93,20 +94,18 @@ final class DetectorModel: Sendable {
         return label
     }
 
-    /// Runs the detector on `image` (stored pixels, turned by `orientation`) and returns the detections with
-    /// a score of at least `minimumScore`, highest first, in pixels of the upright image (clamped to it).
-    func detect(_ image: ImageBuffer, orientation: ImageOrientation, minimumScore: Float) throws(VisionError) -> [RawDetection] {
-        let uprightWidth = Double(orientation.swapsDimensions ? image.height : image.width)
-        let uprightHeight = Double(orientation.swapsDimensions ? image.width : image.height)
+    /// Runs the detector on `image` and returns the detections with a score of at least `minimumScore`,
+    /// highest first, in pixels of the upright image (clamped to it).
+    func detect(_ image: OrientedImage, minimumScore: Float) throws(VisionError) -> [RawDetection] {
         do {
             return try model.pool.withSession { session in
-                try model.writeInput(image, region: nil, orientation: orientation, session: session)
+                try model.writeInput(image, session: session)
                 try session.compiled.run()
-                return try readDetections(session.compiled, width: uprightWidth, height: uprightHeight,
-                                          minimumScore: minimumScore)
+                return try readDetections(session.compiled, width: Double(image.uprightWidth),
+                                          height: Double(image.uprightHeight), minimumScore: minimumScore)
             }
         } catch {
-            throw visionError(error)
+            throw VisionError(runningModel: error)
         }
     }
 
@@ -117,8 +116,8 @@ final class DetectorModel: Sendable {
         guard n > 0 else { return [] }
         let scores = try compiled.withOutput(layout.scores) { Array($0.bindMemory(to: Float.self).prefix(n)) }
         let classes = try compiled.withOutput(layout.classes) { Array($0.bindMemory(to: Float.self).prefix(n)) }
-        let scaleX = layout.ratioCoordinates ? width : width / Double(model.inputWidth)
-        let scaleY = layout.ratioCoordinates ? height : height / Double(model.inputHeight)
+        let scaleX = layout.ratioCoordinates ? width : width / Double(model.input.width)
+        let scaleY = layout.ratioCoordinates ? height : height / Double(model.input.height)
         let index = layout.boxIndex
         return try compiled.withOutput(layout.boxes) { raw in
             let values = raw.bindMemory(to: Float.self)

@@ -1,5 +1,5 @@
-import LiteRTRuntime
-import TFLiteModel
+import LiteRT
+import TFLiteFormat
 
 /// Which output of an SSD-style detector holds what, and how a box is written.
 ///
@@ -14,7 +14,7 @@ import TFLiteModel
 ///    two `[1, N]` outputs the file order (classes first, as TFLite writes them).
 /// A box is `[ymin, xmin, ymax, xmax]` as ratios of the input by default; metadata BoundingBoxProperties
 /// (index, type, coordinate type) override that.
-public struct DetectorOutputLayout: Sendable, Equatable {
+public struct DetectorOutputLayout: Sendable, Hashable {
     /// Output index of the boxes.
     public var boxes: Int
     /// Output index of the class indices.
@@ -32,7 +32,7 @@ public struct DetectorOutputLayout: Sendable, Equatable {
     public var ratioCoordinates: Bool
 
     /// How a box's four numbers describe it.
-    public enum BoxType: Sendable, Equatable {
+    public enum BoxType: Sendable, Hashable {
         /// left, top, right, bottom
         case boundaries
         /// left, top, width, height

@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 
 /// How detected objects are classified: ML Kit's five coarse categories (through the public object labeler and
@@ -10,8 +11,8 @@ struct ObjectClassification: Sendable {
     enum Kind: Sendable {
         /// The object labeler's labels folded into the five coarse categories.
         case coarse
-        /// The user's classifier with its threshold and label count.
-        case custom(threshold: Float, maxLabels: Int)
+        /// The user's classifier, its labels filtered by the options' threshold and count.
+        case custom(LabelFilter)
     }
 
     let classifier: ClassifierModel
@@ -34,15 +35,15 @@ struct ObjectClassification: Sendable {
     /// The lowest object-labeler confidence that can make a coarse category (the model's metadata threshold).
     static let coarseThreshold: Float = 0.35
 
-    /// The labels of the object in `box` (upright pixels) of `image` (stored pixels turned by `orientation`).
-    func labels(of box: BoundingBox, in image: ImageBuffer, orientation: ImageOrientation) throws(VisionError) -> [ObjectLabel] {
-        guard let region = Self.region(of: box, in: image, orientation: orientation) else { return [] }
+    /// The labels of the object in `box` (upright pixels) of `image`.
+    func labels(of box: BoundingBox, in image: OrientedImage) throws(VisionError) -> [ObjectLabel] {
+        guard let region = image.storedRegion(of: Self.padded(box)) else { return [] }
         let labelTexts = classifier.labels
-        return try classifier.withScores(of: image, region: region, orientation: orientation) { scores in
+        return try classifier.withScores(of: image, region: region) { scores in
             switch kind {
-            case .custom(let threshold, let maxLabels):
-                return TopScores.select(scores, threshold: threshold, limit: maxLabels).map {
-                    ObjectLabel(text: labelTexts?[$0.index] ?? "", index: $0.index, confidence: $0.score)
+            case .custom(let filter):
+                return filter.select(scores).map {
+                    ObjectLabel(text: labelTexts?[$0.index] ?? "", confidence: $0.score, index: $0.index)
                 }
             case .coarse:
                 return Self.coarseLabel(scores, categories: categories).map { [$0] } ?? []
@@ -66,22 +67,12 @@ struct ObjectClassification: Sendable {
         }
         guard let top = best.indices.max(by: { best[$0] < best[$1] }), best[top] >= coarseThreshold,
               best[top] >= unclaimed, let category = CoarseCategory(rawValue: top) else { return nil }
-        return ObjectLabel(text: category.text, index: category.rawValue, confidence: best[top])
+        return ObjectLabel(text: category.text, confidence: best[top], index: category.rawValue)
     }
 
-    /// The padded box in whole stored pixels, or nil when nothing of it is inside the image.
-    static func region(of box: BoundingBox, in image: ImageBuffer, orientation: ImageOrientation) -> PixelRegion? {
-        let uprightWidth = Double(orientation.swapsDimensions ? image.height : image.width)
-        let uprightHeight = Double(orientation.swapsDimensions ? image.width : image.height)
-        let padded = BoundingBox(x: box.x - box.width * cropPadding, y: box.y - box.height * cropPadding,
-                                 width: box.width * (1 + 2 * cropPadding), height: box.height * (1 + 2 * cropPadding))
-            .clamped(width: uprightWidth, height: uprightHeight)
-        let stored = orientation.mapToStored(rect: (padded.x, padded.y, padded.width, padded.height),
-                                             storedWidth: image.width, storedHeight: image.height)
-        let left = max(0, Int(stored.x.rounded(.down))), top = max(0, Int(stored.y.rounded(.down)))
-        let right = min(image.width, Int((stored.x + stored.width).rounded(.up)))
-        let bottom = min(image.height, Int((stored.y + stored.height).rounded(.up)))
-        guard right > left, bottom > top else { return nil }
-        return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
+    /// `box` grown by ``cropPadding`` of its size on every side.
+    static func padded(_ box: BoundingBox) -> BoundingBox {
+        BoundingBox(x: box.x - box.width * cropPadding, y: box.y - box.height * cropPadding,
+                    width: box.width * (1 + 2 * cropPadding), height: box.height * (1 + 2 * cropPadding))
     }
 }

@@ -1,5 +1,7 @@
 import Dispatch
+import LiteVisionGeometry
 import LiteVisionImaging
+import LiteVisionModelStore
 import LiteVisionTracking
 import Synchronization
 
@@ -18,7 +20,7 @@ import Synchronization
 /// ```
 ///
 /// - **Detector**: Google's class-agnostic Mobile Object Localizer (the public model closest to ML Kit's
-///   own), found through ``ModelCatalog``, or your SSD detector (``ObjectDetectorOptions/detectorModel``).
+///   own), found as described in ``BuiltInModel``, or your SSD detector (``ObjectDetectorOptions/detectorModel``).
 /// - **Multiple objects off**: the most prominent object only (see ``Prominence``: confident, large, central).
 ///   On: up to ``ObjectDetectorOptions/maximumObjectCount`` objects, highest score first.
 /// - **Stream mode**: every frame goes through a multi-object tracker (Kalman motion model, two-stage
@@ -35,8 +37,11 @@ public final class ObjectDetector: Sendable {
     public let options: ObjectDetectorOptions
     let detector: DetectorModel
     let classification: ObjectClassification?
+    /// The labels per object at most: the custom options' count, 1 for the coarse categories.
     let maxLabels: Int
-    let state: Mutex<StreamState>
+    /// The tracker's settings, derived once from the options.
+    let trackerOptions: TrackerOptions
+    let session: Mutex<StreamSession>
 
     /// A detector with the built-in model and the base options.
     public static func objectDetector(options: ObjectDetectorOptions) throws(VisionError) -> ObjectDetector {
@@ -50,42 +55,49 @@ public final class ObjectDetector: Sendable {
 
     init(options: ObjectDetectorOptions, custom: CustomObjectDetectorOptions?) throws(VisionError) {
         self.options = options
-        let detectorLocal: LocalModel
-        if let model = options.detectorModel {
-            detectorLocal = model
+        let settings = options.processing
+        let detectorModel: LocalModel
+        if let custom = options.detectorModel {
+            detectorModel = custom
         } else {
-            detectorLocal = LocalModel(path: try ModelCatalog.path(of: .objectLocalizer, modelDirectory: options.modelDirectory,
-                                                                   allowDownload: options.allowsModelDownload))
+            detectorModel = LocalModel(path: try Self.builtIn(.objectLocalizer, options))
         }
-        detector = try DetectorModel(detectorLocal, threadCount: options.threadCount,
-                                     runtimeLibraryPath: options.runtimeLibraryPath,
+        detector = try DetectorModel(try Self.resolve(detectorModel), settings: settings,
                                      layout: options.detectorOutputLayout, labelOffset: options.detectorLabelOffset)
         if let custom, options.shouldEnableClassification {
-            let classifier = try ClassifierModel(custom.localModel, threadCount: options.threadCount,
-                                                 runtimeLibraryPath: options.runtimeLibraryPath)
-            let threshold = custom.classificationConfidenceThreshold.flatMap { (0...1).contains($0) ? $0 : nil }
-                ?? classifier.metadataThreshold ?? 0
-            let limit = custom.maxPerObjectLabelCount > 0 ? custom.maxPerObjectLabelCount : 10
-            classification = ObjectClassification(classifier: classifier, kind: .custom(threshold: threshold, maxLabels: limit))
-            maxLabels = limit
+            let classifier = try ClassifierModel(try Self.resolve(custom.localModel), settings: settings)
+            let filter = LabelFilter(threshold: custom.classificationConfidenceThreshold,
+                                     maxCount: custom.maxPerObjectLabelCount, metadataThreshold: classifier.metadataThreshold)
+            classification = ObjectClassification(classifier: classifier, kind: .custom(filter))
+            maxLabels = filter.maxCount
         } else if options.shouldEnableClassification {
-            let labeler = LocalModel(path: try ModelCatalog.path(of: .objectLabeler, modelDirectory: options.modelDirectory,
-                                                                  allowDownload: options.allowsModelDownload))
-            let classifier = try ClassifierModel(labeler, threadCount: options.threadCount,
-                                                 runtimeLibraryPath: options.runtimeLibraryPath)
-            classification = ObjectClassification(classifier: classifier, kind: .coarse)
+            let labeler = LocalModel(path: try Self.builtIn(.objectLabeler, options))
+            classification = ObjectClassification(classifier: try ClassifierModel(try Self.resolve(labeler), settings: settings),
+                                                  kind: .coarse)
             maxLabels = 1
         } else {
             classification = nil
             maxLabels = 0
         }
-        // The detection threshold is what counts as an object: it starts tracks and leads the first association
-        // stage; weaker detections can only keep existing tracks alive (ByteTrack's second stage).
-        var trackerOptions = options.tracker
-        trackerOptions.newTrackThreshold = options.detectionThreshold
-        trackerOptions.highScoreThreshold = options.detectionThreshold
-        trackerOptions.lowScoreThreshold = min(trackerOptions.lowScoreThreshold, options.detectionThreshold)
-        state = Mutex(StreamState(options: trackerOptions))
+        trackerOptions = options.tracking.trackerOptions(detectionThreshold: options.detectionThreshold)
+        session = Mutex(StreamSession(options: trackerOptions))
+    }
+
+    private static func resolve(_ model: LocalModel) throws(VisionError) -> ResolvedModel {
+        do {
+            return try model.resolve()
+        } catch {
+            throw VisionError(error)
+        }
+    }
+
+    private static func builtIn(_ model: BuiltInModel, _ options: ObjectDetectorOptions) throws(VisionError) -> String {
+        do {
+            return try ModelCatalog.path(of: model, modelDirectory: options.modelDirectory,
+                                         allowDownload: options.allowsModelDownload)
+        } catch {
+            throw VisionError(error)
+        }
     }
 
     /// The labels of the detector's classes, when it has more than one (a class-agnostic detector has none).
@@ -96,95 +108,84 @@ public final class ObjectDetector: Sendable {
 
     /// Detects (and, in stream mode, tracks) the objects in `image` synchronously.
     public func results(in image: VisionImage) throws(VisionError) -> [DetectedObject] {
-        let pixels = try image.pixels(forInputWidth: detector.model.inputWidth, height: detector.model.inputHeight,
-                                      scale: options.decodingScale)
-        let orientation = image.orientation
-        let width = Double(orientation.swapsDimensions ? pixels.height : pixels.width)
-        let height = Double(orientation.swapsDimensions ? pixels.width : pixels.height)
+        let oriented = try image.oriented(forInputWidth: detector.model.input.width, height: detector.model.input.height,
+                                          scale: options.processing.decodingScale)
         switch options.detectorMode {
         case .singleImage:
-            let found = try detector.detect(pixels, orientation: orientation, minimumScore: options.detectionThreshold)
-            let chosen = select(found.map { ($0.box, $0.score) }, width: width, height: height, previous: nil)
+            let found = try detector.detect(oriented, minimumScore: options.detectionThreshold)
+            let chosen = select(found.map { ($0.box, $0.score) }, in: oriented, previous: nil)
             return try chosen.map { index throws(VisionError) in
                 let detection = found[index]
                 return DetectedObject(frame: detection.box, trackingID: nil,
-                                      labels: try labels(of: detection, in: pixels, orientation: orientation),
+                                      labels: try labels(of: detection, in: oriented),
                                       detectionConfidence: detection.score)
             }
         case .stream:
-            let minimum = min(options.tracker.lowScoreThreshold, options.detectionThreshold)
-            let found = try detector.detect(pixels, orientation: orientation, minimumScore: minimum)
-            return try track(found, pixels: pixels, orientation: orientation, width: width, height: height)
+            let found = try detector.detect(oriented, minimumScore: trackerOptions.lowScoreThreshold)
+            return try track(found, in: oriented)
         }
     }
 
     /// Indices of the objects to report among `candidates` (sorted by score, highest first).
-    private func select(_ candidates: [(box: BoundingBox, score: Float)], width: Double, height: Double,
+    private func select(_ candidates: [(box: BoundingBox, score: Float)], in image: OrientedImage,
                         previous: Int?) -> [Int] {
         if options.shouldEnableMultipleObjects {
             return Array(candidates.indices.prefix(max(1, options.maximumObjectCount)))
         }
-        return Prominence.pick(candidates, imageWidth: width, imageHeight: height, previous: previous).map { [$0] } ?? []
+        return Prominence.pick(candidates, imageWidth: Double(image.uprightWidth), imageHeight: Double(image.uprightHeight),
+                               previous: previous).map { [$0] } ?? []
+    }
+
+    /// The detector's own class of a detection, as a label, for detectors with classes.
+    private func detectorLabel(classIndex: Int?, score: Float) -> ObjectLabel? {
+        guard let names = detectorLabels, let index = classIndex, names.indices.contains(index) else { return nil }
+        return ObjectLabel(text: names[index], confidence: score, index: index)
     }
 
     /// The labels of one detection: the detector's class (for detectors with classes), then the classifier's.
-    private func labels(of detection: RawDetection, in pixels: ImageBuffer,
-                        orientation: ImageOrientation) throws(VisionError) -> [ObjectLabel] {
-        var labels: [ObjectLabel] = []
-        if let names = detectorLabels, let index = detection.classIndex, names.indices.contains(index) {
-            labels.append(ObjectLabel(text: names[index], index: index, confidence: detection.score))
-        }
+    private func labels(of detection: RawDetection, in image: OrientedImage) throws(VisionError) -> [ObjectLabel] {
+        var labels = detectorLabel(classIndex: detection.classIndex, score: detection.score).map { [$0] } ?? []
         if let classification {
-            labels += try classification.labels(of: detection.box, in: pixels, orientation: orientation)
+            labels += try classification.labels(of: detection.box, in: image)
         }
         return labels
     }
 
-    private func track(_ found: [RawDetection], pixels: ImageBuffer, orientation: ImageOrientation,
-                       width: Double, height: Double) throws(VisionError) -> [DetectedObject] {
+    private func track(_ found: [RawDetection], in image: OrientedImage) throws(VisionError) -> [DetectedObject] {
         // Under the lock: the tracker, the choice of objects, and which of them to classify now.
         let interval = max(1, options.classificationInterval)
-        let (reported, toClassify, frame) = state.withLock { state -> ([Track], [Track], Int) in
-            state.frame += 1
-            let tracks = state.tracker.update(found.map {
-                TrackerDetection(box: $0.box, score: $0.score, classIndex: detectorLabels == nil ? nil : $0.classIndex)
-            }, imageWidth: Int(width.rounded()), imageHeight: Int(height.rounded()))
-            state.forgetEndedTracks()
-            let ordered = tracks.sorted { $0.score > $1.score }
-            let previous = state.lastReported.flatMap { id in ordered.firstIndex { $0.id == id } }
-            let chosen = select(ordered.map { ($0.box, $0.score) }, width: width, height: height, previous: previous)
-                .map { ordered[$0] }
-            if !options.shouldEnableMultipleObjects { state.lastReported = chosen.first?.id }
-            let due = classification == nil ? [] : chosen.filter { track in
-                state.lastClassified[track.id].map { state.frame - $0 >= interval } ?? true
-            }
-            return (chosen, due, state.frame)
+        let detections = found.map {
+            TrackerDetection(box: $0.box, score: $0.score, classIndex: detectorLabels == nil ? nil : $0.classIndex)
+        }
+        let (reported, due, frame) = session.withLock { session -> ([Track], [Track], Int) in
+            let tracks = session.track(detections, imageWidth: image.uprightWidth, imageHeight: image.uprightHeight)
+            let previous = session.lastReported.flatMap { id in tracks.firstIndex { $0.id == id } }
+            let chosen = select(tracks.map { ($0.box, $0.score) }, in: image, previous: previous).map { tracks[$0] }
+            if !options.shouldEnableMultipleObjects { session.lastReported = chosen.first?.id }
+            let due = classification == nil ? [] : chosen.filter { session.isDue($0.id, interval: interval) }
+            return (chosen, due, session.frame)
         }
         // Outside the lock: classify the objects that are due, then merge their labels in.
-        var fresh: [(Int, [ObjectLabel])] = []
-        for track in toClassify {
-            let detection = RawDetection(box: track.box, score: track.score, classIndex: nil)
-            fresh.append((track.id, try labels(of: detection, in: pixels, orientation: orientation)))
+        var fresh: [(id: Int, labels: [ObjectLabel])] = []
+        for track in due {
+            fresh.append((track.id, try labels(of: RawDetection(box: track.box, score: track.score, classIndex: nil), in: image)))
         }
         let limit = maxLabels
-        let smoothed = state.withLock { state -> [Int: [ObjectLabel]] in
-            for (id, labels) in fresh { state.record(labels, for: id, frame: frame, limit: limit) }
-            return state.labels
+        let smoothed = session.withLock { session -> [[ObjectLabel]] in
+            for (id, labels) in fresh { session.record(labels, for: id, classifiedFrame: frame, limit: limit) }
+            return reported.map { session.labels(of: $0.id) }
         }
-        return reported.map { track in
-            var labels: [ObjectLabel] = []
-            if let names = detectorLabels, let index = track.classIndex, names.indices.contains(index) {
-                labels.append(ObjectLabel(text: names[index], index: index, confidence: track.score))
-            }
-            labels += smoothed[track.id] ?? []
-            return DetectedObject(frame: track.box, trackingID: track.id, labels: labels, detectionConfidence: track.score)
+        return zip(reported, smoothed).map { track, smoothed in
+            let own = detectorLabel(classIndex: track.classIndex, score: track.score).map { [$0] } ?? []
+            return DetectedObject(frame: track.box, trackingID: track.id, labels: own + smoothed,
+                                  detectionConfidence: track.score)
         }
     }
 
     /// Forgets every track (stream mode), as at the start of a new video: the next objects get new IDs (IDs
     /// are never reused by a detector).
     public func resetTracking() {
-        state.withLock { $0.reset() }
+        session.withLock { $0.reset() }
     }
 
     /// Detects objects in `image` without blocking the caller.

@@ -1,5 +1,4 @@
-import LiteRTRuntime
-import LiteVisionTracking
+import LiteVisionModelStore
 
 /// How an ``ObjectDetector`` is used, as ML Kit's `ObjectDetectorMode`.
 public enum DetectorMode: Sendable, Hashable {
@@ -19,7 +18,7 @@ public enum DetectorMode: Sendable, Hashable {
 /// options.shouldEnableMultipleObjects = true
 /// options.shouldEnableClassification = true   // Fashion good, Home good, Food, Place, Plant
 /// ```
-public struct ObjectDetectorOptions: Sendable, Equatable {
+public struct ObjectDetectorOptions: Sendable, Hashable {
     /// Stream (video, with tracking IDs; the default) or single image.
     public var detectorMode: DetectorMode = .stream
     /// Off (the default): only the most prominent object is returned (see ``ObjectDetector``). On: up to
@@ -43,23 +42,19 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     /// How many lines of the detector's label file come before class 0. Default: 1 when the first line is
     /// `background`, else 0.
     public var detectorLabelOffset: Int?
-    /// The tracker's settings in stream mode (LiteVision addition). Its thresholds for starting tracks and for the
-    /// first association stage are set to ``detectionThreshold``.
-    public var tracker = TrackerOptions()
+    /// How objects are followed across frames in stream mode (LiteVision addition); what starts an object is
+    /// ``detectionThreshold``.
+    public var tracking = TrackingOptions()
     /// In stream mode, an object is classified again after this many frames (LiteVision addition; its labels
     /// are smoothed over time in between). Default 5.
     public var classificationInterval = 5
-    /// Where the built-in models are looked for first (LiteVision addition); see ``ModelCatalog``.
+    /// Where the built-in models are looked for first (LiteVision addition); see ``BuiltInModel``.
     public var modelDirectory: String?
     /// Whether a built-in model found in no folder is downloaded from its official URL (or
     /// `LITEVISION_MODEL_BASE_URL`) into the cache, verified by its SHA-256 (LiteVision addition). Default true.
     public var allowsModelDownload = true
-    /// Threads one inference may use (LiteVision addition). Defaults to the number of cores.
-    public var threadCount: Int = LiteRtRuntime.defaultThreadCount
-    /// How far large JPEGs may be downscaled while decoding (LiteVision addition). See ``DecodingScale``.
-    public var decodingScale: DecodingScale = .full
-    /// Load the LiteRT runtime from this file only (LiteVision addition).
-    public var runtimeLibraryPath: String?
+    /// Threads, runtime library and JPEG decoding (LiteVision addition). See ``ProcessingOptions``.
+    public var processing = ProcessingOptions()
 
     /// Options with ML Kit's defaults: stream mode, one object, no classification.
     public init() {}
@@ -69,7 +64,7 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
 /// `CustomObjectDetectorOptions`. Every property of ``ObjectDetectorOptions`` is available on it too
 /// (`options.detectorMode = .singleImage`).
 @dynamicMemberLookup
-public struct CustomObjectDetectorOptions: Sendable, Equatable {
+public struct CustomObjectDetectorOptions: Sendable, Hashable {
     /// The classifier applied to each detected object (same requirements as for ``ImageLabeler``).
     public var localModel: LocalModel
     /// Labels below this confidence are dropped. Unset or invalid: the model's metadata threshold, else 0.

@@ -1,6 +1,8 @@
-import LiteRTRuntime
+import LiteRT
+import LiteVisionGeometry
 import LiteVisionImaging
-import TFLiteModel
+import LiteVisionModelStore
+import TFLiteFormat
 
 /// A custom image classifier checked against ML Kit's custom-model requirements, compiled and ready:
 /// the engine behind ``ImageLabeler`` (and, next, the custom classification of detected objects).
@@ -17,18 +19,15 @@ final class ClassifierModel: Sendable {
     let metadataThreshold: Float?
 
     var path: String { model.path }
-    var inputWidth: Int { model.inputWidth }
-    var inputHeight: Int { model.inputHeight }
+    var input: ModelInput { model.input }
 
-    init(_ local: LocalModel, threadCount: Int, locale: String = "en", runtimeLibraryPath: String? = nil) throws(VisionError) {
-        let local = try local.manifestPath.map { (manifest) throws(VisionError) in try AutoMLManifest.resolve(manifest) } ?? local
-        model = try ImageModel(path: local.path, threadCount: threadCount, runtimeLibraryPath: runtimeLibraryPath,
-                               checkOutputs: Self.outputViolations)
+    init(_ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en") throws(VisionError) {
+        model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations)
         classCount = model.file.outputs[0].shape.last!
         metadataThreshold = model.file.metadata?.outputTensors.first?.scoreThreshold
-        labels = try Self.labels(model: local, file: model.file, classCount: classCount, locale: locale)
+        labels = try Self.labels(model: resolved, file: model.file, classCount: classCount, locale: locale)
         guard model.outputs[0].elementCount == classCount else {
-            throw .invalidModel(path: local.path, reason: "the runtime reads its output as \(model.outputs[0].shape)")
+            throw .invalidModel(path: resolved.name, reason: "the runtime reads its output as \(model.outputs[0].shape)")
         }
     }
 
@@ -50,7 +49,7 @@ final class ClassifierModel: Sendable {
         return reasons
     }
 
-    private static func labels(model: LocalModel, file: TFLiteModelFile, classCount: Int,
+    private static func labels(model: ResolvedModel, file: TFLiteModelFile, classCount: Int,
                                locale: String) throws(VisionError) -> [String]? {
         guard let (list, source) = try LabelSource.labels(for: model, file: file, output: 0, locale: locale) else {
             return nil
@@ -61,21 +60,21 @@ final class ClassifierModel: Sendable {
         return list
     }
 
-    /// Runs the classifier on `image` (or its `region`, in stored pixels), turned by `orientation`, and gives
-    /// `body` the dequantized scores, one per class.
-    func withScores<R>(of image: ImageBuffer, region: PixelRegion? = nil, orientation: ImageOrientation,
-                       _ body: (UnsafeBufferPointer<Float>) throws -> R) throws(VisionError) -> R {
+    /// Runs the classifier on `image`, or the `region` of its stored pixels, and gives `body` the
+    /// dequantized scores, one per class.
+    func withScores<R>(of image: OrientedImage, region: PixelRect? = nil,
+                       _ body: (UnsafeBufferPointer<Float>) -> R) throws(VisionError) -> R {
         do {
             return try model.pool.withSession { session in
-                try model.writeInput(image, region: region, orientation: orientation, session: session)
+                try model.writeInput(image, region: region, session: session)
                 try session.compiled.run()
                 return try session.compiled.withOutput(0) { raw in
-                    OutputReader.dequantize(raw, signature: model.outputs[0], count: classCount, into: &session.scores)
-                    return try session.scores.withUnsafeBufferPointer { try body($0) }
+                    ScoreReader.dequantize(raw, signature: model.outputs[0], count: classCount, into: &session.scores)
+                    return session.scores.withUnsafeBufferPointer { body($0) }
                 }
             }
         } catch {
-            throw visionError(error)
+            throw VisionError(runningModel: error)
         }
     }
 }

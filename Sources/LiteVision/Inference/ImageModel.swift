@@ -1,74 +1,79 @@
-import LiteRTRuntime
+import LiteRT
+import LiteVisionGeometry
 import LiteVisionImaging
-import TFLiteModel
+import LiteVisionModelStore
+import TFLiteFormat
 
 /// What every image model LiteVision runs has in common, read and checked once: the parsed file, one RGB
 /// image input with its normalization, and a pool of compiled copies. Classifiers and detectors add their
 /// own output checks on top.
 struct ImageModel: Sendable {
+    /// How messages name the model (its path, or the name given to bytes in memory).
     let path: String
     let file: TFLiteModelFile
-    let inputWidth: Int
-    let inputHeight: Int
-    /// `nil` for uint8 input; per-channel (mean, 1/std) for float32 input.
-    let normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?
+    /// The input image size and pixel scaling.
+    let input: ModelInput
     let pool: SessionPool
     /// The first compiled copy's signature (every copy has the same).
     let outputs: [TensorSignature]
 
-    /// Reads and checks the model at `path` with `checkOutputs` (the feature's own rules, returning the
-    /// reasons it refuses the model), then compiles it. `probe` runs once on the first compiled copy (e.g.
-    /// to learn open output shapes) before the pool is made.
-    init(path: String, threadCount: Int, runtimeLibraryPath: String?,
+    /// Parses and checks `model` with `checkOutputs` (the feature's own rules, returning the reasons it
+    /// refuses the model), then compiles it. `probe` runs once on the first compiled copy (e.g. to learn open
+    /// output shapes) before the pool is made.
+    init(_ model: ResolvedModel, settings: ProcessingOptions,
          checkOutputs: (TFLiteModelFile) -> [String],
          probe: ((InferenceSession) throws(VisionError) -> Void)? = nil) throws(VisionError) {
+        let path = model.name
         self.path = path
         do {
-            file = try TFLiteModelFile(bytes: try FileReader.read(path))
-        } catch let error as VisionError {
-            throw error
+            file = try TFLiteModelFile(bytes: model.bytes)
         } catch {
             throw .invalidModel(path: path, reason: "\(error)")
         }
         if let reason = (Self.inputViolations(file) + checkOutputs(file)).first {
             throw .unsupportedModel(path: path, reason: reason)
         }
-        let input = file.inputs[0]
-        inputHeight = input.shape[1]
-        inputWidth = input.shape[2]
-        normalization = try Self.normalization(of: file, path: path)
+        let tensor = file.inputs[0]
+        input = ModelInput(width: tensor.shape[2], height: tensor.shape[1],
+                           normalization: try Self.normalization(of: file, path: path))
 
-        let runtime: LiteRtRuntime
+        let runtime: Runtime
         do {
-            runtime = try LiteRtRuntime.load(libraryPath: runtimeLibraryPath)
+            runtime = try Runtime.load(libraryPath: settings.runtimeLibraryPath)
         } catch {
             throw .runtimeUnavailable(error)
         }
         let compiledModel: Model
         do {
-            compiledModel = try Model(runtime: runtime, path: path)
+            if let file = model.path {
+                compiledModel = try Model(runtime: runtime, path: file)
+            } else {
+                compiledModel = try model.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(LiteRTError) in try Model(runtime: runtime, bytes: bytes) }
+                }.get()
+            }
         } catch {
             throw .runtime(error)
         }
-        let options = CompilationOptions(threadCount: threadCount)
+        let options = CompilationOptions(threadCount: settings.threadCount)
         let make: @Sendable () throws -> InferenceSession = {
             InferenceSession(compiled: try CompiledModel(model: compiledModel, options: options))
         }
         let first: InferenceSession
         do {
             first = try make()
-        } catch let error as LiteRtError {
+        } catch let error as LiteRTError {
             throw .runtime(error)
         } catch {
             throw .invalidModel(path: path, reason: "\(error)")
         }
-        guard first.compiled.inputs.count == 1, first.compiled.inputs[0].shape == input.shape,
+        guard first.compiled.inputs.count == 1, first.compiled.inputs[0].shape == tensor.shape,
               first.compiled.outputs.count == file.outputs.count else {
             throw .invalidModel(path: path, reason: "the runtime reads its signature differently (inputs \(first.compiled.inputs.map(\.shape)))")
         }
         try probe?(first)
         outputs = first.compiled.outputs
-        pool = SessionPool(limit: max(2, LiteRtRuntime.defaultThreadCount), first: first, make: make)
+        pool = SessionPool(limit: max(2, Runtime.defaultThreadCount), first: first, make: make)
     }
 
     /// Every way the input breaks ML Kit's requirements: one uint8 or float32 `[1, H, W, 3]` image.
@@ -88,7 +93,7 @@ struct ImageModel: Sendable {
     }
 
     /// The metadata's normalization for a float32 input (required there, as in ML Kit); nil for uint8.
-    static func normalization(of file: TFLiteModelFile, path: String) throws(VisionError) -> (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)? {
+    static func normalization(of file: TFLiteModelFile, path: String) throws(VisionError) -> ModelInput.Normalization? {
         guard file.inputs[0].elementType == .float32 else { return nil }
         guard let options = file.metadata?.inputTensors.first?.normalization, !options.mean.isEmpty, !options.std.isEmpty else {
             throw .unsupportedModel(path: path, reason: """
@@ -102,30 +107,17 @@ struct ImageModel: Sendable {
         }
         let mean = options.mean.count == 1 ? SIMD3(repeating: options.mean[0]) : SIMD3(options.mean)
         let std = options.std.count == 1 ? SIMD3(repeating: options.std[0]) : SIMD3(options.std)
-        return (mean, 1 / std)
+        return ModelInput.Normalization(mean: mean, inverseStd: 1 / std)
     }
 
-    /// Fills the input of `session` from `image` (or the `region` of it, in stored pixels) turned by `orientation`.
-    func writeInput(_ image: ImageBuffer, region: PixelRegion?, orientation: ImageOrientation,
-                    session: InferenceSession) throws {
-        _ = try session.compiled.withInput(0) { tensor in
-            InputWriter.write(image, region: region, orientation: orientation, width: inputWidth, height: inputHeight,
-                              normalization: normalization, into: tensor, session: session)
+    /// Fills the input of `session` from `image`, or the `region` of its stored pixels, turned upright.
+    func writeInput(_ image: OrientedImage, region: PixelRect? = nil, session: InferenceSession) throws(VisionError) {
+        do {
+            _ = try session.compiled.withInput(0) { tensor in
+                InputWriter.write(image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
+            }
+        } catch {
+            throw VisionError(runningModel: error)
         }
     }
-}
-
-/// A rectangle of whole pixels inside a stored image.
-struct PixelRegion: Sendable, Equatable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
-}
-
-/// Maps any thrown error of an inference call to a ``VisionError``.
-func visionError(_ error: any Error) -> VisionError {
-    if let error = error as? VisionError { return error }
-    if let error = error as? LiteRtError { return .runtime(error) }
-    return .invalidImage("\(error)")
 }

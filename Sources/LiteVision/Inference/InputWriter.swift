@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionImaging
 
 /// Turns an image (or a region of it) into a model's input tensor: the preprocessing of every image, frame
@@ -9,24 +10,26 @@ import LiteVisionImaging
 /// and only the small result is turned upright. A region is read in place (no copy of the crop). uint8 models
 /// get the bytes as they are; float32 models get `(value - mean) / std` with the metadata's NormalizationOptions.
 enum InputWriter {
-    static func write(_ image: ImageBuffer, region: PixelRegion? = nil, orientation: ImageOrientation,
-                      width: Int, height: Int, normalization: (mean: SIMD3<Float>, inverseStd: SIMD3<Float>)?,
+    /// Fills `tensor` with the `region` of `image`'s stored pixels, resized to `input` and turned upright.
+    static func write(_ image: OrientedImage, region: PixelRect, as input: ModelInput,
                       into tensor: UnsafeMutableRawBufferPointer, session: InferenceSession) {
-        let storedWidth = orientation.swapsDimensions ? height : width
-        let storedHeight = orientation.swapsDimensions ? width : height
+        let orientation = image.orientation
+        let width = input.width, height = input.height
+        let stored = orientation.inverse.uprightSize(width: width, height: height)
         let byteCount = width * height * 3
-        precondition(tensor.count >= byteCount * (normalization == nil ? 1 : 4), "input tensor too small")
-        if normalization == nil && orientation == .up {
-            resize(image, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
+        precondition(tensor.count >= byteCount * (input.normalization == nil ? 1 : 4), "input tensor too small")
+        if input.normalization == nil && orientation == .up {
+            resize(image.pixels, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
             return
         }
         if session.resized.count != byteCount { session.resized = [UInt8](repeating: 0, count: byteCount) }
         session.resized.withUnsafeMutableBytes { resized in
-            resize(image, region: region, into: resized.baseAddress!, width: storedWidth, height: storedHeight, session: session)
+            resize(image.pixels, region: region, into: resized.baseAddress!, width: stored.width, height: stored.height,
+                   session: session)
         }
-        guard let normalization else {
+        guard let normalization = input.normalization else {
             session.resized.withUnsafeBytes { resized in
-                Resampler.orient(rgb: resized.baseAddress!, width: storedWidth, height: storedHeight,
+                Resampler.orient(rgb: resized.baseAddress!, width: stored.width, height: stored.height,
                                  orientation: orientation, into: tensor.baseAddress!)
             }
             return
@@ -35,7 +38,7 @@ enum InputWriter {
             if session.oriented.count != byteCount { session.oriented = [UInt8](repeating: 0, count: byteCount) }
             session.resized.withUnsafeBytes { resized in
                 session.oriented.withUnsafeMutableBytes { oriented in
-                    Resampler.orient(rgb: resized.baseAddress!, width: storedWidth, height: storedHeight,
+                    Resampler.orient(rgb: resized.baseAddress!, width: stored.width, height: stored.height,
                                      orientation: orientation, into: oriented.baseAddress!)
                 }
             }
@@ -49,11 +52,9 @@ enum InputWriter {
 
     /// Resizes `image` (or its `region`) to `width`×`height` RGB8 at `destination`, reusing the session's
     /// resize plan when the sizes repeat (every frame of a video).
-    private static func resize(_ image: ImageBuffer, region: PixelRegion?, into destination: UnsafeMutableRawPointer,
+    private static func resize(_ image: ImageBuffer, region area: PixelRect, into destination: UnsafeMutableRawPointer,
                                width: Int, height: Int, session: InferenceSession) {
-        let area = region ?? PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
-        precondition(area.x >= 0 && area.y >= 0 && area.width > 0 && area.height > 0
-                     && area.x + area.width <= image.width && area.y + area.height <= image.height, "region outside the image")
+        precondition(area.isInside(width: image.width, height: image.height), "region outside the image")
         let plan = session.plan(sourceWidth: area.width, sourceHeight: area.height, width: width, height: height)
         let bytesPerPixel = image.format.bytesPerPixel
         image.pixels.withUnsafeBytes { pixels in

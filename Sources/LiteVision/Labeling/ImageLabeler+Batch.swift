@@ -1,5 +1,6 @@
 import Dispatch
-import LiteRTRuntime
+import LiteRT
+import LiteVisionSystem
 import Synchronization
 
 extension ImageLabeler {
@@ -12,7 +13,7 @@ extension ImageLabeler {
     /// `threadCount = 1` labels one file per core, which keeps every core busy through decoding too and is
     /// the fastest way through a folder. `body` is called on one thread at a time.
     public func labelFiles(_ paths: [String], _ body: (_ index: Int, _ result: Result<[ImageLabel], VisionError>) -> Void) {
-        let workers = max(1, min(paths.count, LiteRtRuntime.defaultThreadCount / max(1, options.threadCount)))
+        let workers = max(1, min(paths.count, Runtime.defaultThreadCount / max(1, options.processing.threadCount)))
         if workers == 1 {
             for (index, path) in paths.enumerated() { body(index, label(path)) }
             return

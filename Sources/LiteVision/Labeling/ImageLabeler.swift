@@ -1,5 +1,6 @@
 import Dispatch
 import LiteVisionImaging
+import LiteVisionModelStore
 
 /// Labels images with a custom TFLite classifier, as ML Kit's `ImageLabeler` with
 /// `CustomImageLabelerOptions`.
@@ -20,13 +21,14 @@ public final class ImageLabeler: Sendable {
     /// The options the labeler was made with.
     public let options: CustomImageLabelerOptions
     /// The confidence threshold in effect: the option if valid, else the model's metadata threshold, else 0.
-    public let confidenceThreshold: Float
+    public var confidenceThreshold: Float { filter.threshold }
     /// The number of labels returned at most: the option if valid, else 10.
-    public let maxResultCount: Int
+    public var maxResultCount: Int { filter.maxCount }
     /// The smallest width and height of an image the labeler accepts.
     public static let minimumImageDimension = 16
 
     let classifier: ClassifierModel
+    let filter: LabelFilter
 
     /// A labeler for `options`.
     /// - Throws: ``VisionError`` when the model is missing, not a TFLite model, breaks the custom-model
@@ -37,22 +39,19 @@ public final class ImageLabeler: Sendable {
 
     init(options: CustomImageLabelerOptions) throws(VisionError) {
         self.options = options
-        classifier = try ClassifierModel(options.localModel, threadCount: options.threadCount, locale: options.labelLocale,
-                                     runtimeLibraryPath: options.runtimeLibraryPath)
-        if let threshold = options.confidenceThreshold, threshold >= 0, threshold <= 1 {
-            confidenceThreshold = threshold
-        } else {
-            confidenceThreshold = classifier.metadataThreshold ?? 0
+        let model: ResolvedModel
+        do {
+            model = try options.localModel.resolve()
+        } catch {
+            throw VisionError(error)
         }
-        if let count = options.maxResultCount, count > 0 {
-            maxResultCount = count
-        } else {
-            maxResultCount = CustomImageLabelerOptions.defaultMaxResultCount
-        }
+        classifier = try ClassifierModel(model, settings: options.processing, locale: options.labelLocale)
+        filter = LabelFilter(threshold: options.confidenceThreshold, maxCount: options.maxResultCount,
+                             metadataThreshold: classifier.metadataThreshold)
     }
 
     /// The model's input size (width, height): the size every image is resized to.
-    public var inputSize: (width: Int, height: Int) { (classifier.inputWidth, classifier.inputHeight) }
+    public var inputSize: (width: Int, height: Int) { (classifier.input.width, classifier.input.height) }
 
     /// The model's labels, if it has any (from its metadata or the label file given).
     public var labels: [String]? { classifier.labels }
@@ -60,14 +59,15 @@ public final class ImageLabeler: Sendable {
     /// Labels `image` synchronously: the labels with confidence at or above the threshold, highest first
     /// (ties by index), at most ``maxResultCount``.
     public func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
-        let pixels = try image.pixels(forInputWidth: classifier.inputWidth, height: classifier.inputHeight,
-                                      scale: options.decodingScale)
+        let oriented = try image.oriented(forInputWidth: classifier.input.width, height: classifier.input.height,
+                                          scale: options.processing.decodingScale)
+        let pixels = oriented.pixels
         guard pixels.width >= Self.minimumImageDimension, pixels.height >= Self.minimumImageDimension else {
             throw .invalidImage("it is \(pixels.width)x\(pixels.height) pixels; labeling needs at least \(Self.minimumImageDimension)x\(Self.minimumImageDimension)")
         }
         let labels = classifier.labels
-        return try classifier.withScores(of: pixels, orientation: image.orientation) { scores in
-            TopScores.select(scores, threshold: confidenceThreshold, limit: maxResultCount).map { entry in
+        return try classifier.withScores(of: oriented) { scores in
+            filter.select(scores).map { entry in
                 ImageLabel(text: labels?[entry.index] ?? "", confidence: entry.score, index: entry.index)
             }
         }

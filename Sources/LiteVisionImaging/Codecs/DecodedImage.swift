@@ -1,31 +1,33 @@
+import LiteVisionGeometry
+
 /// An image decoded from a JPEG or PNG file, with what its header says about it.
-public struct DecodedImage: Sendable {
+package struct DecodedImage: Sendable {
     /// The pixels, always ``PixelFormat/rgb8`` with tightly packed rows (`bytesPerRow == width * 3`),
     /// as stored in the file (not yet turned upright: see ``orientation``).
     ///
     /// Grayscale images are expanded to RGB; CMYK JPEGs are converted to RGB; PNG alpha is dropped
     /// (as ML Kit ignores alpha); 16-bit PNG samples are rounded to 8 bits. A PNG `gAMA` chunk that
     /// differs from sRGB's gamma is applied by libpng (Pillow ignores it); ICC profiles are ignored.
-    public var image: ImageBuffer
+    package var image: ImageBuffer
     /// How the stored pixels must be turned to show the picture upright, from the EXIF `Orientation`
     /// tag (JPEG APP1 or PNG `eXIf` chunk); ``ImageOrientation/up`` when absent or invalid.
-    public var orientation: ImageOrientation
+    package var orientation: ImageOrientation
     /// The file format the image was decoded from.
-    public var format: ImageFileFormat
+    package var format: ImageFileFormat
     /// The stored width of the image in the file, before any DCT scaling.
-    public var originalWidth: Int
+    package var originalWidth: Int
     /// The stored height of the image in the file, before any DCT scaling.
-    public var originalHeight: Int
+    package var originalHeight: Int
     /// By how much a JPEG was shrunk while decoding (1, 2, 4 or 8): `image` is the stored image
     /// scaled by `1/scaleDenominator`, rounded up. Always 1 for PNG and for full-size decoding.
-    public var scaleDenominator: Int
+    package var scaleDenominator: Int
     /// A warning from libjpeg-turbo or libpng about recoverable damage (for example
     /// "Corrupt JPEG data: bad Huffman code"), or `nil`. The image was decoded anyway, as browsers
     /// and Pillow do, but some of its pixels may be wrong.
-    public var warning: String?
+    package var warning: String?
 
     /// Creates a decoded image from its parts.
-    public init(image: ImageBuffer, orientation: ImageOrientation, format: ImageFileFormat,
+    package init(image: ImageBuffer, orientation: ImageOrientation, format: ImageFileFormat,
                 originalWidth: Int, originalHeight: Int, scaleDenominator: Int = 1, warning: String? = nil) {
         self.image = image
         self.orientation = orientation
@@ -38,18 +40,18 @@ public struct DecodedImage: Sendable {
 }
 
 /// What the header of a JPEG or PNG file says, read without decoding pixels.
-public struct ImageHeaderInfo: Sendable, Equatable {
+package struct ImageHeaderInfo: Sendable, Equatable {
     /// The file format.
-    public var format: ImageFileFormat
+    package var format: ImageFileFormat
     /// The stored width in pixels.
-    public var width: Int
+    package var width: Int
     /// The stored height in pixels.
-    public var height: Int
+    package var height: Int
     /// The EXIF orientation (``ImageOrientation/up`` when absent or invalid).
-    public var orientation: ImageOrientation
+    package var orientation: ImageOrientation
 
     /// Creates header information from its parts.
-    public init(format: ImageFileFormat, width: Int, height: Int, orientation: ImageOrientation) {
+    package init(format: ImageFileFormat, width: Int, height: Int, orientation: ImageOrientation) {
         self.format = format
         self.width = width
         self.height = height
@@ -57,7 +59,7 @@ public struct ImageHeaderInfo: Sendable, Equatable {
     }
 
     /// The size of the picture once shown upright: width and height swapped for the 90° orientations.
-    public var uprightSize: (width: Int, height: Int) {
+    package var uprightSize: (width: Int, height: Int) {
         orientation.swapsDimensions ? (height, width) : (width, height)
     }
 }

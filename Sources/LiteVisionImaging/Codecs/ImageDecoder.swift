@@ -9,20 +9,20 @@
 /// let decoded = try ImageDecoder().decodeFile(atPath: "photo.jpg", minimumSize: (224, 224))
 /// print(decoded.image.width, decoded.orientation)
 /// ```
-public struct ImageDecoder: Sendable {
+package struct ImageDecoder: Sendable {
     /// The default limit on the number of pixels an image may declare: 100 megapixels
     /// (100,000,000), enough for any camera photo and far below what would exhaust memory
     /// (decoding 100 megapixels needs 300 MB of RGB output).
-    public static let defaultMaxPixelCount = 100_000_000
+    package static let defaultMaxPixelCount = 100_000_000
 
     /// The largest `width * height` accepted. Larger images are refused with
     /// ``ImageDecodingError/tooLarge(width:height:limit:)`` from their header, before any pixel
     /// memory is allocated. The limit applies to the stored size, even when DCT scaling is requested.
-    public let maxPixelCount: Int
+    package let maxPixelCount: Int
 
     /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
     /// (default ``defaultMaxPixelCount``, 100 megapixels). `maxPixelCount` must be positive.
-    public init(maxPixelCount: Int = defaultMaxPixelCount) {
+    package init(maxPixelCount: Int = defaultMaxPixelCount) {
         precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
         self.maxPixelCount = maxPixelCount
     }
@@ -40,7 +40,7 @@ public struct ImageDecoder: Sendable {
     /// - Returns: the pixels, the EXIF orientation and the stored size.
     /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt,
     ///   or declares a size beyond ``maxPixelCount``.
-    public func decode(_ bytes: UnsafeRawBufferPointer,
+    package func decode(_ bytes: UnsafeRawBufferPointer,
                        minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
         let view = ByteView(bytes: bytes)
         switch FormatSniffer.format(of: view) {
@@ -51,7 +51,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Decodes JPEG or PNG bytes held in an array; see ``decode(_:minimumSize:)-(UnsafeRawBufferPointer,_)``.
-    public func decode(_ bytes: [UInt8],
+    package func decode(_ bytes: [UInt8],
                        minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageDecodingError) in try decode(raw, minimumSize: minimumSize) }
@@ -61,7 +61,7 @@ public struct ImageDecoder: Sendable {
 
     /// Reads only the header: format, stored width and height, and EXIF orientation. No pixels are
     /// decoded, so this is cheap even for huge images (and is not subject to ``maxPixelCount``).
-    public func inspect(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageHeaderInfo {
+    package func inspect(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageHeaderInfo {
         let view = ByteView(bytes: bytes)
         switch FormatSniffer.format(of: view) {
         case .failure(let error):
@@ -80,7 +80,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Reads only the header of bytes held in an array; see ``inspect(_:)-(UnsafeRawBufferPointer)``.
-    public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeaderInfo {
+    package func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageHeaderInfo {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageDecodingError) in try inspect(raw) }
         }

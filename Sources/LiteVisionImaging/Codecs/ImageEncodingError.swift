@@ -1,5 +1,5 @@
 /// Why an image could not be encoded.
-public enum ImageEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// JPEG quality outside 1...100.
     case invalidQuality(Int)
     /// An EXIF orientation value outside 0...65535 (the range of the EXIF SHORT type).
@@ -11,7 +11,7 @@ public enum ImageEncodingError: Error, Sendable, Equatable, CustomStringConverti
     case encoderFailed(String)
 
     /// A message for people: what is wrong, and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidQuality(let quality):
             return "Invalid JPEG quality \(quality): it must be between 1 and 100."

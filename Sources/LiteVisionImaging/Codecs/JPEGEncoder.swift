@@ -1,7 +1,7 @@
 import CTurboJPEG
 
 /// Encodes images as JPEG with libjpeg-turbo: for making test fixtures and saving debug output.
-public enum JPEGEncoder {
+package enum JPEGEncoder {
     /// Encodes an image as a baseline JPEG.
     ///
     /// - Parameters:
@@ -12,7 +12,7 @@ public enum JPEGEncoder {
     ///     inserted right after the SOI marker. 1...8 are the meaningful values; any 16-bit value is
     ///     accepted so tests can also write invalid ones.
     /// - Returns: the JPEG file bytes.
-    public static func encode(_ image: ImageBuffer, quality: Int = 95,
+    package static func encode(_ image: ImageBuffer, quality: Int = 95,
                               exifOrientation: Int? = nil) throws(ImageEncodingError) -> [UInt8] {
         let pixelFormat: TJPF
         switch image.format {
@@ -31,7 +31,7 @@ public enum JPEGEncoder {
     ///
     /// The samples are stored as given, 4 bytes per pixel, tightly packed. Readers (Pillow,
     /// Photoshop, ``ImageDecoder``) take CMYK JPEG samples to be inverted: 255 means no ink.
-    public static func encodeCMYK(_ pixels: [UInt8], width: Int, height: Int,
+    package static func encodeCMYK(_ pixels: [UInt8], width: Int, height: Int,
                                   quality: Int = 95) throws(ImageEncodingError) -> [UInt8] {
         guard width > 0, height > 0, pixels.count >= width * height * 4 else {
             throw .invalidSize(width: width, height: height, reason: "expected \(width * height * 4) CMYK bytes")

@@ -1,12 +1,12 @@
 import CPNG
 
 /// Encodes images as PNG with libpng's simplified API: lossless, for fixtures and debug output.
-public enum PNGEncoder {
+package enum PNGEncoder {
     /// Encodes an 8-bit image as PNG.
     ///
     /// RGB8 is written as RGB, RGBA8 and BGRA8 as RGBA (with their alpha), Gray8 as grayscale.
     /// Rows may be padded (`bytesPerRow` is honoured). Returns the PNG file bytes.
-    public static func encode(_ image: ImageBuffer) throws(ImageEncodingError) -> [UInt8] {
+    package static func encode(_ image: ImageBuffer) throws(ImageEncodingError) -> [UInt8] {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(image.width)

@@ -1,8 +1,10 @@
+import LiteVisionGeometry
+
 /// Turning stored pixels upright (all eight EXIF orientations, any pixel format).
 extension Resampler {
     /// The upright image for `source` stored with `orientation`, in the same pixel format, rows
     /// tightly packed. Width and height are swapped for the four 90° cases.
-    public static func orient(_ source: ImageBuffer, _ orientation: ImageOrientation) -> ImageBuffer {
+    package static func orient(_ source: ImageBuffer, _ orientation: ImageOrientation) -> ImageBuffer {
         let size = orientation.uprightSize(width: source.width, height: source.height)
         let bpp = source.format.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * bpp)
@@ -19,7 +21,7 @@ extension Resampler {
     /// Turns tightly packed RGB8 pixels (`width`×`height` as stored) upright into `destination`,
     /// which must hold `width * height * 3` bytes and must not overlap the source. This is the path
     /// for small images (a model input resized in stored orientation).
-    public static func orient(rgb source: UnsafeRawPointer, width: Int, height: Int,
+    package static func orient(rgb source: UnsafeRawPointer, width: Int, height: Int,
                               orientation: ImageOrientation, into destination: UnsafeMutableRawPointer) {
         precondition(width > 0 && height > 0, "orient: size must be positive")
         orientPixels(source, width: width, height: height, bytesPerRow: width * 3, bytesPerPixel: 3,
@@ -30,7 +32,7 @@ extension Resampler {
     /// - Parameters:
     ///   - pixels: must hold `bytesPerRow * (height - 1) + width * format.bytesPerPixel` bytes.
     ///   - destination: `width * height * format.bytesPerPixel` bytes, not overlapping the source.
-    public static func orient(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+    package static func orient(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
                               format: PixelFormat, orientation: ImageOrientation,
                               into destination: UnsafeMutableRawPointer) {
         let bpp = format.bytesPerPixel

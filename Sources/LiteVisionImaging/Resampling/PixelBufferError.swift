@@ -1,5 +1,5 @@
 /// Why a caller-supplied pixel buffer was refused (instead of being read out of bounds).
-public enum PixelBufferError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PixelBufferError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Width or height is zero or negative.
     case invalidSize(width: Int, height: Int)
     /// A plane's row stride is shorter than one row of its samples.
@@ -8,7 +8,7 @@ public enum PixelBufferError: Error, Sendable, Equatable, CustomStringConvertibl
     case planeTooSmall(plane: String, byteCount: Int, required: Int)
 
     /// A sentence naming the plane and the sizes involved.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidSize(let width, let height):
             "invalid pixel buffer size \(width)x\(height): both must be positive"

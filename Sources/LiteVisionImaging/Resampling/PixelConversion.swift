@@ -5,12 +5,12 @@
 /// reading out of bounds), and use BT.601 coefficients in fixed point (see ``YUVRange``). Chroma is
 /// 4:2:0: planes of `ceil(width / 2)` × `ceil(height / 2)` samples, each sample shared by a 2×2 block
 /// of pixels; odd sizes are allowed.
-public enum PixelConversion {
+package enum PixelConversion {
     /// Converts an NV12 frame (a Y plane and one plane of interleaved Cb, Cr pairs) to RGB8.
     /// - Parameters:
     ///   - y: the luma plane, `yBytesPerRow * (height - 1) + width` bytes at least.
     ///   - cbcr: the chroma plane, `cbcrBytesPerRow * (ceil(height/2) - 1) + 2 * ceil(width/2)` bytes at least.
-    public static func nv12ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+    package static func nv12ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
                                  cbcr: UnsafeRawBufferPointer, cbcrBytesPerRow: Int,
                                  width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
         try semiPlanar(y: y, yBytesPerRow: yBytesPerRow, chroma: cbcr, chromaBytesPerRow: cbcrBytesPerRow,
@@ -19,7 +19,7 @@ public enum PixelConversion {
 
     /// Converts an NV21 frame (a Y plane and one plane of interleaved Cr, Cb pairs — Android's camera
     /// default) to RGB8; otherwise the same as ``nv12ToRGB(y:yBytesPerRow:cbcr:cbcrBytesPerRow:width:height:range:)``.
-    public static func nv21ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+    package static func nv21ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
                                  crcb: UnsafeRawBufferPointer, crcbBytesPerRow: Int,
                                  width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
         try semiPlanar(y: y, yBytesPerRow: yBytesPerRow, chroma: crcb, chromaBytesPerRow: crcbBytesPerRow,
@@ -31,7 +31,7 @@ public enum PixelConversion {
     ///   - y: the luma plane, `yBytesPerRow * (height - 1) + width` bytes at least.
     ///   - u: the Cb plane, `uBytesPerRow * (ceil(height/2) - 1) + ceil(width/2)` bytes at least.
     ///   - v: the Cr plane, likewise with `vBytesPerRow`.
-    public static func i420ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+    package static func i420ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
                                  u: UnsafeRawBufferPointer, uBytesPerRow: Int,
                                  v: UnsafeRawBufferPointer, vBytesPerRow: Int,
                                  width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
@@ -50,7 +50,7 @@ public enum PixelConversion {
 
     /// Converts an rgba8, bgra8 or gray8 image (any row stride) to tightly packed RGB8: alpha is
     /// dropped, gray is replicated. An rgb8 image is returned repacked without padding.
-    public static func toRGB(_ image: ImageBuffer) -> ImageBuffer {
+    package static func toRGB(_ image: ImageBuffer) -> ImageBuffer {
         var pixels = [UInt8](repeating: 0, count: image.width * image.height * 3)
         image.pixels.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { out in

@@ -6,10 +6,10 @@ import FoundationEssentials
 /// ``resizeBilinearAntialiased(_:into:width:height:plan:threads:)`` reproduces Pillow's
 /// `Image.resize(size, Image.BILINEAR)` (antialiased triangle filter, `reducing_gap=None`) byte for
 /// byte on RGB input, the preprocessing the reference model outputs were computed with.
-public enum Resampler {
+package enum Resampler {
     /// The number of worker threads the resize functions use by default: the active processor
     /// count (at most 8). Small resizes always run on the calling thread.
-    public static let defaultThreadCount: Int = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    package static let defaultThreadCount: Int = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
 
     /// Resizes `source` (rgb8, rgba8, bgra8 or gray8; any `bytesPerRow`) to `dstWidth`×`dstHeight`
     /// RGB8 (3 bytes per pixel, rows tightly packed), writing straight into `destination`, for
@@ -22,7 +22,7 @@ public enum Resampler {
     ///   - destination: at least `dstWidth * dstHeight * 3` writable bytes.
     ///   - plan: precomputed weights for these sizes (see ``ResizePlan``); computed when `nil`.
     ///   - threads: the most worker threads to use; the work is split only when it is large enough.
-    public static func resizeBilinearAntialiased(_ source: ImageBuffer, into destination: UnsafeMutableRawPointer,
+    package static func resizeBilinearAntialiased(_ source: ImageBuffer, into destination: UnsafeMutableRawPointer,
                                                  width dstWidth: Int, height dstHeight: Int,
                                                  plan: ResizePlan? = nil, threads: Int = defaultThreadCount) {
         source.pixels.withUnsafeBytes { pixels in
@@ -39,7 +39,7 @@ public enum Resampler {
     ///   - pixels: the source bytes; must hold `bytesPerRow * (height - 1) + width * bytesPerPixel`.
     ///   - bytesPerRow: distance between source rows, at least `width * format.bytesPerPixel`.
     ///   - destination: at least `dstWidth * dstHeight * 3` writable bytes.
-    public static func resizeBilinearAntialiased(pixels: UnsafeRawBufferPointer, width: Int, height: Int,
+    package static func resizeBilinearAntialiased(pixels: UnsafeRawBufferPointer, width: Int, height: Int,
                                                  bytesPerRow: Int, format: PixelFormat,
                                                  into destination: UnsafeMutableRawPointer,
                                                  width dstWidth: Int, height dstHeight: Int,
@@ -64,7 +64,7 @@ public enum Resampler {
     }
 
     /// Resizes `source` to a new tightly packed RGB8 image of `dstWidth`×`dstHeight`.
-    public static func resizeBilinearAntialiased(_ source: ImageBuffer, width dstWidth: Int, height dstHeight: Int,
+    package static func resizeBilinearAntialiased(_ source: ImageBuffer, width dstWidth: Int, height dstHeight: Int,
                                                  plan: ResizePlan? = nil,
                                                  threads: Int = defaultThreadCount) -> ImageBuffer {
         precondition(dstWidth > 0 && dstHeight > 0, "Resampler: destination size must be positive")

@@ -5,15 +5,15 @@
 /// ``Resampler/resizeBilinearAntialiased(_:into:width:height:plan:threads:)`` call. A plan is an
 /// immutable value that can be shared between threads, and it serves every source pixel format
 /// (the three- and four-byte layouts are precomputed; gray8 sources lay theirs out per call).
-public struct ResizePlan: Sendable {
+package struct ResizePlan: Sendable {
     /// Width of the images this plan resizes.
-    public let sourceWidth: Int
+    package let sourceWidth: Int
     /// Height of the images this plan resizes.
-    public let sourceHeight: Int
+    package let sourceHeight: Int
     /// Width of the output.
-    public let width: Int
+    package let width: Int
     /// Height of the output.
-    public let height: Int
+    package let height: Int
 
     let horizontal: PillowAxis
     let vertical: PillowAxis
@@ -24,7 +24,7 @@ public struct ResizePlan: Sendable {
 
     /// Precomputes the weights for resizing `sourceWidth`×`sourceHeight` pixels to `width`×`height`.
     /// All sizes must be positive.
-    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
                   formats: [.rgb8, .rgba8])
     }
@@ -47,7 +47,7 @@ public struct ResizePlan: Sendable {
     }
 
     /// Whether this plan was made for these sizes.
-    public func matches(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Bool {
+    package func matches(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Bool {
         self.sourceWidth == sourceWidth && self.sourceHeight == sourceHeight
             && self.width == width && self.height == height
     }

@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import LiteVisionTestSupport
 import Testing
 import LiteVisionImaging

@@ -18,11 +18,11 @@ import LiteVisionTestSupport
 
     @Test func missingFileSaysSo() {
         let path = "/nonexistent/litevision/photo.jpg"
-        #expect(throws: ImageDecodingError.fileNotReadable(path: path, reason: "No such file or directory")) {
+        #expect(throws: ImageDecodingError.fileNotReadable(path: path, reason: "no such file")) {
             try decoder.decodeFile(atPath: path)
         }
-        let error = ImageDecodingError.fileNotReadable(path: path, reason: "No such file or directory")
-        #expect(error.description.contains(path) && error.description.contains("No such file"))
+        let error = ImageDecodingError.fileNotReadable(path: path, reason: "no such file")
+        #expect(error.description.contains(path) && error.description.contains("no such file"))
     }
 
     @Test func directoryIsNotAnImage() {

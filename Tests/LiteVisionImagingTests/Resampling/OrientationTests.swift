@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import Testing
 import LiteVisionImaging
 
@@ -107,11 +108,11 @@ struct OrientationTests {
                         if s.x == x && s.y == y { found = (u, v) }
                     }
                 }
-                let r = orientation.mapToUpright(rect: (Double(x), Double(y), 1, 1), storedWidth: w, storedHeight: h)
+                let r = orientation.mapToUpright(rect: BoundingBox(x: Double(x), y: Double(y), width: 1, height: 1), storedWidth: w, storedHeight: h)
                 #expect(found != nil && r.x == Double(found!.0) && r.y == Double(found!.1) && r.width == 1 && r.height == 1)
             }
         }
-        let rect: ImageOrientation.Rect = (1.5, 0.25, 4, 2.5)
+        let rect = BoundingBox(x: 1.5, y: 0.25, width: 4, height: 2.5)
         let up = orientation.mapToUpright(rect: rect, storedWidth: w, storedHeight: h)
         #expect(up.width == (orientation.swapsDimensions ? 2.5 : 4))
         let back = orientation.mapToStored(rect: up, storedWidth: w, storedHeight: h)
@@ -120,7 +121,7 @@ struct OrientationTests {
 
     @Test("a 90° rotation moves the top-left stored corner to the top-right upright corner")
     func rightCorner() {
-        let r = ImageOrientation.right.mapToUpright(rect: (0, 0, 10, 20), storedWidth: 100, storedHeight: 50)
+        let r = ImageOrientation.right.mapToUpright(rect: BoundingBox(x: 0, y: 0, width: 10, height: 20), storedWidth: 100, storedHeight: 50)
         #expect(r.x == 30 && r.y == 0 && r.width == 20 && r.height == 10)
     }
 }

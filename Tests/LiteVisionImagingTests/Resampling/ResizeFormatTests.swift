@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import Testing
 import LiteVisionImaging
 

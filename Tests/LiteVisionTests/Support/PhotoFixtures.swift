@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionTestSupport
 import Testing
+import LiteVisionImaging
 
 /// New photos made from the shared ones (crops, mirror images, re-encodings), written by the tests into
 /// a temporary folder: photos the reference outputs in ../shared have never seen.

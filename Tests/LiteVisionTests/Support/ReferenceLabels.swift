@@ -56,6 +56,6 @@ func exhaustiveLabeler(_ model: LocalModel, decodingScale: DecodingScale = .full
     var options = CustomImageLabelerOptions(localModel: model)
     options.confidenceThreshold = 0
     options.maxResultCount = 50
-    options.decodingScale = decodingScale
+    options.processing.decodingScale = decodingScale
     return try ImageLabeler.imageLabeler(options: options)
 }

@@ -1,0 +1,111 @@
+import FoundationEssentials
+import LiteVisionSystem
+
+/// Finds libLiteRt.so: the discovery order of ``Runtime/load(libraryPath:)``.
+enum LibraryLocator {
+    static let libraryName = "libLiteRt.so"
+
+    /// The candidate paths, in order, each with a label for the error message.
+    static func candidates(explicitPath: String?) -> [(place: String, path: String)] {
+        var list: [(String, String)] = []
+        if let explicitPath { list.append(("the path given", explicitPath)) }
+        if let env = ProcessInfo.processInfo.environment["LITERT_LIBRARY"], !env.isEmpty {
+            list.append(("LITERT_LIBRARY", env))
+        }
+        // A bare name lets the dynamic loader search LD_LIBRARY_PATH and the ld.so cache.
+        list.append(("the dynamic loader's search path (LD_LIBRARY_PATH, ld.so cache)", libraryName))
+        if let exe = executableDirectory() {
+            list.append(("the executable's folder", exe + "/" + libraryName))
+        }
+        if let cached = cachedPath() {
+            list.append(("the path remembered in \(cacheFile)", cached))
+        }
+        return list
+    }
+
+    /// Asks python3 where the `ai_edge_litert` package lives (slow, ~150 ms: tried last).
+    static func pythonPackagePath() -> (path: String?, reason: String) {
+        let script = "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))"
+        guard let (status, output) = run(["/usr/bin/env", "python3", "-c", script]) else {
+            return (nil, "python3 could not be started")
+        }
+        let dir = trimmed(output)
+        guard status == 0, !dir.isEmpty else { return (nil, "python3 has no ai_edge_litert package") }
+        return (dir + "/" + libraryName, "")
+    }
+
+    /// Runs a program and returns its exit status and standard output (standard error is discarded).
+    static func run(_ arguments: [String]) -> (status: Int32, output: String)? {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            return nil
+        }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output += chunk[0..<count]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : -1, String(decoding: output, as: UTF8.self))
+    }
+
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return parentDirectory(path)
+    }
+
+    static func parentDirectory(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Where a path found through python3 is remembered, so later processes start fast.
+    static var cacheFile: String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (env["HOME"].map { $0 + "/.cache" } ?? (env["TMPDIR"] ?? "/tmp"))
+        return base + "/litevision/runtime-path"
+    }
+
+    static func cachedPath() -> String? {
+        guard let data = FileManager.default.contents(atPath: cacheFile) else { return nil }
+        let path = trimmed(String(decoding: data, as: UTF8.self))
+        return path.isEmpty ? nil : path
+    }
+
+    static func remember(_ path: String) {
+        let file = cacheFile
+        try? FileManager.default.createDirectory(atPath: parentDirectory(file), withIntermediateDirectories: true)
+        // Write to a temporary file and rename, so a concurrent reader never sees half a path.
+        let temporary = file + ".\(getpid()).tmp"
+        if FileManager.default.createFile(atPath: temporary, contents: Data(path.utf8)) {
+            rename(temporary, file)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import CLiteRt
+import FoundationEssentials
+
+/// A TFLite model loaded into the runtime (from a file, memory-mapped, or from bytes in memory).
+///
+/// A model can be compiled any number of times (``CompiledModel``); it stays alive while any of its
+/// compiled models does.
+package final class Model: @unchecked Sendable {
+    // @unchecked: immutable after init; the runtime only reads a loaded model, and compilation from it is
+    // serialized by the runtime's creation lock.
+
+    /// The runtime the model was loaded into.
+    package let runtime: Runtime
+    let handle: LiteRtModel
+    /// Memory holding the model bytes when loaded from memory (the runtime requires it to outlive the model).
+    private let ownedBytes: UnsafeMutableRawPointer?
+
+    /// Loads the model file at `path`.
+    package init(runtime: Runtime, path: String) throws(LiteRTError) {
+        self.runtime = runtime
+        var handle: LiteRtModel?
+        runtime.creationLock.lock()
+        let status = runtime.api.pointee.CreateModelFromFile(runtime.environment, path, &handle)
+        runtime.creationLock.unlock()
+        try check(status, "load the model \(path)")
+        guard let handle else { throw LiteRTError(status: 9, operation: "load the model \(path)") }
+        self.handle = handle
+        self.ownedBytes = nil
+    }
+
+    /// Loads a model from its bytes. The bytes are copied once into memory the model owns.
+    package init(runtime: Runtime, bytes: UnsafeRawBufferPointer) throws(LiteRTError) {
+        self.runtime = runtime
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw LiteRTError(status: 1, operation: "load a model from an empty buffer")
+        }
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 64)
+        copy.copyMemory(from: base, byteCount: bytes.count)
+        var handle: LiteRtModel?
+        runtime.creationLock.lock()
+        let status = runtime.api.pointee.CreateModelFromBuffer(runtime.environment, copy, bytes.count, &handle)
+        runtime.creationLock.unlock()
+        guard status == 0, let handle else {
+            copy.deallocate()
+            throw LiteRTError(status: status == 0 ? 9 : status, operation: "load a model from memory")
+        }
+        self.handle = handle
+        self.ownedBytes = copy
+    }
+
+    deinit {
+        runtime.api.pointee.DestroyModel(handle)
+        ownedBytes?.deallocate()
+    }
+}

@@ -1,0 +1,33 @@
+import LiteRT
+import LiteVisionImaging
+
+/// One compiled model plus the scratch memory a call needs, used by one caller at a time.
+final class InferenceSession {
+    let compiled: CompiledModel
+    /// Resized pixels in stored orientation, when they cannot go straight into the input tensor.
+    var resized: [UInt8] = []
+    /// Upright pixels, for float models fed from a rotated image.
+    var oriented: [UInt8] = []
+    /// The resize coefficients of the last call.
+    var cachedPlan: ResizePlan?
+    /// Dequantized scores of the output.
+    var scores: [Float] = []
+
+    init(compiled: CompiledModel) {
+        self.compiled = compiled
+    }
+}
+
+extension InferenceSession {
+    /// The resize coefficients for a `sourceWidth`×`sourceHeight` → `width`×`height` resize, kept from the
+    /// previous call when the sizes are the same (every frame of a video).
+    func plan(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> ResizePlan {
+        if let cached = cachedPlan, cached.matches(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                                   width: width, height: height) {
+            return cached
+        }
+        let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        cachedPlan = plan
+        return plan
+    }
+}

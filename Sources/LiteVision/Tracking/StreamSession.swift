@@ -1,0 +1,67 @@
+import LiteVisionGeometry
+import LiteVisionTracking
+
+/// What an ``ObjectDetector`` remembers between frames in stream mode: the tracker, and one record per
+/// tracked object (its smoothed labels and when it was last classified). The detector keeps it behind a lock.
+struct StreamSession: Sendable {
+    /// What is remembered of one tracked object.
+    struct ObjectRecord: Sendable {
+        /// The smoother's memory of the object's labels.
+        var history = LabelHistory()
+        /// The smoothed labels, highest first, at most the detector's label count.
+        var labels: [ObjectLabel] = []
+        /// The frame of the last classification.
+        var classifiedFrame: Int
+    }
+
+    private(set) var tracker: ObjectTracker
+    private let smoother = LabelSmoother()
+    private var records: [Int: ObjectRecord] = [:]
+    /// Frames seen since the detector was made.
+    private(set) var frame = 0
+    /// The object returned last time with multiple objects off.
+    var lastReported: Int?
+
+    init(options: TrackerOptions) {
+        tracker = ObjectTracker(options: options)
+    }
+
+    /// Tracks this frame's `detections` and returns the tracks, highest score first; forgets the records of
+    /// objects the tracker has dropped.
+    mutating func track(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+        frame += 1
+        let tracks = tracker.update(detections, imageWidth: imageWidth, imageHeight: imageHeight)
+        if !records.isEmpty {
+            let live = Set(tracker.liveTracks.map(\.id))
+            if records.keys.contains(where: { !live.contains($0) }) {
+                records = records.filter { live.contains($0.key) }
+            }
+        }
+        return tracks.sorted { $0.score > $1.score }
+    }
+
+    /// Whether the object `id` is due for classification: never classified, or `interval` frames ago.
+    func isDue(_ id: Int, interval: Int) -> Bool {
+        records[id].map { frame - $0.classifiedFrame >= interval } ?? true
+    }
+
+    /// Merges the fresh labels of object `id`, classified at `classifiedFrame`, into its smoothed labels.
+    mutating func record(_ fresh: [ObjectLabel], for id: Int, classifiedFrame: Int, limit: Int) {
+        var record = records[id] ?? ObjectRecord(classifiedFrame: classifiedFrame)
+        record.classifiedFrame = classifiedFrame
+        record.labels = Array(smoother.update(&record.history, with: fresh).prefix(limit))
+        records[id] = record
+    }
+
+    /// The smoothed labels of object `id` (none before its first classification).
+    func labels(of id: Int) -> [ObjectLabel] {
+        records[id]?.labels ?? []
+    }
+
+    /// Forgets every object; the tracker keeps counting IDs, so none is reused.
+    mutating func reset() {
+        tracker.reset()
+        records = [:]
+        lastReported = nil
+    }
+}

@@ -1,0 +1,75 @@
+import LiteVisionSystem
+
+/// Writing to standard output and standard error, and whether standard error is a terminal.
+enum Console {
+    static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+
+    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+}
+
+/// A one-line progress bar on standard error, shown only on a terminal and for more than one item.
+final class ProgressBar {
+    private let total: Int
+    private var done = 0
+    private let enabled: Bool
+    private var shown = false
+
+    init(total: Int) {
+        self.total = total
+        self.enabled = total > 1 && Console.errorIsTerminal
+    }
+
+    func advance() {
+        done += 1
+        guard enabled else { return }
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        Console.write("\r[\(bar)] \(done)/\(total)", to: STDERR_FILENO)
+        shown = true
+    }
+
+    /// Erases the bar so a line of output can be printed.
+    func clear() {
+        guard shown else { return }
+        Console.write("\r\u{1B}[K", to: STDERR_FILENO)
+        shown = false
+    }
+
+    func finish() { clear() }
+}
+
+extension Console {
+    /// Runs `body` with file descriptor 2 pointed at /dev/null: TFLite prints "Created TensorFlow Lite XNNPACK
+    /// delegate for CPU." when a model is compiled, which the runtime's log level does not silence. Only for
+    /// the single-threaded start of a command; LiteVision reports its own errors through `VisionError`.
+    static func silencingStandardError<R>(_ body: () throws -> R) rethrows -> R {
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
+        defer {
+            if saved >= 0 {
+                dup2(saved, STDERR_FILENO)
+                close(saved)
+            }
+            if null >= 0 { close(null) }
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,37 @@
+import FoundationEssentials
+import LiteVisionSystem
+
+/// The `manifest.json` of an AutoML Vision Edge model bundle.
+struct AutoMLManifest: Decodable {
+    var modelFile: String
+    var labelsFile: String?
+    var modelType: String?
+
+    /// The model types AutoML Vision Edge exports; the feature the model is given to checks that it fits.
+    static let knownModelTypes: Set = ["IMAGE_LABELING", "OBJECT_DETECTION"]
+
+    /// The model (and labels) a manifest names, with paths resolved against the manifest's folder.
+    static func resolve(_ manifestPath: String) throws(ModelStoreError) -> LocalModel {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(atPath: manifestPath, maximumSize: 1 << 20)
+        } catch {
+            throw .fileNotReadable(path: manifestPath, reason: error.reason)
+        }
+        let manifest: AutoMLManifest
+        do {
+            manifest = try JSONDecoder().decode(AutoMLManifest.self, from: Data(bytes))
+        } catch {
+            throw .invalidManifest(path: manifestPath, reason: "the manifest is not JSON with a \"modelFile\" string (\(error))")
+        }
+        if let type = manifest.modelType, !knownModelTypes.contains(type) {
+            throw .unsupportedManifest(path: manifestPath, reason: "the manifest's modelType is \(type), not IMAGE_LABELING or OBJECT_DETECTION")
+        }
+        let folder = manifestPath.lastIndex(of: "/").map { String(manifestPath[...$0]) } ?? ""
+        func resolved(_ name: String) -> String { name.hasPrefix("/") ? name : folder + name }
+        if let labels = manifest.labelsFile {
+            return LocalModel(path: resolved(manifest.modelFile), labelsPath: resolved(labels))
+        }
+        return LocalModel(path: resolved(manifest.modelFile))
+    }
+}

@@ -1,0 +1,63 @@
+/// A TFLite model on this machine, as ML Kit's `LocalModel`: a model file, an AutoML Vision Edge bundle, or
+/// model bytes already in memory.
+///
+/// Labels come from the model's metadata when it has them. A model without metadata can be given a
+/// separate label file (one label per line), either directly or through an AutoML Vision Edge manifest.
+///
+/// Nothing is read when a `LocalModel` is made: the labeler or detector given it reads and checks the model
+/// (and the manifest and label file) when it is created, and reports what is missing or malformed.
+public struct LocalModel: Sendable, Hashable {
+    /// Where the model comes from.
+    public enum Source: Sendable, Hashable {
+        /// A `.tflite` (or `.lite`) file.
+        case file(path: String)
+        /// An AutoML Vision Edge `manifest.json` naming the model file and its label file.
+        case manifest(path: String)
+        /// The bytes of a `.tflite` model, with a name for messages (LiteVision addition).
+        case memory(bytes: [UInt8], name: String)
+    }
+
+    /// Where the model comes from.
+    public let source: Source
+    /// A label file to use instead of (or for lack of) the labels in the model's metadata.
+    public let labelsPath: String?
+
+    /// A model file; labels come from its metadata.
+    public init(path: String) {
+        source = .file(path: path)
+        labelsPath = nil
+    }
+
+    /// A model file with a separate label file (one label per line; line `i` names output `i`).
+    public init(path: String, labelsPath: String) {
+        source = .file(path: path)
+        self.labelsPath = labelsPath
+    }
+
+    /// An AutoML Vision Edge bundle: a `manifest.json` naming the model file and its label file, e.g.
+    /// `{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}`.
+    /// Relative names are resolved against the manifest's folder.
+    public init(manifestPath: String) {
+        source = .manifest(path: manifestPath)
+        labelsPath = nil
+    }
+
+    /// A model already in memory (LiteVision addition), e.g. downloaded or decrypted by your app; `name`
+    /// stands for it in error messages. Give `labelsPath` when its metadata has no labels.
+    public init(bytes: [UInt8], name: String, labelsPath: String? = nil) {
+        source = .memory(bytes: bytes, name: name)
+        self.labelsPath = labelsPath
+    }
+
+    /// The model file, when the model is one (`nil` for a manifest, before it is read, and for bytes).
+    public var path: String? {
+        if case .file(let path) = source { return path }
+        return nil
+    }
+
+    /// The AutoML manifest the model is named by, if any.
+    public var manifestPath: String? {
+        if case .manifest(let path) = source { return path }
+        return nil
+    }
+}

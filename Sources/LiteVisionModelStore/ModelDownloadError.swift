@@ -1,0 +1,74 @@
+/// Why a model file could not be downloaded; its description says what failed and what to do.
+public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Equatable {
+        /// libcurl (`libcurl.so.4`, Debian package `libcurl4`) could not be loaded.
+        case libcurlUnavailable(library: String, detail: String)
+        /// The server could not be reached: no network, unknown host, connection refused, timeout.
+        case unreachable(detail: String)
+        /// The server answered with an HTTP error status (400 or more).
+        case httpStatus(Int)
+        /// The transfer stopped before the whole file arrived.
+        case incomplete(detail: String)
+        /// The file is larger than the downloader's size limit (in bytes).
+        case tooLarge(limit: Int)
+        /// The file arrived but its SHA-256 is not the expected one (it was deleted).
+        case hashMismatch(expected: String, actual: String, byteCount: Int)
+        /// The file could not be written or moved into place.
+        case fileSystem(path: String, detail: String)
+        /// Another transfer error reported by libcurl.
+        case transfer(code: Int, detail: String)
+    }
+
+    /// The built-in model that was downloaded, if it was one.
+    public var model: BuiltInModel?
+    /// The folders searched for the model before it was downloaded, in order.
+    public var searchedFolders: [String] = []
+    /// The address downloaded.
+    public var url: String
+    /// The SHA-256 the file must have.
+    public var expectedSHA256: String
+    /// What went wrong.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(model: BuiltInModel? = nil, url: String, expectedSHA256: String, reason: Reason) {
+        self.model = model
+        self.url = url
+        self.expectedSHA256 = expectedSHA256
+        self.reason = reason
+    }
+
+    /// Why the download failed and, for a built-in model, where to put the file instead.
+    public var description: String {
+        guard let model else { return cause }
+        let folders = searchedFolders.isEmpty ? "" : "is not in \(searchedFolders.joined(separator: ", ")), and "
+        return """
+            The built-in model \(model.rawValue) \(folders)downloading it failed: \(cause). Put the file in one of \
+            these folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it \
+            is published at \(model.officialURL) (SHA-256 \(model.sha256)).
+            """
+    }
+
+    /// Why the download failed, in one sentence.
+    public var cause: String {
+        switch reason {
+        case .libcurlUnavailable(let library, let detail):
+            "\(library) could not be loaded (\(detail)); install libcurl (Debian: apt-get install libcurl4) to download models"
+        case .unreachable(let detail):
+            "\(url) could not be reached (\(detail)); is this machine online?"
+        case .httpStatus(let status):
+            "the server answered HTTP \(status) for \(url)"
+        case .incomplete(let detail):
+            "the download of \(url) stopped before the end (\(detail))"
+        case .tooLarge(let limit):
+            "\(url) is larger than the \(limit)-byte limit"
+        case .hashMismatch(let expected, let actual, let byteCount):
+            "the file downloaded from \(url) (\(byteCount) bytes) has SHA-256 \(actual), not the expected \(expected); it was deleted"
+        case .fileSystem(let path, let detail):
+            "\(path) could not be written: \(detail)"
+        case .transfer(let code, let detail):
+            "the download of \(url) failed (libcurl error \(code): \(detail))"
+        }
+    }
+}

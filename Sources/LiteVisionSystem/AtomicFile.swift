@@ -1,0 +1,117 @@
+/// A file written under a temporary name beside its destination and moved over it only when complete, so
+/// that no reader ever sees a half-written file and a failure leaves whatever was there before untouched.
+///
+/// ```swift
+/// let file = try AtomicFile(path: "out.json")
+/// try file.write(Array(text.utf8))
+/// try file.commit()          // fsync, close, rename over out.json, fsync the folder
+/// ```
+/// Dropping the file without ``commit()`` (an error was thrown) deletes the temporary file. A destination
+/// that exists and is not a regular file (a directory, device or FIFO) is refused rather than replaced, as is
+/// an empty path or one naming a folder.
+package final class AtomicFile {
+    /// The destination.
+    package let path: String
+    /// The hidden temporary file beside the destination: `dir/.name.<pid>-<random>.partial`.
+    package let temporaryPath: String
+    /// The temporary file, open for writing; -1 when another library writes it (see `init(path:opened:)`).
+    package private(set) var descriptor: Int32 = -1
+    private var finished = false
+
+    /// Prepares to write `path`. With `opened` (the default) the temporary file is created now, exclusively;
+    /// without, only its name is chosen, for a library that creates the file itself (FFmpeg).
+    package init(path: String, opened: Bool = true, permissions: mode_t = 0o644) throws(SystemError) {
+        self.path = path
+        guard !path.isEmpty else { throw SystemError(.write, path: path, reason: "the path is empty") }
+        guard !path.hasSuffix("/") else { throw SystemError(.write, path: path, reason: "it names a folder, not a file") }
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+            throw SystemError(.write, path: path, reason: "it exists and is \(kind); refusing to replace it")
+        }
+        temporaryPath = Self.temporaryName(beside: path)
+        if opened {
+            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            guard descriptor >= 0 else {
+                finished = true
+                throw .fromErrno(.write, path: path)
+            }
+        }
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes` to the temporary file.
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        precondition(descriptor >= 0 && !finished, "write to an AtomicFile that is not open")
+        var done = 0
+        while done < bytes.count {
+            let count = Platform.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(.write, path: path)
+            }
+            done += count
+        }
+    }
+
+    /// Appends `bytes` to the temporary file.
+    package func write(_ bytes: [UInt8]) throws(SystemError) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try write(buffer) } }.get()
+    }
+
+    /// Flushes the temporary file to disk, closes it and renames it over ``path``.
+    package func commit() throws(SystemError) {
+        precondition(!finished, "an AtomicFile is committed once")
+        if descriptor < 0 {
+            descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
+        }
+        if fsync(descriptor) != 0 { throw .fromErrno(.write, path: path) }
+        let closed = close(descriptor)
+        descriptor = -1
+        if closed != 0 { throw .fromErrno(.write, path: path) }
+        guard rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
+        finished = true
+        Self.syncFolder(of: path)
+    }
+
+    /// Deletes the temporary file unless it was committed (also done when the file is dropped).
+    package func discard() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        unlink(temporaryPath)
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    package static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let file = try AtomicFile(path: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    /// A fresh, hidden name in the same folder as `path` (so that the final rename is atomic).
+    package static func temporaryName(beside path: String) -> String {
+        let folder: Substring, name: Substring
+        if let slash = path.lastIndex(of: "/") {
+            folder = path[...slash]
+            name = path[path.index(after: slash)...]
+        } else {
+            folder = ""
+            name = Substring(path)
+        }
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return "\(folder).\(name).\(getpid())-\(random).partial"
+    }
+
+    /// Makes the rename durable: fsync of the folder holding `path` (best effort).
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}

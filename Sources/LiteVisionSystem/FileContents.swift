@@ -1,0 +1,62 @@
+/// Reads whole files into memory: one allocation of the file's size, no intermediate copies.
+package enum FileContents {
+    /// The largest file read by default (no model or photo LiteVision handles comes near it).
+    package static let defaultMaximumSize = 2 << 30
+
+    /// The bytes of the regular file at `path` (possibly none: callers decide whether empty is an error).
+    ///
+    /// The file is opened without blocking, so a FIFO or device is refused at once instead of waiting for a
+    /// writer; directories, devices, FIFOs and sockets are refused with a reason that names them, as are files
+    /// larger than `maximumSize` (checked before allocating) and files that shrink while they are read.
+    package static func read(atPath path: String, maximumSize: Int = defaultMaximumSize) throws(SystemError) -> [UInt8] {
+        guard !path.isEmpty else { throw SystemError(.read, path: path, reason: "the path is empty") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
+        defer { close(descriptor) }
+        let size = try regularFileSize(descriptor, path: path)
+        guard size <= maximumSize else {
+            throw SystemError(.read, path: path, reason: "the file is larger than the \(maximumSize)-byte limit")
+        }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            while initialized < size {
+                let count = Platform.read(descriptor, buffer.baseAddress! + initialized, size - initialized)
+                if count > 0 {
+                    initialized += count
+                } else if count == 0 {
+                    break
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
+        }
+        if failure != 0 { throw .fromErrno(.read, path: path, code: failure) }
+        guard bytes.count == size else {
+            throw SystemError(.read, path: path, reason: "the file shrank from \(size) to \(bytes.count) bytes while it was read")
+        }
+        return bytes
+    }
+
+    /// Checks, without opening it for long or blocking, that `path` is a readable regular file, and returns
+    /// its size: for inputs that another library (FFmpeg) opens itself.
+    package static func requireRegularFile(atPath path: String) throws(SystemError) -> Int {
+        guard !path.isEmpty else { throw SystemError(.read, path: path, reason: "the path is empty") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
+        defer { close(descriptor) }
+        return try regularFileSize(descriptor, path: path)
+    }
+
+    /// The size of the open file, or an error unless it is a regular file.
+    private static func regularFileSize(_ descriptor: Int32, path: String) throws(SystemError) -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .fromErrno(.read, path: path) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw SystemError(.read, path: path, reason: kind == S_IFDIR ? "it is a directory" : "it is not a regular file (a device, pipe or socket)")
+        }
+        return Int(info.st_size)
+    }
+}
