@@ -1,13 +1,14 @@
 // swift-tools-version:6.0
 // LiteVision: Google ML Kit's on-device vision API for Swift on Linux, on the official LiteRT runtime.
 //
-// Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it):
-//   5  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
-//   4  LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)      media extras for the CLI, not in the library
-//   3  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
-//   2  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
-//   1  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles)
-//   0  C declarations: CLiteRt, CCurl, CDynamicLibrary (ours); CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo (Debian)
+// Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
+//   6  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
+//   5  LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)      media extras for the CLI, not in the library
+//   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
+//   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
+//   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
+//   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
+//   0  CDynamicLibrary (the dlopen loader they share); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo
 import PackageDescription
 
 let package = Package(
@@ -24,79 +25,115 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // Layer 0: C declarations. Our own for the libraries loaded at run time with dlopen, so that neither
-        // LiteRT nor libcurl is needed to build, and Debian's -dev packages for the linked ones.
+        // Layers 0-1: C. Our own declarations for the libraries loaded at run time with dlopen (so that neither
+        // LiteRT nor libcurl is needed to build) and the loader they share; Debian's -dev packages for the rest.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CLiteRt", dependencies: ["CDynamicLibrary"]),
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
 
-        // Layer 1: the system layer (platform imports, whole-file reading, atomic writing, error text, locks)
+        // Layer 2: the system layer (platform imports, whole-file reading, atomic writing, error text, locks)
         // and plane geometry.
         .target(name: "LiteVisionSystem"),
         .target(name: "LiteVisionGeometry"),
 
-        // Layer 2: the runtime, the model format, images, tracking and the model store.
+        // Layer 3: the runtime, the model format, images, tracking and the model store.
         // Thin Swift wrapper over the LiteRT C API: loading, environment, compiled models, tensor buffers.
         .target(name: "LiteRT", dependencies: ["CLiteRt", "LiteVisionSystem"]),
         // Bounds-checked reader of .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
         .target(name: "TFLiteFormat", dependencies: ["CZlib", "LiteVisionSystem"]),
         // Pixel buffers, orientation, JPEG/PNG codecs, resampling.
-        .target(name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG", "LiteVisionGeometry", "LiteVisionSystem"]),
+        .target(
+            name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG", "LiteVisionGeometry", "LiteVisionSystem"]),
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
         .target(name: "LiteVisionTracking", dependencies: ["LiteVisionGeometry"]),
         // Where models come from: local files and AutoML bundles, the built-in model catalog, verified downloads.
-        .target(name: "LiteVisionModelStore", dependencies: [
-            "CCurl", "LiteVisionSystem", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "LiteVisionModelStore",
+            dependencies: [
+                "CCurl", "LiteVisionSystem", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
 
-        // Layer 3: the ML Kit-shaped API.
-        .target(name: "LiteVision", dependencies: [
-            "LiteRT", "TFLiteFormat", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionModelStore",
-            "LiteVisionGeometry", "LiteVisionSystem",
-        ]),
+        // Layer 4: the ML Kit-shaped API.
+        .target(
+            name: "LiteVision",
+            dependencies: [
+                "LiteRT", "TFLiteFormat", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionModelStore",
+                "LiteVisionGeometry", "LiteVisionSystem",
+            ]),
 
-        // Layer 4: video (FFmpeg) and drawing (Cairo), kept out of the library.
-        .target(name: "LiteVisionVideo", dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionSystem"]),
+        // Layer 5: video (FFmpeg) and drawing (Cairo), kept out of the library.
+        .target(
+            name: "LiteVisionVideo",
+            dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
         .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging", "LiteVisionGeometry"]),
 
-        // Layer 5: executables.
-        .executableTarget(name: "LiteVisionCLI", dependencies: [
-            "LiteVision", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging", "LiteVisionSystem",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "LiteVisionBench", dependencies: [
-            "LiteVision", "LiteRT", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionGeometry", "LiteVisionVideo",
-            "LiteVisionSystem",
-        ]),
+        // Layer 6: executables.
+        .executableTarget(
+            name: "LiteVisionCLI",
+            dependencies: [
+                "LiteVision", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging", "LiteVisionSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "LiteVisionBench",
+            dependencies: [
+                "LiteVision", "LiteRT", "LiteVisionImaging", "LiteVisionTracking", "LiteVisionGeometry",
+                "LiteVisionVideo",
+                "LiteVisionSystem",
+            ]),
 
         // Tests. Helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionTestSupport"]),
-        .testTarget(name: "TFLiteFormatTests", dependencies: ["TFLiteFormat", "CZlib", "LiteVisionSystem", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionImagingTests", dependencies: ["LiteVisionImaging", "LiteVisionGeometry",
-                                                                   "LiteVisionTestSupport"]),
+        .testTarget(
+            name: "TFLiteFormatTests",
+            dependencies: ["TFLiteFormat", "CZlib", "LiteVisionSystem", "LiteVisionTestSupport"]),
+        .testTarget(
+            name: "LiteVisionImagingTests",
+            dependencies: [
+                "LiteVisionImaging", "LiteVisionGeometry",
+                "LiteVisionTestSupport",
+            ]),
         // Synthetic tracking sequences (real photo crops moving over real backgrounds) and MOT metrics.
-        .target(name: "LiteVisionTrackingTestSupport",
-                dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging", "LiteVisionTestSupport"],
-                path: "Tests/LiteVisionTrackingTestSupport"),
-        .testTarget(name: "LiteVisionTrackingTests", dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging",
-                                                                    "LiteVisionTrackingTestSupport", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionVideoTests", dependencies: ["LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry",
-                                                                 "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionDrawingTests", dependencies: ["LiteVisionDrawing", "LiteVisionImaging",
-                                                                   "LiteVisionGeometry", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteVisionTests", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionImaging",
-                                                            "LiteVisionModelStore", "LiteVisionGeometry", "LiteVisionTracking",
-                                                            "TFLiteFormat", "LiteVisionTestSupport",
-                                                            "LiteVisionTrackingTestSupport"],
-                    exclude: ["Fixtures/make_bad_models.py"]),
+        .target(
+            name: "LiteVisionTrackingTestSupport",
+            dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging", "LiteVisionTestSupport"],
+            path: "Tests/LiteVisionTrackingTestSupport"),
+        .testTarget(
+            name: "LiteVisionTrackingTests",
+            dependencies: [
+                "LiteVisionTracking", "LiteVisionGeometry", "LiteVisionImaging",
+                "LiteVisionTrackingTestSupport", "LiteVisionTestSupport",
+            ]),
+        .testTarget(
+            name: "LiteVisionVideoTests",
+            dependencies: [
+                "LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry",
+                "LiteVisionTestSupport",
+            ]),
+        .testTarget(
+            name: "LiteVisionDrawingTests",
+            dependencies: [
+                "LiteVisionDrawing", "LiteVisionImaging",
+                "LiteVisionGeometry", "LiteVisionTestSupport",
+            ]),
+        .testTarget(
+            name: "LiteVisionTests",
+            dependencies: [
+                "LiteVision", "LiteVisionVideo", "LiteVisionImaging",
+                "LiteVisionModelStore", "LiteVisionGeometry", "LiteVisionTracking",
+                "TFLiteFormat", "LiteVisionTestSupport",
+                "LiteVisionTrackingTestSupport",
+            ],
+            exclude: ["Fixtures/make_bad_models.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

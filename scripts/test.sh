@@ -9,7 +9,12 @@ if [[ ! -d "$LITEVISION_TEST_DATA/models" ]]; then
   exit 2
 fi
 scripts/setup.sh --dev
+# Cheap checks first: formatting (.swift-format) and the layering rule (dependencies point down).
+scripts/format.sh --check
+python3 scripts/check-layering.py
 # Release mode (the image kernels are SIMD code, very slow unoptimized), with -enable-testing for the few
 # tests that reach internals through @testable import.
 swift build -c release --build-tests -Xswiftc -enable-testing 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' || true
+# The DocC catalog of LiteVision: a broken symbol link fails the run.
+if [[ -x scripts/docs.sh ]]; then scripts/docs.sh; fi
 exec swift test -c release --skip-build -Xswiftc -enable-testing

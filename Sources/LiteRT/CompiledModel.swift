@@ -57,14 +57,16 @@ package final class CompiledModel: @unchecked Sendable {
             try check(api.pointee.GetNumSignatureInputs(signature, &inputCount), "count the model's inputs")
             try check(api.pointee.GetNumSignatureOutputs(signature, &outputCount), "count the model's outputs")
             for index in 0..<inputCount {
-                let (info, buffer) = try Self.tensor(api: api, runtime: runtime, compiled: handle,
-                                                     signature: signature, index: index, isInput: true)
+                let (info, buffer) = try Self.tensor(
+                    api: api, runtime: runtime, compiled: handle,
+                    signature: signature, index: index, isInput: true)
                 inputs.append(info)
                 inputBuffers.append(buffer)
             }
             for index in 0..<outputCount {
-                let (info, buffer) = try Self.tensor(api: api, runtime: runtime, compiled: handle,
-                                                     signature: signature, index: index, isInput: false)
+                let (info, buffer) = try Self.tensor(
+                    api: api, runtime: runtime, compiled: handle,
+                    signature: signature, index: index, isInput: false)
                 outputs.append(info)
                 outputBuffers.append(buffer)
             }
@@ -83,8 +85,9 @@ package final class CompiledModel: @unchecked Sendable {
         try check(api.pointee.CreateOptions(&compilationOptions), "create compilation options")
         guard let compilationOptions else { throw LiteRTError(status: 2, operation: "create compilation options") }
         defer { api.pointee.DestroyOptions(compilationOptions) }
-        try check(api.pointee.SetOptionsHardwareAccelerators(compilationOptions, Int32(kLiteVisionHwAcceleratorCpu)),
-                  "select the CPU accelerator")
+        try check(
+            api.pointee.SetOptionsHardwareAccelerators(compilationOptions, Int32(kLiteVisionHwAcceleratorCpu)),
+            "select the CPU accelerator")
         // The thread count is an opaque "xnnpack" option whose payload is TOML text; the options object takes
         // ownership of the payload and frees it with the destructor. `flags` is left unset on purpose:
         // setting it replaces XNNPACK's defaults and sends uint8 models to slower kernels.
@@ -103,15 +106,18 @@ package final class CompiledModel: @unchecked Sendable {
             throw LiteRTError(status: added, operation: "set the thread count")
         }
         var compiled: LiteRtCompiledModel?
-        try check(api.pointee.CreateCompiledModel(model.runtime.environment, model.handle, compilationOptions, &compiled),
-                  "compile the model")
+        try check(
+            api.pointee.CreateCompiledModel(model.runtime.environment, model.handle, compilationOptions, &compiled),
+            "compile the model")
         guard let compiled else { throw LiteRTError(status: 504, operation: "compile the model") }
         return compiled
     }
 
-    private static func tensor(api: UnsafePointer<LiteVisionLiteRtApi>, runtime: Runtime,
-                               compiled: LiteRtCompiledModel, signature: LiteRtSignature, index: Int,
-                               isInput: Bool) throws(LiteRTError) -> (TensorSignature, LiteRtTensorBuffer) {
+    private static func tensor(
+        api: UnsafePointer<LiteVisionLiteRtApi>, runtime: Runtime,
+        compiled: LiteRtCompiledModel, signature: LiteRtSignature, index: Int,
+        isInput: Bool
+    ) throws(LiteRTError) -> (TensorSignature, LiteRtTensorBuffer) {
         let role = isInput ? "input \(index)" : "output \(index)"
         var tensor: LiteRtTensor?
         if isInput {
@@ -127,7 +133,9 @@ package final class CompiledModel: @unchecked Sendable {
         try check(api.pointee.GetRankedTensorType(tensor, &type), "read the type of \(role)")
         let rank = Int(litevision_layout_rank(&type.layout))
         let shape = withUnsafeBytes(of: type.layout.dimensions) { raw in
-            (0..<min(rank, Int(LITEVISION_LITERT_MAX_RANK))).map { Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self)) }
+            (0..<min(rank, Int(LITEVISION_LITERT_MAX_RANK))).map {
+                Int(raw.load(fromByteOffset: $0 * 4, as: Int32.self))
+            }
         }
         var quantizationType: Int32 = 0
         var quantization: (scale: Float, zeroPoint: Int)?
@@ -139,22 +147,30 @@ package final class CompiledModel: @unchecked Sendable {
         }
         var requirements: LiteRtTensorBufferRequirements?
         if isInput {
-            try check(api.pointee.GetCompiledModelInputBufferRequirements(compiled, 0, index, &requirements),
-                      "read the buffer requirements of \(role)")
+            try check(
+                api.pointee.GetCompiledModelInputBufferRequirements(compiled, 0, index, &requirements),
+                "read the buffer requirements of \(role)")
         } else {
-            try check(api.pointee.GetCompiledModelOutputBufferRequirements(compiled, 0, index, &requirements),
-                      "read the buffer requirements of \(role)")
+            try check(
+                api.pointee.GetCompiledModelOutputBufferRequirements(compiled, 0, index, &requirements),
+                "read the buffer requirements of \(role)")
         }
-        guard let requirements else { throw LiteRTError(status: 6, operation: "read the buffer requirements of \(role)") }
+        guard let requirements else {
+            throw LiteRTError(status: 6, operation: "read the buffer requirements of \(role)")
+        }
         var buffer: LiteRtTensorBuffer?
         if !isInput && rank == 0 {
             // An open output shape: the runtime writes the real output after a run, so give it room.
-            try check(api.pointee.CreateManagedTensorBuffer(runtime.environment, Int32(kLiteVisionTensorBufferTypeHostMemory),
-                                                            &type, Self.openOutputBufferSize, &buffer),
-                      "create the buffer of \(role)")
+            try check(
+                api.pointee.CreateManagedTensorBuffer(
+                    runtime.environment, Int32(kLiteVisionTensorBufferTypeHostMemory),
+                    &type, Self.openOutputBufferSize, &buffer),
+                "create the buffer of \(role)")
         } else {
-            try check(api.pointee.CreateManagedTensorBufferFromRequirements(runtime.environment, &type, requirements, &buffer),
-                      "create the buffer of \(role)")
+            try check(
+                api.pointee.CreateManagedTensorBufferFromRequirements(
+                    runtime.environment, &type, requirements, &buffer),
+                "create the buffer of \(role)")
         }
         guard let buffer else { throw LiteRTError(status: 2, operation: "create the buffer of \(role)") }
         var size = 0
@@ -163,9 +179,10 @@ package final class CompiledModel: @unchecked Sendable {
             api.pointee.DestroyTensorBuffer(buffer)
             throw LiteRTError(status: sizeStatus, operation: "read the buffer size of \(role)")
         }
-        let info = TensorSignature(name: name, elementType: ElementType(rawValue: type.element_type),
-                                   elementTypeCode: type.element_type, shape: shape,
-                                   quantization: quantization, bufferSize: size)
+        let info = TensorSignature(
+            name: name, elementType: ElementType(rawValue: type.element_type),
+            elementTypeCode: type.element_type, shape: shape,
+            quantization: quantization, bufferSize: size)
         return (info, buffer)
     }
 
@@ -178,8 +195,9 @@ package final class CompiledModel: @unchecked Sendable {
     package func withInput<R>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
         precondition(inputs.indices.contains(index), "no input \(index)")
         var address: UnsafeMutableRawPointer?
-        try check(api.pointee.LockTensorBuffer(inputBuffers[index], &address, Int32(kLiteVisionLockModeWrite)),
-                  "lock input \(index)")
+        try check(
+            api.pointee.LockTensorBuffer(inputBuffers[index], &address, Int32(kLiteVisionLockModeWrite)),
+            "lock input \(index)")
         defer { _ = api.pointee.UnlockTensorBuffer(inputBuffers[index]) }
         return try body(UnsafeMutableRawBufferPointer(start: address, count: inputs[index].bufferSize))
     }
@@ -199,8 +217,9 @@ package final class CompiledModel: @unchecked Sendable {
     package func withOutput<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         precondition(outputs.indices.contains(index), "no output \(index)")
         var address: UnsafeMutableRawPointer?
-        try check(api.pointee.LockTensorBuffer(outputBuffers[index], &address, Int32(kLiteVisionLockModeRead)),
-                  "lock output \(index)")
+        try check(
+            api.pointee.LockTensorBuffer(outputBuffers[index], &address, Int32(kLiteVisionLockModeRead)),
+            "lock output \(index)")
         defer { _ = api.pointee.UnlockTensorBuffer(outputBuffers[index]) }
         return try body(UnsafeRawBufferPointer(start: address, count: outputs[index].bufferSize))
     }
@@ -214,8 +233,9 @@ extension CompiledModel {
     /// report their real shape after the first ``run()``.
     package func currentOutputShapes() throws(LiteRTError) -> [[Int]] {
         var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: outputs.count)
-        try check(model.runtime.api.pointee.GetCompiledModelOutputTensorLayouts(handle, 0, outputs.count, &layouts, false),
-                  "read the output shapes")
+        try check(
+            model.runtime.api.pointee.GetCompiledModelOutputTensorLayouts(handle, 0, outputs.count, &layouts, false),
+            "read the output shapes")
         return layouts.map { layout in
             var layout = layout
             let rank = min(Int(litevision_layout_rank(&layout)), Int(LITEVISION_LITERT_MAX_RANK))

@@ -88,7 +88,8 @@ enum LibraryLocator {
     /// Where a path found through python3 is remembered, so later processes start fast.
     static var cacheFile: String {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (env["HOME"].map { $0 + "/.cache" } ?? (env["TMPDIR"] ?? "/tmp"))
         return base + "/litevision/runtime-path"
     }

@@ -48,7 +48,8 @@ public struct RuntimeLoadError: Error, Sendable, CustomStringConvertible {
     public let attempts: [(place: String, reason: String)]
 
     public var description: String {
-        var text = "The LiteRT runtime (libLiteRt.so from ai-edge-litert \(Runtime.pinnedVersion)) could not be loaded. Tried:\n"
+        var text =
+            "The LiteRT runtime (libLiteRt.so from ai-edge-litert \(Runtime.pinnedVersion)) could not be loaded. Tried:\n"
         for attempt in attempts { text += "  - \(attempt.place): \(attempt.reason)\n" }
         text += """
             Install it with `pip install ai-edge-litert==\(Runtime.pinnedVersion)` (or run scripts/setup.sh), \

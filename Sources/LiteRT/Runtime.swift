@@ -31,15 +31,19 @@ package final class Runtime: @unchecked Sendable {
         self.api = api
         // Log errors only, and register only the CPU accelerator so no GPU/NPU plugin is probed.
         var options = [
-            LiteRtEnvOption(tag: Int32(kLiteVisionEnvOptionMinLoggerSeverity),
-                            value: LiteRtAny(type: Int32(kLiteVisionAnyTypeInt), value: .init(int_value: 3))),
-            LiteRtEnvOption(tag: Int32(kLiteVisionEnvOptionAutoRegisterAccelerators),
-                            value: LiteRtAny(type: Int32(kLiteVisionAnyTypeInt),
-                                             value: .init(int_value: Int64(kLiteVisionHwAcceleratorCpu)))),
+            LiteRtEnvOption(
+                tag: Int32(kLiteVisionEnvOptionMinLoggerSeverity),
+                value: LiteRtAny(type: Int32(kLiteVisionAnyTypeInt), value: .init(int_value: 3))),
+            LiteRtEnvOption(
+                tag: Int32(kLiteVisionEnvOptionAutoRegisterAccelerators),
+                value: LiteRtAny(
+                    type: Int32(kLiteVisionAnyTypeInt),
+                    value: .init(int_value: Int64(kLiteVisionHwAcceleratorCpu)))),
         ]
         var environment: LiteRtEnvironment?
-        try check(api.pointee.CreateEnvironment(Int32(options.count), &options, &environment),
-                  "create an environment")
+        try check(
+            api.pointee.CreateEnvironment(Int32(options.count), &options, &environment),
+            "create an environment")
         guard let environment else { throw LiteRTError(status: 9, operation: "create an environment") }
         self.environment = environment
     }

@@ -15,7 +15,9 @@ struct Bench {
     static func main() throws {
         let arguments = CommandLine.arguments
         var repeats = 30
-        if let index = arguments.firstIndex(of: "--repeats"), index + 1 < arguments.count, let value = Int(arguments[index + 1]) {
+        if let index = arguments.firstIndex(of: "--repeats"), index + 1 < arguments.count,
+            let value = Int(arguments[index + 1])
+        {
             repeats = max(3, value)
         }
         let data = ProcessInfo.processInfo.environment["LITEVISION_TEST_DATA"] ?? "../shared"
@@ -28,21 +30,27 @@ struct Bench {
         let peer = Peer.measure(shared: data, repeats: max(5, repeats / 3))
         for model in ["bird.tflite", "object_labeler.tflite"] {
             FileHandle.standardError.write(Data("bench: measuring LiteVision with \(model)...\n".utf8))
-            try measureLabeling(model: model, data: data, repeats: repeats, peer: peer.models[model] ?? [:], table: table)
+            try measureLabeling(
+                model: model, data: data, repeats: repeats, peer: peer.models[model] ?? [:], table: table)
         }
         try measureProcess(data: data, peer: peer, table: table)
-        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; MediaPipe \(peer.version ?? "missing: \(peer.error ?? "")"); medians of \(repeats) runs; times in ms.\n")
+        print(
+            "Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; MediaPipe \(peer.version ?? "missing: \(peer.error ?? "")"); medians of \(repeats) runs; times in ms.\n"
+        )
         table.print()
     }
 
-    static func measureLabeling(model: String, data: String, repeats: Int, peer: [String: Double], table: Table) throws {
+    static func measureLabeling(model: String, data: String, repeats: Int, peer: [String: Double], table: Table) throws
+    {
         let modelPath = "\(data)/models/\(model)"
-        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: modelPath)))
+        let labeler = try ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(localModel: LocalModel(path: modelPath)))
 
         // The floor: the runtime alone, 2 threads, input already in place.
         let runtime = try Runtime.shared()
-        let compiled = try CompiledModel(model: try Model(runtime: runtime, path: modelPath),
-                                         options: CompilationOptions(threadCount: 2))
+        let compiled = try CompiledModel(
+            model: try Model(runtime: runtime, path: modelPath),
+            options: CompilationOptions(threadCount: 2))
         _ = try compiled.withInput(0) { $0.initializeMemory(as: UInt8.self, repeating: 100) }
         let raw = try Measure.medianMilliseconds(repeats) { try compiled.run() }
         table.add("\(model): raw LiteRT invoke, 2 threads (floor)", ours: raw, raw: raw, mediapipe: nil, target: nil)
@@ -50,19 +58,27 @@ struct Bench {
         for name in ["grace_hopper.jpg", "beach.jpg"] {
             let decoded = try VisionImage(contentsOfFile: "\(data)/images/\(name)").decoded(scale: .full)
             let ours = try Measure.medianMilliseconds(repeats) { _ = try labeler.results(in: decoded) }
-            let target: Target = name == "beach.jpg"
+            let target: Target =
+                name == "beach.jpg"
                 ? .init("≤ 1.0× MediaPipe") { _, mp in mp.map { ours <= $0 } }
-                : .init("≤ 1.15× raw, ≤ 0.7× MediaPipe") { raw, mp in mp.map { ours <= 1.15 * raw && ours <= 0.7 * $0 } }
-            table.add("\(model): (a) label decoded \(name)", ours: ours, raw: raw, mediapipe: peer["decoded/\(name)"], target: target)
+                : .init("≤ 1.15× raw, ≤ 0.7× MediaPipe") { raw, mp in mp.map { ours <= 1.15 * raw && ours <= 0.7 * $0 }
+                }
+            table.add(
+                "\(model): (a) label decoded \(name)", ours: ours, raw: raw, mediapipe: peer["decoded/\(name)"],
+                target: target)
         }
         for name in ["grace_hopper.jpg", "bird.jpg", "beach.jpg"] {
             let path = "\(data)/images/\(name)"
             let ours = try Measure.medianMilliseconds(repeats) {
                 _ = try labeler.results(in: try VisionImage(contentsOfFile: path))
             }
-            let target: Target? = name == "grace_hopper.jpg" ? nil
+            let target: Target? =
+                name == "grace_hopper.jpg"
+                ? nil
                 : .init("≤ 0.6× MediaPipe") { _, mp in mp.map { ours <= 0.6 * $0 } }
-            table.add("\(model): (b) JPEG file to labels, \(name)", ours: ours, raw: raw, mediapipe: peer["file/\(name)"], target: target)
+            table.add(
+                "\(model): (b) JPEG file to labels, \(name)", ours: ours, raw: raw, mediapipe: peer["file/\(name)"],
+                target: target)
         }
         let photos = try FileManager.default.contentsOfDirectory(atPath: "\(data)/images")
             .filter { [".jpg", ".jpeg", ".png"].contains(where: $0.lowercased().hasSuffix) }.sorted()
@@ -77,8 +93,9 @@ struct Bench {
         batchLabeler.labelFiles(paths) { _, result in if case .failure = result { failures += 1 } }
         guard failures == 0 else { throw BenchError("\(failures) photos could not be labeled") }
         let perSecond = Double(photos.count) / ((Measure.now() - start) / 1000)
-        table.addRate("\(model): (c) batch, \(photos.count) photos, images/s", ours: perSecond,
-                      mediapipe: peer["batch_images_per_second"])
+        table.addRate(
+            "\(model): (c) batch, \(photos.count) photos, images/s", ours: perSecond,
+            mediapipe: peer["batch_images_per_second"])
     }
 
     static func measureProcess(data: String, peer: Peer, table: Table) throws {
@@ -96,9 +113,10 @@ struct Bench {
         }
         times.sort()
         let cold = times[times.count / 2]
-        table.add("bird.tflite: fresh `litevision label` process, bird.jpg (wall)", ours: cold, raw: nil,
-                  mediapipe: peer.models["bird.tflite"]?["cold_start_ms"],
-                  target: .init("≤ 60 ms") { _, _ in cold <= 60 })
+        table.add(
+            "bird.tflite: fresh `litevision label` process, bird.jpg (wall)", ours: cold, raw: nil,
+            mediapipe: peer.models["bird.tflite"]?["cold_start_ms"],
+            target: .init("≤ 60 ms") { _, _ in cold <= 60 })
         let memory = try Measure.peakMegabytes([executable, "label", "--model", model, "\(data)/images/beach.jpg"])
         table.addMemory("bird.tflite: peak memory labeling beach.jpg (MB)", megabytes: memory, limit: 100)
     }

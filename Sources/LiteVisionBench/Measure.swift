@@ -57,7 +57,9 @@ enum Measure {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         defer { posix_spawn_file_actions_destroy(&actions) }
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard spawned == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (now() - start, (status >> 8) & 0xff)

@@ -35,14 +35,18 @@ final class Table {
 
     func add(_ name: String, ours: Double, raw: Double?, mediapipe: Double?, target: Target?) {
         let met = target.flatMap { $0.check(raw ?? 0, mediapipe) }
-        rows.append([name, format(ours), format(raw), format(mediapipe), raw.map { ratio(ours, $0) } ?? "—",
-                     ratio(ours, mediapipe), target?.text ?? "", verdict(met)])
+        rows.append([
+            name, format(ours), format(raw), format(mediapipe), raw.map { ratio(ours, $0) } ?? "—",
+            ratio(ours, mediapipe), target?.text ?? "", verdict(met),
+        ])
     }
 
     func addRate(_ name: String, ours: Double, mediapipe: Double?) {
         let met = mediapipe.map { ours >= 2 * $0 }
-        rows.append([name, format(ours), "—", format(mediapipe), "—", ratio(ours, mediapipe),
-                     "≥ 2× MediaPipe", verdict(met)])
+        rows.append([
+            name, format(ours), "—", format(mediapipe), "—", ratio(ours, mediapipe),
+            "≥ 2× MediaPipe", verdict(met),
+        ])
     }
 
     func addMemory(_ name: String, megabytes: Double, limit: Double) {

@@ -19,7 +19,9 @@ enum VideoBench {
             Config(name: "one object", multiple: false, classify: false, detector: nil),
             Config(name: "multiple objects", multiple: true, classify: false, detector: nil),
             Config(name: "multiple + coarse classification", multiple: true, classify: true, detector: nil),
-            Config(name: "multiple, COCO SSD detector", multiple: true, classify: false, detector: "coco_ssd_mobilenet_v1.tflite"),
+            Config(
+                name: "multiple, COCO SSD detector", multiple: true, classify: false,
+                detector: "coco_ssd_mobilenet_v1.tflite"),
         ]
         for clip in ["cup.mp4", "vtest.avi"] {
             let path = "\(data)/video/\(clip)"
@@ -29,11 +31,14 @@ enum VideoBench {
                 let target: String
                 switch (clip, config.name) {
                 case ("cup.mp4", "one object"): target = fps >= 120 ? "≥ 120 fps: yes" : "≥ 120 fps: **no**"
-                case ("vtest.avi", "multiple + coarse classification"): target = fps >= 60 ? "≥ 60 fps: yes" : "≥ 60 fps: **no**"
+                case ("vtest.avi", "multiple + coarse classification"):
+                    target = fps >= 60 ? "≥ 60 fps: yes" : "≥ 60 fps: **no**"
                 default: target = ""
                 }
-                rows.append(["\(clip): decode + detect + track, \(config.name)", format(fps), format(p50), format(p99),
-                             String(format: "%.1f", objects), "—", target])
+                rows.append([
+                    "\(clip): decode + detect + track, \(config.name)", format(fps), format(p50), format(p99),
+                    String(format: "%.1f", objects), "—", target,
+                ])
             }
             // Detector time per frame next to MediaPipe on the same frames (MediaPipe does no tracking).
             let frames = try firstFrames(path: path, count: 60)
@@ -41,18 +46,34 @@ enum VideoBench {
                 let ours = try detectorOnly(frames: frames, data: data, model: model)
                 let peer = mediapipe(frames: frames, model: "\(data)/models/\(model)")
                 let ratio = peer.map { ours.p50 / $0.p50 }
-                let verdict = ratio.map { $0 <= 0.7 ? "≤ 0.7× MediaPipe: yes" : "≤ 0.7× MediaPipe: **no**" } ?? "MediaPipe missing"
-                rows.append(["\(clip): \(model) detect + track per frame (60 frames)", format(1000 / ours.mean),
-                             format(ours.p50), format(ours.p99), "—",
-                             peer.map { "\(format($0.p50)) / \(format($0.p99)) (\(ratio.map { String(format: "%.2f×", $0) } ?? ""))" } ?? "—",
-                             verdict])
+                let verdict =
+                    ratio.map { $0 <= 0.7 ? "≤ 0.7× MediaPipe: yes" : "≤ 0.7× MediaPipe: **no**" }
+                    ?? "MediaPipe missing"
+                rows.append([
+                    "\(clip): \(model) detect + track per frame (60 frames)", format(1000 / ours.mean),
+                    format(ours.p50), format(ours.p99), "—",
+                    peer.map {
+                        "\(format($0.p50)) / \(format($0.p99)) (\(ratio.map { String(format: "%.2f×", $0) } ?? ""))"
+                    } ?? "—",
+                    verdict,
+                ])
             }
         }
         let (five, hundred) = trackerCost()
-        rows.append(["tracker alone, 5 objects (ms per frame)", "—", format(five), "—", "5", "—", five <= 0.2 ? "≤ 0.2 ms: yes" : "≤ 0.2 ms: **no**"])
-        rows.append(["tracker alone, 100 objects (ms per frame)", "—", format(hundred), "—", "100", "—", hundred <= 2 ? "≤ 2 ms: yes" : "≤ 2 ms: **no**"])
-        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; times in ms; MediaPipe Tasks ObjectDetector, VIDEO mode, p50 / p99.\n")
-        let header = ["measurement", "fps", "p50 ms", "p99 ms", "objects/frame", "MediaPipe p50 / p99 (ours ÷ theirs)", "target"]
+        rows.append([
+            "tracker alone, 5 objects (ms per frame)", "—", format(five), "—", "5", "—",
+            five <= 0.2 ? "≤ 0.2 ms: yes" : "≤ 0.2 ms: **no**",
+        ])
+        rows.append([
+            "tracker alone, 100 objects (ms per frame)", "—", format(hundred), "—", "100", "—",
+            hundred <= 2 ? "≤ 2 ms: yes" : "≤ 2 ms: **no**",
+        ])
+        print(
+            "Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; times in ms; MediaPipe Tasks ObjectDetector, VIDEO mode, p50 / p99.\n"
+        )
+        let header = [
+            "measurement", "fps", "p50 ms", "p99 ms", "objects/frame", "MediaPipe p50 / p99 (ours ÷ theirs)", "target",
+        ]
         print("| " + header.joined(separator: " | ") + " |")
         print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
         for row in rows { print("| " + row.joined(separator: " | ") + " |") }
@@ -70,7 +91,9 @@ enum VideoBench {
     }
 
     /// The whole pipeline as `litevision track` runs it: each frame decoded, then detected and tracked.
-    static func pipeline(path: String, data: String, config: Config) throws -> (fps: Double, p50: Double, p99: Double, objects: Double) {
+    static func pipeline(
+        path: String, data: String, config: Config
+    ) throws -> (fps: Double, p50: Double, p99: Double, objects: Double) {
         let detector = try detector(data: data, config: config)
         let decoder = try VideoDecoder(path: path)
         var times: [Double] = []
@@ -79,13 +102,17 @@ enum VideoBench {
         while true {
             let begin = Measure.now()
             guard let frame = try decoder.nextFrame() else { break }
-            objects += try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation)).count
+            objects += try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+                .count
             times.append(Measure.now() - begin)
         }
         let total = Measure.now() - start
         times.sort()
-        return (Double(times.count) / (total / 1000), times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)],
-                Double(objects) / Double(max(1, times.count)))
+        return (
+            Double(times.count) / (total / 1000), times[times.count / 2],
+            times[min(times.count - 1, times.count * 99 / 100)],
+            Double(objects) / Double(max(1, times.count))
+        )
     }
 
     static func firstFrames(path: String, count: Int) throws -> [ImageBuffer] {
@@ -95,9 +122,14 @@ enum VideoBench {
         return frames
     }
 
-    static func detectorOnly(frames: [ImageBuffer], data: String, model: String) throws -> (p50: Double, p99: Double, mean: Double) {
-        let detector = try detector(data: data, config: Config(name: "", multiple: true, classify: false,
-                                                                detector: model == "mobile_object_localizer_v1.tflite" ? nil : model))
+    static func detectorOnly(
+        frames: [ImageBuffer], data: String, model: String
+    ) throws -> (p50: Double, p99: Double, mean: Double) {
+        let detector = try detector(
+            data: data,
+            config: Config(
+                name: "", multiple: true, classify: false,
+                detector: model == "mobile_object_localizer_v1.tflite" ? nil : model))
         var times: [Double] = []
         for (index, frame) in frames.enumerated() {
             let start = Measure.now()
@@ -129,7 +161,8 @@ enum VideoBench {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard let json = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
-              let p50 = (json["p50"] as? NSNumber)?.doubleValue, let p99 = (json["p99"] as? NSNumber)?.doubleValue else { return nil }
+            let p50 = (json["p50"] as? NSNumber)?.doubleValue, let p99 = (json["p99"] as? NSNumber)?.doubleValue
+        else { return nil }
         return (p50, p99)
     }
 
@@ -151,7 +184,8 @@ enum VideoBench {
                     let x: Double = start.x + Double(frame) * 0.5 + Double.random(in: -1...1, using: &generator)
                     let y: Double = start.y + Double.random(in: -1...1, using: &generator)
                     let score = Float.random(in: 0.3...0.95, using: &generator)
-                    detections.append(TrackerDetection(box: BoundingBox(x: x, y: y, width: 60, height: 80), score: score))
+                    detections.append(
+                        TrackerDetection(box: BoundingBox(x: x, y: y, width: 60, height: 80), score: score))
                 }
                 let start = Measure.now()
                 _ = tracker.update(detections, imageWidth: 2000, imageHeight: 1200)

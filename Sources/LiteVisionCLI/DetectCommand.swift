@@ -19,7 +19,9 @@ struct DetectCommand: ParsableCommand {
 
     @OptionGroup var detector: DetectorArguments
 
-    @Option(name: .long, help: "Write the photo with the objects drawn on it (a .png file, or a folder for several photos).")
+    @Option(
+        name: .long, help: "Write the photo with the objects drawn on it (a .png file, or a folder for several photos)."
+    )
     var annotate: String?
 
     @Flag(name: .long, help: "Print one JSON object per photo, with ML Kit's field names.")
@@ -36,15 +38,19 @@ struct DetectCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let annotateFolder = annotate.flatMap { files.count > 1 || !$0.lowercased().hasSuffix(".png") ? $0 : nil }
-        if let annotateFolder { try? FileManager.default.createDirectory(atPath: annotateFolder, withIntermediateDirectories: true) }
+        if let annotateFolder {
+            try? FileManager.default.createDirectory(atPath: annotateFolder, withIntermediateDirectories: true)
+        }
         var failures = 0
         for file in files {
             do {
                 if let problem = file.problem { throw VisionError.fileNotReadable(path: file.path, reason: problem) }
                 let image = try VisionImage(contentsOfFile: file.path).decoded()
                 let objects = try objectDetector.results(in: image)
-                Console.output(json ? DetectOutput.jsonLine(file: file.path, objects: objects)
-                                    : DetectOutput.table(file: file.path, objects: objects))
+                Console.output(
+                    json
+                        ? DetectOutput.jsonLine(file: file.path, objects: objects)
+                        : DetectOutput.table(file: file.path, objects: objects))
                 if let annotate {
                     let target = annotateFolder.map { $0 + "/" + baseName(file.path) + ".png" } ?? annotate
                     try AnnotatedImageWriter.write(image, objects: objects, to: target)
@@ -63,7 +69,8 @@ struct DetectCommand: ParsableCommand {
 
     private func baseName(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.split(separator: ".").dropLast().joined(separator: ".").isEmpty ? name
+        return name.split(separator: ".").dropLast().joined(separator: ".").isEmpty
+            ? name
             : name.split(separator: ".").dropLast().joined(separator: ".")
     }
 }
@@ -85,7 +92,8 @@ enum AnnotatedImageWriter {
 extension Annotation {
     /// The drawing of a detected object: its box, tracking ID and labels with confidences.
     init(_ object: DetectedObject) {
-        self.init(box: object.frame, trackingID: object.trackingID,
-                  labels: object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 2))" })
+        self.init(
+            box: object.frame, trackingID: object.trackingID,
+            labels: object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 2))" })
     }
 }

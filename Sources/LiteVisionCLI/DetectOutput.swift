@@ -8,7 +8,8 @@ enum DetectOutput {
         if objects.isEmpty { lines.append("  (no object)") }
         for object in objects {
             let f = object.frame
-            let frame = "x \(fixed(Float(f.x), digits: 1)) y \(fixed(Float(f.y), digits: 1)) w \(fixed(Float(f.width), digits: 1)) h \(fixed(Float(f.height), digits: 1))"
+            let frame =
+                "x \(fixed(Float(f.x), digits: 1)) y \(fixed(Float(f.y), digits: 1)) w \(fixed(Float(f.width), digits: 1)) h \(fixed(Float(f.height), digits: 1))"
             let id = object.trackingID.map { "#\($0) " } ?? ""
             let labels = object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 3))" }.joined(separator: ", ")
             lines.append("  \(id)\(fixed(object.detectionConfidence, digits: 3))  \(frame)  \(labels)")

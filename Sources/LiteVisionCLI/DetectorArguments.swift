@@ -27,8 +27,9 @@ struct DetectorArguments: ParsableArguments {
     @Option(name: .long, help: "Minimum detector score of an object, 0...1 (default 0.5).")
     var threshold: Float?
 
-    @Option(name: .customLong("model-dir"),
-            help: "Folder with the built-in models (default: LITEVISION_MODEL_DIR, then ~/.cache/litevision/models).")
+    @Option(
+        name: .customLong("model-dir"),
+        help: "Folder with the built-in models (default: LITEVISION_MODEL_DIR, then ~/.cache/litevision/models).")
     var modelDirectory: String?
 
     @Option(name: .long, help: "Threads per inference (default: the number of cores).")
@@ -38,7 +39,9 @@ struct DetectorArguments: ParsableArguments {
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
         }
-        if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, got \(maxObjects).") }
+        if let maxObjects, maxObjects < 1 {
+            throw ValidationError("--max-objects must be at least 1, got \(maxObjects).")
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads).") }
         if labels != nil && model == nil { throw ValidationError("--labels goes with --model.") }
         if detectorLabels != nil && detector == nil { throw ValidationError("--detector-labels goes with --detector.") }
@@ -55,7 +58,8 @@ struct DetectorArguments: ParsableArguments {
         if let threads { common.processing.threadCount = threads }
         common.modelDirectory = modelDirectory
         if let detector {
-            common.detectorModel = detectorLabels.map { LocalModel(path: detector, labelsPath: $0) } ?? LocalModel(path: detector)
+            common.detectorModel =
+                detectorLabels.map { LocalModel(path: detector, labelsPath: $0) } ?? LocalModel(path: detector)
         }
         do {
             return try Console.silencingStandardError { () throws(VisionError) in

@@ -10,7 +10,8 @@ final class ImagePrefetch: Sendable {
 
     init(path: String) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let result = Result { () throws(VisionError) in try VisionImage(contentsOfFile: path).decoded(scale: .full) }
+            let result = Result { () throws(VisionError) in try VisionImage(contentsOfFile: path).decoded(scale: .full)
+            }
             outcome.withLock { $0 = result }
             finished.signal()
         }

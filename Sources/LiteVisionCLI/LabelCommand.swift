@@ -30,8 +30,9 @@ struct LabelCommand: ParsableCommand {
     @Option(name: .long, help: "Threads per inference (default: the number of cores).")
     var threads: Int?
 
-    @Flag(name: .customLong("fast-decode"),
-          help: "Decode large JPEGs at 1/2-1/8 size in the DCT domain: faster, low-confidence scores move a little.")
+    @Flag(
+        name: .customLong("fast-decode"),
+        help: "Decode large JPEGs at 1/2-1/8 size in the DCT domain: faster, low-confidence scores move a little.")
     var fastDecode = false
 
     @Flag(name: .long, help: "Print one JSON object per image (ML Kit's field names) instead of a table.")
@@ -70,7 +71,8 @@ struct LabelCommand: ParsableCommand {
         options.processing.threadCount = threads ?? (files.count > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.processing.decodingScale = .automatic }
         // One photo in a fresh process: decode it while the runtime and model load.
-        let prefetch = files.count == 1 && files[0].problem == nil && !fastDecode ? ImagePrefetch(path: files[0].path) : nil
+        let prefetch =
+            files.count == 1 && files[0].problem == nil && !fastDecode ? ImagePrefetch(path: files[0].path) : nil
         let labeler: ImageLabeler
         do {
             labeler = try Console.silencingStandardError { () throws(VisionError) in
@@ -90,7 +92,9 @@ struct LabelCommand: ParsableCommand {
         let readable = files.enumerated().filter { $0.element.problem == nil }
         var outcomes: [Int: Result<[ImageLabel], VisionError>] = [:]
         for (index, file) in files.enumerated() {
-            if let problem = file.problem { outcomes[index] = .failure(.fileNotReadable(path: file.path, reason: problem)) }
+            if let problem = file.problem {
+                outcomes[index] = .failure(.fileNotReadable(path: file.path, reason: problem))
+            }
         }
         var printed = 0
         func printReady() {
@@ -99,8 +103,10 @@ struct LabelCommand: ParsableCommand {
                 progress.clear()
                 switch outcome {
                 case .success(let labels):
-                    Console.output(json ? LabelOutput.jsonLine(file: path, labels: labels)
-                                        : LabelOutput.table(file: path, labels: labels))
+                    Console.output(
+                        json
+                            ? LabelOutput.jsonLine(file: path, labels: labels)
+                            : LabelOutput.table(file: path, labels: labels))
                 case .failure(let error):
                     failures += 1
                     Console.error("litevision: \(path): \(error)")
@@ -112,7 +118,9 @@ struct LabelCommand: ParsableCommand {
         }
         printReady()
         if let prefetch {
-            outcomes[0] = prefetch.wait().flatMap { image in Result { () throws(VisionError) in try labeler.results(in: image) } }
+            outcomes[0] = prefetch.wait().flatMap { image in
+                Result { () throws(VisionError) in try labeler.results(in: image) }
+            }
             printReady()
         } else {
             labeler.labelFiles(readable.map(\.element.path)) { position, outcome in

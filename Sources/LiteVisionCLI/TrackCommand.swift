@@ -50,8 +50,9 @@ struct TrackCommand: ParsableCommand {
         if let annotate {
             let upright = info.orientation.swapsDimensions ? (info.height, info.width) : (info.width, info.height)
             do {
-                encoder = try VideoEncoder(path: annotate, width: upright.0, height: upright.1,
-                                           frameRate: info.frameRate > 0 ? info.frameRate : 25)
+                encoder = try VideoEncoder(
+                    path: annotate, width: upright.0, height: upright.1,
+                    frameRate: info.frameRate > 0 ? info.frameRate : 25)
             } catch {
                 Console.error("litevision: \(error)")
                 throw ExitCode(2)
@@ -74,7 +75,9 @@ struct TrackCommand: ParsableCommand {
                 let image = VisionImage(buffer: frame.image, orientation: info.orientation)
                 let objects = try objectDetector.results(in: image)
                 processed += 1
-                if json != nil { jsonLines.append(DetectOutput.jsonLine(file: video, frame: frame.index, objects: objects)) }
+                if json != nil {
+                    jsonLines.append(DetectOutput.jsonLine(file: video, frame: frame.index, objects: objects))
+                }
                 if mot != nil { motRows += objects.map { Self.motRow(frame: frame.index + 1, object: $0) } }
                 if json == nil && mot == nil && annotate == nil {
                     progress.clear()

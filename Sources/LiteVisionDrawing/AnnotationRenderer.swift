@@ -9,8 +9,10 @@ enum AnnotationRenderer {
         let style = AnnotationStyle(imageWidth: width, imageHeight: height)
         let visible = annotations.enumerated().compactMap { index, annotation in
             PixelRect(annotation.box, rounding: .nearest, imageWidth: width, imageHeight: height).map {
-                (rect: $0, annotation: annotation,
-                 color: AnnotationPalette.color(trackingID: annotation.trackingID, index: index))
+                (
+                    rect: $0, annotation: annotation,
+                    color: AnnotationPalette.color(trackingID: annotation.trackingID, index: index)
+                )
             }
         }
         for item in visible {
@@ -29,8 +31,10 @@ enum AnnotationRenderer {
                 over: item.rect, imageWidth: width, imageHeight: height)
             canvas.setColor(item.color)
             canvas.fill(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
-            canvas.setColor(item.color.prefersDarkText ? AnnotationColor(red: 0, green: 0, blue: 0)
-                                                       : AnnotationColor(red: 255, green: 255, blue: 255))
+            canvas.setColor(
+                item.color.prefersDarkText
+                    ? AnnotationColor(red: 0, green: 0, blue: 0)
+                    : AnnotationColor(red: 255, green: 255, blue: 255))
             canvas.clip(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
             canvas.showText(caption, x: frame.x + padding, baseline: frame.y + padding + metrics.ascent)
             canvas.resetClip()

@@ -31,8 +31,10 @@ package enum Annotator {
         surface.withUnsafeMutableBytes { bytes in
             CairoPixelLayout.load(image, into: bytes, stride: stride)
             if !annotations.isEmpty {
-                _ = CairoCanvas.draw(into: bytes, width: image.width, height: image.height, stride: stride,
-                                     format: CairoPixelLayout.format) { canvas in
+                _ = CairoCanvas.draw(
+                    into: bytes, width: image.width, height: image.height, stride: stride,
+                    format: CairoPixelLayout.format
+                ) { canvas in
                     AnnotationRenderer.render(annotations, on: canvas, width: image.width, height: image.height)
                 }
             }
@@ -54,8 +56,10 @@ package enum Annotator {
         if CairoPixelLayout.canDrawInPlace(image) {
             let stride = image.bytesPerRow
             let drawn = image.pixels.withUnsafeMutableBytes { bytes in
-                CairoCanvas.draw(into: bytes, width: width, height: height, stride: stride,
-                                 format: CairoPixelLayout.format) { canvas in
+                CairoCanvas.draw(
+                    into: bytes, width: width, height: height, stride: stride,
+                    format: CairoPixelLayout.format
+                ) { canvas in
                     AnnotationRenderer.render(annotations, on: canvas, width: width, height: height)
                 }
             }
@@ -65,8 +69,10 @@ package enum Annotator {
         var surface = [UInt8](repeating: 0, count: stride * height)
         surface.withUnsafeMutableBytes { bytes in
             CairoPixelLayout.load(image, into: bytes, stride: stride)
-            _ = CairoCanvas.draw(into: bytes, width: width, height: height, stride: stride,
-                                 format: CairoPixelLayout.format) { canvas in
+            _ = CairoCanvas.draw(
+                into: bytes, width: width, height: height, stride: stride,
+                format: CairoPixelLayout.format
+            ) { canvas in
                 AnnotationRenderer.render(annotations, on: canvas, width: width, height: height)
             }
         }

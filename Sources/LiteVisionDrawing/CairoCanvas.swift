@@ -14,13 +14,17 @@ struct CairoCanvas: ~Copyable {
 
     /// Runs `body` with a canvas drawing into `pixels` (`stride * height` bytes in Cairo's `format`).
     /// Returns false, without calling `body`, when Cairo cannot wrap the memory (a size or stride it refuses).
-    static func draw(into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int,
-                     format: cairo_format_t, _ body: (borrowing CairoCanvas) -> Void) -> Bool {
+    static func draw(
+        into pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int,
+        format: cairo_format_t, _ body: (borrowing CairoCanvas) -> Void
+    ) -> Bool {
         guard let base = pixels.baseAddress, width > 0, height > 0,
-              width <= Int(Int32.max), height <= Int(Int32.max), stride <= Int(Int32.max),
-              pixels.count >= stride * height else { return false }
-        guard let surface = cairo_image_surface_create_for_data(
-            base.assumingMemoryBound(to: UInt8.self), format, Int32(width), Int32(height), Int32(stride))
+            width <= Int(Int32.max), height <= Int(Int32.max), stride <= Int(Int32.max),
+            pixels.count >= stride * height
+        else { return false }
+        guard
+            let surface = cairo_image_surface_create_for_data(
+                base.assumingMemoryBound(to: UInt8.self), format, Int32(width), Int32(height), Int32(stride))
         else { return false }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
@@ -49,8 +53,9 @@ struct CairoCanvas: ~Copyable {
         }
         cairo_set_line_width(context, Double(lineWidth))
         cairo_set_line_join(context, CAIRO_LINE_JOIN_MITER)
-        cairo_rectangle(context, Double(rect.x) + half, Double(rect.y) + half,
-                        Double(rect.width - lineWidth), Double(rect.height - lineWidth))
+        cairo_rectangle(
+            context, Double(rect.x) + half, Double(rect.y) + half,
+            Double(rect.width - lineWidth), Double(rect.height - lineWidth))
         cairo_stroke(context)
     }
 

@@ -30,19 +30,21 @@ enum CairoPixelLayout {
     static func load(_ image: ImageBuffer, into surface: UnsafeMutableRawBufferPointer, stride: Int) {
         let bpp = image.format.bytesPerPixel
         // Byte offsets of red, green, blue and alpha within one pixel of the source (nil: no alpha).
-        let (r, g, b, a): (Int, Int, Int, Int?) = switch image.format {
-        case .rgb8: (0, 1, 2, nil)
-        case .rgba8: (0, 1, 2, 3)
-        case .bgra8: (2, 1, 0, 3)
-        case .gray8: (0, 0, 0, nil)
-        }
+        let (r, g, b, a): (Int, Int, Int, Int?) =
+            switch image.format {
+            case .rgb8: (0, 1, 2, nil)
+            case .rgba8: (0, 1, 2, 3)
+            case .bgra8: (2, 1, 0, 3)
+            case .gray8: (0, 0, 0, nil)
+            }
         image.pixels.withUnsafeBytes { source in
             for row in 0..<image.height {
                 var input = row * image.bytesPerRow
                 var output = row * stride
                 for _ in 0..<image.width {
                     let alpha: UInt32 = if let a { UInt32(source[input + a]) } else { 0xFF }
-                    let word = alpha << 24 | UInt32(source[input + r]) << 16
+                    let word =
+                        alpha << 24 | UInt32(source[input + r]) << 16
                         | UInt32(source[input + g]) << 8 | UInt32(source[input + b])
                     surface.storeBytes(of: word, toByteOffset: output, as: UInt32.self)
                     input += bpp

@@ -37,8 +37,9 @@ extension ImageOrientation {
     /// 90° cases).
     package func mapToUpright(rect: BoundingBox, storedWidth: Int, storedHeight: Int) -> BoundingBox {
         let a = mapToUpright(x: rect.x, y: rect.y, storedWidth: storedWidth, storedHeight: storedHeight)
-        let b = mapToUpright(x: rect.x + rect.width, y: rect.y + rect.height,
-                             storedWidth: storedWidth, storedHeight: storedHeight)
+        let b = mapToUpright(
+            x: rect.x + rect.width, y: rect.y + rect.height,
+            storedWidth: storedWidth, storedHeight: storedHeight)
         return BoundingBox(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
     }
 

@@ -37,7 +37,8 @@ package struct PixelRect: Sendable, Hashable {
     /// of it is inside the image.
     package init?(_ box: BoundingBox, rounding: Rounding, imageWidth: Int, imageHeight: Int) {
         guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite,
-              box.width > 0, box.height > 0 else { return nil }
+            box.width > 0, box.height > 0
+        else { return nil }
         func grid(_ value: Double, _ rule: FloatingPointRoundingRule, _ limit: Int) -> Int {
             Int(min(max(value.rounded(rule), 0), Double(limit)))
         }

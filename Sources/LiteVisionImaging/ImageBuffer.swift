@@ -48,9 +48,10 @@ public struct ImageBuffer: Sendable {
     /// own callers; user-supplied buffers are validated by `VisionImage`, which throws instead.
     public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, pixels: [UInt8]) {
         let stride = bytesPerRow ?? width * format.bytesPerPixel
-        precondition(width > 0 && height > 0 && stride >= width * format.bytesPerPixel
-                     && pixels.count >= stride * (height - 1) + width * format.bytesPerPixel,
-                     "ImageBuffer: inconsistent sizes")
+        precondition(
+            width > 0 && height > 0 && stride >= width * format.bytesPerPixel
+                && pixels.count >= stride * (height - 1) + width * format.bytesPerPixel,
+            "ImageBuffer: inconsistent sizes")
         self.width = width
         self.height = height
         self.format = format
@@ -60,7 +61,8 @@ public struct ImageBuffer: Sendable {
 
     /// A new image of the given size, filled with zero bytes, with tightly packed rows.
     public init(width: Int, height: Int, format: PixelFormat) {
-        self.init(width: width, height: height, format: format, bytesPerRow: nil,
-                  pixels: [UInt8](repeating: 0, count: width * height * format.bytesPerPixel))
+        self.init(
+            width: width, height: height, format: format, bytesPerRow: nil,
+            pixels: [UInt8](repeating: 0, count: width * height * format.bytesPerPixel))
     }
 }

@@ -22,10 +22,13 @@ struct AutoMLManifest: Decodable {
         do {
             manifest = try JSONDecoder().decode(AutoMLManifest.self, from: Data(bytes))
         } catch {
-            throw .invalidManifest(path: manifestPath, reason: "the manifest is not JSON with a \"modelFile\" string (\(error))")
+            throw .invalidManifest(
+                path: manifestPath, reason: "the manifest is not JSON with a \"modelFile\" string (\(error))")
         }
         if let type = manifest.modelType, !knownModelTypes.contains(type) {
-            throw .unsupportedManifest(path: manifestPath, reason: "the manifest's modelType is \(type), not IMAGE_LABELING or OBJECT_DETECTION")
+            throw .unsupportedManifest(
+                path: manifestPath,
+                reason: "the manifest's modelType is \(type), not IMAGE_LABELING or OBJECT_DETECTION")
         }
         let folder = manifestPath.lastIndex(of: "/").map { String(manifestPath[...$0]) } ?? ""
         func resolved(_ name: String) -> String { name.hasPrefix("/") ? name : folder + name }

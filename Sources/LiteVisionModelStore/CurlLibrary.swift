@@ -31,7 +31,9 @@ struct CurlLibrary: @unchecked Sendable {  // the table is immutable and never f
         // curl_global_init is not thread-safe in every libcurl: it runs here, once, under the lock.
         let code = api.pointee.global_init(Int(kLiteVisionCurlGlobalDefault))
         guard code == LiteVisionCurlCode(kLiteVisionCurlOK) else {
-            return .failure(CurlLoadFailure(reason: .libcurlUnavailable(library: path, detail: "curl_global_init failed (\(code))")))
+            return .failure(
+                CurlLoadFailure(reason: .libcurlUnavailable(library: path, detail: "curl_global_init failed (\(code))"))
+            )
         }
         return .success(CurlLibrary(api: api))
     }

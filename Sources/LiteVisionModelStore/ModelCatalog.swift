@@ -23,9 +23,11 @@ package enum ModelCatalog {
     /// The path of `model`: found in the folders searched, else (when `allowDownload`) downloaded into the
     /// cache folder of `downloader`; or an error naming every folder searched, where to put the file, where to
     /// get it and why the download failed.
-    package static func path(of model: BuiltInModel, modelDirectory: String?,
-                            downloader: ModelDownloader = ModelDownloader(),
-                            allowDownload: Bool = true) throws(ModelStoreError) -> String {
+    package static func path(
+        of model: BuiltInModel, modelDirectory: String?,
+        downloader: ModelDownloader = ModelDownloader(),
+        allowDownload: Bool = true
+    ) throws(ModelStoreError) -> String {
         let folders = searchFolders(modelDirectory: modelDirectory, cacheFolder: downloader.cacheFolder)
         for folder in folders {
             let path = folder.hasSuffix("/") ? folder + model.rawValue : folder + "/" + model.rawValue

@@ -124,10 +124,12 @@ package struct ModelDownloader: Sendable {
                 setup = litevision_curl_setopt_string(api, handle, Int32(option), value)  // libcurl copies strings
             }
             if setup == ok {
-                setup = litevision_curl_setopt_off_t(api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge), Int64(sizeLimit))
+                setup = litevision_curl_setopt_off_t(
+                    api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge), Int64(sizeLimit))
             }
             if setup == ok {
-                setup = litevision_curl_setopt_pointer(api, handle, Int32(kLiteVisionCurlOptErrorBuffer), buffer.baseAddress)
+                setup = litevision_curl_setopt_pointer(
+                    api, handle, Int32(kLiteVisionCurlOptErrorBuffer), buffer.baseAddress)
             }
             if setup == ok {
                 setup = litevision_curl_setopt_write_function(api, handle, downloadSinkWrite)

@@ -18,12 +18,14 @@ extension LocalModel {
     package func resolve() throws(ModelStoreError) -> ResolvedModel {
         switch source {
         case .file(let path):
-            return ResolvedModel(name: path, path: path, bytes: try Self.read(path, empty: "the model file is empty"),
-                                 labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
+            return ResolvedModel(
+                name: path, path: path, bytes: try Self.read(path, empty: "the model file is empty"),
+                labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
         case .memory(let bytes, let name):
             guard !bytes.isEmpty else { throw .fileNotReadable(path: name, reason: "the model has no bytes") }
-            return ResolvedModel(name: name, path: nil, bytes: bytes,
-                                 labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
+            return ResolvedModel(
+                name: name, path: nil, bytes: bytes,
+                labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
         case .manifest(let manifestPath):
             let named = try AutoMLManifest.resolve(manifestPath)
             return try named.resolve()

@@ -23,7 +23,9 @@ package final class AtomicFile {
     package init(path: String, opened: Bool = true, permissions: mode_t = 0o644) throws(SystemError) {
         self.path = path
         guard !path.isEmpty else { throw SystemError(.write, path: path, reason: "the path is empty") }
-        guard !path.hasSuffix("/") else { throw SystemError(.write, path: path, reason: "it names a folder, not a file") }
+        guard !path.hasSuffix("/") else {
+            throw SystemError(.write, path: path, reason: "it names a folder, not a file")
+        }
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"

@@ -8,7 +8,8 @@ package enum FileContents {
     /// The file is opened without blocking, so a FIFO or device is refused at once instead of waiting for a
     /// writer; directories, devices, FIFOs and sockets are refused with a reason that names them, as are files
     /// larger than `maximumSize` (checked before allocating) and files that shrink while they are read.
-    package static func read(atPath path: String, maximumSize: Int = defaultMaximumSize) throws(SystemError) -> [UInt8] {
+    package static func read(atPath path: String, maximumSize: Int = defaultMaximumSize) throws(SystemError) -> [UInt8]
+    {
         guard !path.isEmpty else { throw SystemError(.read, path: path, reason: "the path is empty") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
@@ -34,7 +35,8 @@ package enum FileContents {
         }
         if failure != 0 { throw .fromErrno(.read, path: path, code: failure) }
         guard bytes.count == size else {
-            throw SystemError(.read, path: path, reason: "the file shrank from \(size) to \(bytes.count) bytes while it was read")
+            throw SystemError(
+                .read, path: path, reason: "the file shrank from \(size) to \(bytes.count) bytes while it was read")
         }
         return bytes
     }
@@ -55,7 +57,9 @@ package enum FileContents {
         guard fstat(descriptor, &info) == 0 else { throw .fromErrno(.read, path: path) }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw SystemError(.read, path: path, reason: kind == S_IFDIR ? "it is a directory" : "it is not a regular file (a device, pipe or socket)")
+            throw SystemError(
+                .read, path: path,
+                reason: kind == S_IFDIR ? "it is a directory" : "it is not a regular file (a device, pipe or socket)")
         }
         return Int(info.st_size)
     }

@@ -1,4 +1,3 @@
-
 /// A plain mutex with `lock()`/`unlock()`, for critical sections that create and hand out non-Sendable
 /// runtime handles (`Mutex.withLock` would require them to be `sending`).
 package final class PosixLock: @unchecked Sendable {

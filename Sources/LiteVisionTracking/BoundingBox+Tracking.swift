@@ -25,7 +25,8 @@ extension BoundingBox {
     /// and at the bottom (the "buffered" box of C-BIoU tracking).
     @inline(__always)
     func expanded(by fraction: Double) -> BoundingBox {
-        BoundingBox(x: x - fraction * width, y: y - fraction * height,
-                    width: width * (1 + 2 * fraction), height: height * (1 + 2 * fraction))
+        BoundingBox(
+            x: x - fraction * width, y: y - fraction * height,
+            width: width * (1 + 2 * fraction), height: height * (1 + 2 * fraction))
     }
 }

@@ -13,8 +13,10 @@ struct HungarianSolver: Sendable {
 
     /// Solves for `cost` (row-major, `rows × columns`, `rows <= columns`) and writes the column chosen for each
     /// row into `assignment[0..<rows]`.
-    mutating func solve(cost: UnsafeBufferPointer<Double>, rows: Int, columns: Int,
-                        assignment: inout [Int]) {
+    mutating func solve(
+        cost: UnsafeBufferPointer<Double>, rows: Int, columns: Int,
+        assignment: inout [Int]
+    ) {
         precondition(rows <= columns && cost.count >= rows * columns)
         // 1-based internally: column 0 is the virtual start of each augmenting path.
         Self.reset(&rowPotential, rows + 1, 0.0)

@@ -23,10 +23,11 @@ package struct LabelSmoother: Sendable {
     /// Smoothed labels under this confidence are dropped (and forgotten). Default 0.01.
     package let minimumConfidence: Float
 
-
     /// A smoother with the given settings (see the properties).
-    package init(decay: Float = 0.6, switchMargin: Float = 0.05, switchFrames: Int = 3,
-                minimumConfidence: Float = 0.01) {
+    package init(
+        decay: Float = 0.6, switchMargin: Float = 0.05, switchFrames: Int = 3,
+        minimumConfidence: Float = 0.01
+    ) {
         precondition(decay >= 0 && decay < 1, "LabelSmoother: decay must be in 0..<1")
         precondition(switchFrames >= 1, "LabelSmoother: switchFrames must be at least 1")
         self.decay = decay
@@ -49,7 +50,9 @@ package struct LabelSmoother: Sendable {
         for label in labels where label.confidence.isFinite {
             let confidence = min(max(label.confidence, 0), 1)
             if let i = frame.firstIndex(where: { $0.index == label.index }) {
-                if confidence > frame[i].confidence { frame[i] = Label(text: label.text, confidence: confidence, index: label.index) }
+                if confidence > frame[i].confidence {
+                    frame[i] = Label(text: label.text, confidence: confidence, index: label.index)
+                }
             } else {
                 frame.append(Label(text: label.text, confidence: confidence, index: label.index))
             }

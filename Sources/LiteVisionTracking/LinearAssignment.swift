@@ -46,8 +46,9 @@ package enum LinearAssignment {
         var workspace = AssignmentWorkspace()
         workspace.begin(rows: rowCount, columns: columnCount)
         for edge in edges where edge.weight > 0 {
-            precondition((0..<rowCount).contains(edge.row) && (0..<columnCount).contains(edge.column),
-                         "LinearAssignment: edge out of range")
+            precondition(
+                (0..<rowCount).contains(edge.row) && (0..<columnCount).contains(edge.column),
+                "LinearAssignment: edge out of range")
             workspace.addEdge(row: edge.row, column: edge.column, weight: edge.weight)
         }
         workspace.solve()

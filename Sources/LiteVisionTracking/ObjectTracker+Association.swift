@@ -32,7 +32,8 @@ extension ObjectTracker {
         for (index, detection) in detections.enumerated() {
             let box = detection.box
             guard detection.score.isFinite, box.x.isFinite, box.y.isFinite, box.width.isFinite,
-                  box.height.isFinite, box.width > 0, box.height > 0 else { continue }
+                box.height.isFinite, box.width > 0, box.height > 0
+            else { continue }
             if detection.score >= options.highScoreThreshold {
                 scratch.high.append(index)
             } else if detection.score >= options.lowScoreThreshold {
@@ -40,26 +41,31 @@ extension ObjectTracker {
             }
         }
         // Stage 1: confident detections against every reported track, lost ones included.
-        runStage(.confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
-                 imageWidth: imageWidth, imageHeight: imageHeight)
+        runStage(
+            .confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
+            imageWidth: imageWidth, imageHeight: imageHeight)
         // Stage 2 (ByteTrack's rescue): weak detections, with a stricter gate, for the reported tracks still
         // unmatched. Unlike ByteTrack, lost tracks may be rescued too: an object coming out of hiding is often
         // detected weakly at first, and the partial-view similarity (see `TrackRecord.similarity`) checks that
         // the weak box fits the track's object.
         if !scratch.low.isEmpty {
-            runStage(.confirmed, detections: detections, useLow: true,
-                     threshold: options.lowScoreMatchIoUThreshold, imageWidth: imageWidth, imageHeight: imageHeight)
+            runStage(
+                .confirmed, detections: detections, useLow: true,
+                threshold: options.lowScoreMatchIoUThreshold, imageWidth: imageWidth, imageHeight: imageHeight)
         }
         // Stage 3: tracks not yet reported take what confident detections are left.
         if options.minimumHits > 1 {
-            runStage(.tentative, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
-                     imageWidth: imageWidth, imageHeight: imageHeight)
+            runStage(
+                .tentative, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
+                imageWidth: imageWidth, imageHeight: imageHeight)
         }
     }
 
     /// One association stage: builds the allowed pairs, solves the assignment and corrects the matched tracks.
-    private mutating func runStage(_ stage: StageTracks, detections: [TrackerDetection], useLow: Bool,
-                                   threshold: Double, imageWidth: Double, imageHeight: Double) {
+    private mutating func runStage(
+        _ stage: StageTracks, detections: [TrackerDetection], useLow: Bool,
+        threshold: Double, imageWidth: Double, imageHeight: Double
+    ) {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
             let record = records[i]
@@ -84,9 +90,14 @@ extension ObjectTracker {
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,
-                   trackClass != detectionClass { continue }
+                    trackClass != detectionClass
+                {
+                    continue
+                }
                 // Weak detections may be partial views of the object; lost tracks get some slack.
-                let iou = useLow ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
+                let iou =
+                    useLow
+                    ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
                     : record.similarity(toConfident: detection.box)
                 // Gain = (1 - threshold) - cost, positive exactly when the cost 1 - IoU is within the gate;
                 // the tiny constant keeps a pair exactly at the threshold.
@@ -98,8 +109,9 @@ extension ObjectTracker {
             let c = scratch.solver.rowMatch[r]
             guard c >= 0 else { continue }
             let recordIndex = scratch.rows[r], detectionIndex = scratch.columns[c]
-            records[recordIndex].correct(with: detections[detectionIndex], index: detectionIndex, confident: !useLow,
-                                         imageWidth: imageWidth, imageHeight: imageHeight)
+            records[recordIndex].correct(
+                with: detections[detectionIndex], index: detectionIndex, confident: !useLow,
+                imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             if !records[recordIndex].isConfirmed, records[recordIndex].hits >= options.minimumHits {
                 records[recordIndex].id = takeNextID()

@@ -70,8 +70,10 @@ package struct ObjectTracker: Sendable {
         var result: [Track] = []
         result.reserveCapacity(records.count)
         for record in records where record.isConfirmed && record.detectionIndex >= 0 {
-            result.append(record.track(reportingFilteredBox: options.reportsFilteredBoxes,
-                                       imageWidth: width, imageHeight: height))
+            result.append(
+                record.track(
+                    reportingFilteredBox: options.reportsFilteredBoxes,
+                    imageWidth: width, imageHeight: height))
         }
         // Records are kept in birth order and confirmed in that order, so IDs are already increasing.
         assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
@@ -82,8 +84,9 @@ package struct ObjectTracker: Sendable {
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
     package var liveTracks: [Track] {
         records.filter(\.isConfirmed).map {
-            $0.track(reportingFilteredBox: options.reportsFilteredBoxes,
-                     imageWidth: lastImageWidth, imageHeight: lastImageHeight)
+            $0.track(
+                reportingFilteredBox: options.reportsFilteredBoxes,
+                imageWidth: lastImageWidth, imageHeight: lastImageHeight)
         }
     }
 
@@ -104,7 +107,8 @@ package struct ObjectTracker: Sendable {
                 record.miss()
                 let box = record.predictedBox
                 if record.framesSinceUpdate > buffer || box.width < 1 || box.height < 1
-                    || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside {
+                    || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside
+                {
                     continue
                 }
             }
@@ -128,7 +132,8 @@ package struct ObjectTracker: Sendable {
             let box = detection.box
             let duplicate = records.contains { record in
                 record.detectionIndex >= 0
-                    && record.detectionBox.intersection(box).area >= Self.duplicateOverlap * min(box.area, record.detectionBox.area)
+                    && record.detectionBox.intersection(box).area >= Self.duplicateOverlap
+                        * min(box.area, record.detectionBox.area)
             }
             if duplicate { continue }
             var record = TrackRecord(detection: detection, index: index)

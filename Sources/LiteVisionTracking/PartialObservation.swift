@@ -56,8 +56,10 @@ struct PartialObservation: Sendable, Equatable {
     ///   - predictedHigh: the predicted high edge.
     ///   - extent: the image size along this axis.
     ///   - margin: how close to the border a box edge counts as cut by it.
-    func completed(low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
-                   extent: Double, margin: Double) -> (low: Double, size: Double, kind: Kind) {
+    func completed(
+        low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
+        extent: Double, margin: Double
+    ) -> (low: Double, size: Double, kind: Kind) {
         let size = high - low
         let touchesLow = low <= margin, touchesHigh = high >= extent - margin
         if touchesLow != touchesHigh, size < reference {
@@ -72,10 +74,13 @@ struct PartialObservation: Sendable, Equatable {
 
     /// The measurement for a matched detection's extent `low...high` (see ``completed``), updating the
     /// remembered size. `confident` tells whether the detection has a high score.
-    mutating func measure(low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
-                          extent: Double, margin: Double, confident: Bool) -> (low: Double, size: Double) {
-        let result = completed(low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
-                               extent: extent, margin: margin)
+    mutating func measure(
+        low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
+        extent: Double, margin: Double, confident: Bool
+    ) -> (low: Double, size: Double) {
+        let result = completed(
+            low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
+            extent: extent, margin: margin)
         switch result.kind {
         case .cutByBorder:
             return (result.low, result.size)

@@ -25,8 +25,10 @@ package struct Track: Sendable, Equatable {
     package var framesSinceUpdate: Int
 
     /// A track from its parts (the tracker creates them; this is for tests and adapters).
-    package init(id: Int, box: BoundingBox, filteredBox: BoundingBox? = nil, score: Float, classIndex: Int? = nil,
-                detectionIndex: Int?, age: Int, hits: Int, framesSinceUpdate: Int) {
+    package init(
+        id: Int, box: BoundingBox, filteredBox: BoundingBox? = nil, score: Float, classIndex: Int? = nil,
+        detectionIndex: Int?, age: Int, hits: Int, framesSinceUpdate: Int
+    ) {
         self.id = id
         self.box = box
         self.filteredBox = filteredBox ?? box

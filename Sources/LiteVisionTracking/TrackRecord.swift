@@ -65,15 +65,19 @@ struct TrackRecord: Sendable {
 
     /// Corrects the track with its matched detection.
     @inline(__always)
-    mutating func correct(with detection: TrackerDetection, index: Int, confident: Bool,
-                          imageWidth: Double, imageHeight: Double) {
+    mutating func correct(
+        with detection: TrackerDetection, index: Int, confident: Bool,
+        imageWidth: Double, imageHeight: Double
+    ) {
         let box = detection.box, predicted = predictedBox
-        let x = horizontal.measure(low: box.x, high: box.maxX, predictedLow: predicted.x,
-                                   predictedHigh: predicted.maxX, extent: imageWidth,
-                                   margin: Self.borderMargin(imageWidth), confident: confident)
-        let y = vertical.measure(low: box.y, high: box.maxY, predictedLow: predicted.y,
-                                 predictedHigh: predicted.maxY, extent: imageHeight,
-                                 margin: Self.borderMargin(imageHeight), confident: confident)
+        let x = horizontal.measure(
+            low: box.x, high: box.maxX, predictedLow: predicted.x,
+            predictedHigh: predicted.maxX, extent: imageWidth,
+            margin: Self.borderMargin(imageWidth), confident: confident)
+        let y = vertical.measure(
+            low: box.y, high: box.maxY, predictedLow: predicted.y,
+            predictedHigh: predicted.maxY, extent: imageHeight,
+            margin: Self.borderMargin(imageHeight), confident: confident)
         filter.update(with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size))
         hits += 1
         framesSinceUpdate = 0
@@ -114,12 +118,14 @@ struct TrackRecord: Sendable {
         let overlap = matchBox.intersection(box).area
         guard overlap >= Self.partialContainment * box.area else { return iou }
         let predicted = predictedBox
-        let x = horizontal.completed(low: box.x, high: box.maxX, predictedLow: predicted.x,
-                                     predictedHigh: predicted.maxX, extent: imageWidth,
-                                     margin: Self.borderMargin(imageWidth))
-        let y = vertical.completed(low: box.y, high: box.maxY, predictedLow: predicted.y,
-                                   predictedHigh: predicted.maxY, extent: imageHeight,
-                                   margin: Self.borderMargin(imageHeight))
+        let x = horizontal.completed(
+            low: box.x, high: box.maxX, predictedLow: predicted.x,
+            predictedHigh: predicted.maxX, extent: imageWidth,
+            margin: Self.borderMargin(imageWidth))
+        let y = vertical.completed(
+            low: box.y, high: box.maxY, predictedLow: predicted.y,
+            predictedHigh: predicted.maxY, extent: imageHeight,
+            margin: Self.borderMargin(imageHeight))
         let whole = BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size)
             .clamped(width: imageWidth, height: imageHeight)
         return max(iou, matchBox.fastIoU(whole))
@@ -143,8 +149,9 @@ struct TrackRecord: Sendable {
         let filtered = filter.box.clamped(width: imageWidth, height: imageHeight)
         let matched = detectionIndex >= 0
         let box = matched ? (reportingFilteredBox ? filtered : detectionBox) : matchBox
-        return Track(id: id, box: box, filteredBox: filtered, score: score, classIndex: classIndex,
-                     detectionIndex: matched ? detectionIndex : nil, age: age, hits: hits,
-                     framesSinceUpdate: framesSinceUpdate)
+        return Track(
+            id: id, box: box, filteredBox: filtered, score: score, classIndex: classIndex,
+            detectionIndex: matched ? detectionIndex : nil, age: age, hits: hits,
+            framesSinceUpdate: framesSinceUpdate)
     }
 }

@@ -11,7 +11,7 @@ final class DecoderResources {
     deinit {
         av_packet_free(&packet)
         av_frame_free(&frame)
-        avcodec_free_context(&codec)       // also joins the decoder's threads
+        avcodec_free_context(&codec)  // also joins the decoder's threads
         avformat_close_input(&format)
     }
 }

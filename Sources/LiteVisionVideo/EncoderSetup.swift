@@ -6,16 +6,19 @@ enum EncoderSetup {
     private static let outOfMemory = VideoError.systemResource("out of memory while creating the encoder")
 
     /// Everything ``VideoEncoder`` needs, ready for the first frame; the header is written.
-    static func open(path: String, width: Int, height: Int, frameRate: Double,
-                     codecChoice: VideoCodecChoice) throws(VideoError) -> (EncoderResources, codecName: String) {
+    static func open(
+        path: String, width: Int, height: Int, frameRate: Double,
+        codecChoice: VideoCodecChoice
+    ) throws(VideoError) -> (EncoderResources, codecName: String) {
         FFmpegLogging.applyDefault()
         let limit = RGBConverter.maximumDimension
         guard (1...limit).contains(width), (1...limit).contains(height) else {
             throw .invalidArgument("the video size \(width)x\(height) is outside 1...\(limit)")
         }
         guard width % 2 == 0, height % 2 == 0 else {
-            throw .invalidArgument("the video size \(width)x\(height) must be even in both directions "
-                                   + "(4:2:0 video); crop or pad the frames by one pixel")
+            throw .invalidArgument(
+                "the video size \(width)x\(height) must be even in both directions "
+                    + "(4:2:0 video); crop or pad the frames by one pixel")
         }
         guard frameRate.isFinite, frameRate > 0, frameRate <= 1000 else {
             throw .invalidArgument("the frame rate \(frameRate) is outside (0, 1000] frames per second")
@@ -42,7 +45,7 @@ enum EncoderSetup {
         }
         resources.format = format
 
-        let rate = av_d2q(frameRate, 65_535)   // MPEG-4 Part 2 allows time bases up to 1/65535
+        let rate = av_d2q(frameRate, 65_535)  // MPEG-4 Part 2 allows time bases up to 1/65535
         guard let codec = avcodec_alloc_context3(encoder) else { throw outOfMemory }
         resources.codec = codec
         configure(codec, encoder: encoder, width: width, height: height, rate: rate)
@@ -52,8 +55,9 @@ enum EncoderSetup {
         let encoderName = String(cString: encoder.pointee.name)
         let opened = avcodec_open2(codec, encoder, nil)
         guard opened >= 0 else {
-            throw .encoder("the \(encoderName) encoder refused \(width)x\(height) at \(frameRate) fps "
-                           + "(\(FFmpegError.message(opened)))")
+            throw .encoder(
+                "the \(encoderName) encoder refused \(width)x\(height) at \(frameRate) fps "
+                    + "(\(FFmpegError.message(opened)))")
         }
 
         guard let stream = avformat_new_stream(format, nil) else { throw outOfMemory }
@@ -69,15 +73,17 @@ enum EncoderSetup {
     }
 
     /// Size, pixel format, timing, colour tags and quality settings of the encoder.
-    private static func configure(_ codec: UnsafeMutablePointer<AVCodecContext>, encoder: UnsafePointer<AVCodec>,
-                                  width: Int, height: Int, rate: AVRational) {
+    private static func configure(
+        _ codec: UnsafeMutablePointer<AVCodecContext>, encoder: UnsafePointer<AVCodec>,
+        width: Int, height: Int, rate: AVRational
+    ) {
         codec.pointee.width = Int32(width)
         codec.pointee.height = Int32(height)
         codec.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         codec.pointee.time_base = AVRational(num: rate.den, den: rate.num)
         codec.pointee.framerate = rate
         codec.pointee.gop_size = Int32(max(1, min(600, (2 * Double(rate.num) / Double(rate.den)).rounded())))
-        codec.pointee.colorspace = AVCOL_SPC_SMPTE170M   // what swscale's RGB to YUV conversion produces
+        codec.pointee.colorspace = AVCOL_SPC_SMPTE170M  // what swscale's RGB to YUV conversion produces
         codec.pointee.color_range = AVCOL_RANGE_MPEG
         codec.pointee.thread_count = 0
         if encoder.pointee.id == AV_CODEC_ID_H264 {
@@ -91,8 +97,10 @@ enum EncoderSetup {
     }
 
     /// Opens the temporary file and writes the container header.
-    private static func openFile(_ resources: EncoderResources, format: UnsafeMutablePointer<AVFormatContext>,
-                                 container: UnsafePointer<AVOutputFormat>, finalPath: String) throws(VideoError) {
+    private static func openFile(
+        _ resources: EncoderResources, format: UnsafeMutablePointer<AVFormatContext>,
+        container: UnsafePointer<AVOutputFormat>, finalPath: String
+    ) throws(VideoError) {
         if container.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = avio_open(&format.pointee.pb, resources.temporaryPath, AVIO_FLAG_WRITE)
             guard opened >= 0 else {
@@ -102,7 +110,7 @@ enum EncoderSetup {
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        _ = av_dict_set(&options, "movflags", "+faststart", 0)   // index first: playable while downloading
+        _ = av_dict_set(&options, "movflags", "+faststart", 0)  // index first: playable while downloading
         let written = avformat_write_header(format, &options)
         guard written >= 0 else {
             throw .encoder("cannot write the header of '\(finalPath)' (\(FFmpegError.message(written)))")

@@ -21,7 +21,7 @@ final class FrameSlot: @unchecked Sendable {
         condition = .allocate(capacity: 1)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)   // timed waits follow MonotonicClock
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)  // timed waits follow MonotonicClock
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
     }

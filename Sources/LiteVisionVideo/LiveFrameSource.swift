@@ -46,11 +46,13 @@ package final class LiveFrameSource: Sendable {
         // The decoder is handed over to the producer thread, the only one that touches it from now on.
         let job = Unmanaged.passRetained(ProducerJob(decoder: decoder, slot: slot, speed: speed)).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<ProducerJob>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, job)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<ProducerJob>.fromOpaque(context).takeRetainedValue().run()
+                return nil
+            }, job)
         guard created == 0 else {
             Unmanaged<ProducerJob>.fromOpaque(job).release()
             throw .systemResource("cannot start the playback thread (\(String(cString: strerror(created))))")

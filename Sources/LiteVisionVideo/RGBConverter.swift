@@ -31,9 +31,10 @@ final class RGBConverter {
             return .failure(ConversionFailure(reason: "the decoder produced a frame without pixels"))
         }
         let previous = context
-        context = sws_getCachedContext(context, Int32(width), Int32(height), format,
-                                       Int32(width), Int32(height), AV_PIX_FMT_RGB24,
-                                       SWS_BILINEAR, nil, nil, nil)
+        context = sws_getCachedContext(
+            context, Int32(width), Int32(height), format,
+            Int32(width), Int32(height), AV_PIX_FMT_RGB24,
+            SWS_BILINEAR, nil, nil, nil)
         guard let context else {
             colorKey = nil
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "#\(frame.pointee.format)"
@@ -58,7 +59,7 @@ final class RGBConverter {
             }
             if rows != Int32(height) {
                 failed = true
-                buffer.initialize(repeating: 0)   // keep the array fully initialised before it is discarded
+                buffer.initialize(repeating: 0)  // keep the array fully initialised before it is discarded
             }
             count = rowBytes * height
         }
@@ -68,14 +69,16 @@ final class RGBConverter {
 
     /// Tells swscale which YUV matrix and range the frame uses (BT.601 when the stream does not say).
     private func applyColorMatrix(of frame: UnsafePointer<AVFrame>, format: AVPixelFormat, to context: OpaquePointer) {
-        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG
-            || Self.fullRangeFormats.contains(format.rawValue) ? 1 : 0
+        let fullRange: Int32 =
+            frame.pointee.color_range == AVCOL_RANGE_JPEG
+                || Self.fullRangeFormats.contains(format.rawValue) ? 1 : 0
         let space = Int32(bitPattern: frame.pointee.colorspace.rawValue)
         if let key = colorKey, key.space == space, key.fullRange == fullRange { return }
         colorKey = (space, fullRange)
         // Fails (harmlessly) for RGB sources, which have no matrix.
-        _ = sws_setColorspaceDetails(context, sws_getCoefficients(space), fullRange,
-                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        _ = sws_setColorspaceDetails(
+            context, sws_getCoefficients(space), fullRange,
+            sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
     }
 }
 

@@ -30,8 +30,9 @@ enum StreamOpener {
         var opened: UnsafeMutablePointer<AVFormatContext>?
         let openResult = avformat_open_input(&opened, path, nil, nil)
         guard openResult >= 0, let format = opened else {
-            throw .notAVideo(path: path,
-                             reason: "its container is unknown or damaged (\(FFmpegError.message(openResult)))")
+            throw .notAVideo(
+                path: path,
+                reason: "its container is unknown or damaged (\(FFmpegError.message(openResult)))")
         }
         resources.format = format
         let probeResult = avformat_find_stream_info(format, nil)
@@ -44,7 +45,7 @@ enum StreamOpener {
             throw .notAVideo(path: path, reason: "the video stream has no codec parameters")
         }
         for other in 0..<Int(format.pointee.nb_streams) where other != Int(index) {
-            format.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL   // skip audio etc. while demuxing
+            format.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL  // skip audio etc. while demuxing
         }
 
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -69,8 +70,10 @@ enum StreamOpener {
         codec.pointee.pkt_timebase = stream.pointee.time_base
         let decoderOpened = avcodec_open2(codec, decoder, nil)
         guard decoderOpened >= 0 else {
-            throw .corrupt(path: path, frame: 0, reason: "the \(codecName(parameters)) decoder rejected the stream "
-                           + "(\(FFmpegError.message(decoderOpened)))")
+            throw .corrupt(
+                path: path, frame: 0,
+                reason: "the \(codecName(parameters)) decoder rejected the stream "
+                    + "(\(FFmpegError.message(decoderOpened)))")
         }
         guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
             throw .systemResource("out of memory while creating the decoder")
@@ -82,13 +85,16 @@ enum StreamOpener {
         let secondsPerTick = timeBase.num > 0 && timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) : 0
         let start = stream.pointee.start_time
         let info = describe(stream: stream, format: format, parameters: parameters, secondsPerTick: secondsPerTick)
-        return OpenedStream(resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
-                            startTicks: start == FFmpegError.noTimestamp ? 0 : start)
+        return OpenedStream(
+            resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
+            startTicks: start == FFmpegError.noTimestamp ? 0 : start)
     }
 
     /// The video stream to decode: FFmpeg's pick, unless that is a still cover picture.
-    private static func videoStreamIndex(in format: UnsafeMutablePointer<AVFormatContext>,
-                                         path: String) throws(VideoError) -> Int32 {
+    private static func videoStreamIndex(
+        in format: UnsafeMutablePointer<AVFormatContext>,
+        path: String
+    ) throws(VideoError) -> Int32 {
         let count = Int(format.pointee.nb_streams)
         guard count > 0, let streams = format.pointee.streams else {
             throw .notAVideo(path: path, reason: "it contains no streams")
@@ -123,10 +129,12 @@ enum StreamOpener {
     }
 
     /// The ``VideoInfo`` of a stream, from the container's declarations.
-    private static func describe(stream: UnsafeMutablePointer<AVStream>,
-                                 format: UnsafeMutablePointer<AVFormatContext>,
-                                 parameters: UnsafePointer<AVCodecParameters>,
-                                 secondsPerTick: Double) -> VideoInfo {
+    private static func describe(
+        stream: UnsafeMutablePointer<AVStream>,
+        format: UnsafeMutablePointer<AVFormatContext>,
+        parameters: UnsafePointer<AVCodecParameters>,
+        secondsPerTick: Double
+    ) -> VideoInfo {
         func rate(_ value: AVRational) -> Double? {
             value.num > 0 && value.den > 0 ? Double(value.num) / Double(value.den) : nil
         }
@@ -138,7 +146,8 @@ enum StreamOpener {
             return nil
         }()
         let declaredCount = stream.pointee.nb_frames
-        var frameRate = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
+        var frameRate =
+            rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
             ?? rate(av_guess_frame_rate(format, stream, nil))
         if frameRate == nil, declaredCount > 0, let duration, duration > 0 {
             frameRate = Double(declaredCount) / duration
@@ -156,8 +165,9 @@ enum StreamOpener {
         if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &sideDataSize) {
             rotation = DisplayMatrix.clockwiseRotation(UnsafeRawBufferPointer(start: matrix, count: sideDataSize))
         }
-        return VideoInfo(width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
-                         frameRate: frameRate ?? 0, frameCount: frameCount, duration: duration,
-                         codec: codecName(parameters), rotation: rotation)
+        return VideoInfo(
+            width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
+            frameRate: frameRate ?? 0, frameCount: frameCount, duration: duration,
+            codec: codecName(parameters), rotation: rotation)
     }
 }

@@ -170,8 +170,9 @@ package final class VideoDecoder {
         phase = .finished
         if let error = pendingReadError {
             pendingReadError = nil
-            throw .corrupt(path: path, frame: framesDecoded,
-                           reason: "the file is truncated or its container is damaged: \(FFmpegError.message(error))")
+            throw .corrupt(
+                path: path, frame: framesDecoded,
+                reason: "the file is truncated or its container is damaged: \(FFmpegError.message(error))")
         }
     }
 }

@@ -42,10 +42,13 @@ package final class VideoEncoder {
     ///   - codec: Which encoder to use; H.264 when available by default.
     /// - Throws: ``VideoError/invalidArgument(_:)`` for a bad size or frame rate, ``VideoError/encoder(_:)``
     ///   when the encoder or the file cannot be created.
-    package init(path: String, width: Int, height: Int, frameRate: Double,
-                codec: VideoCodecChoice = .automatic) throws(VideoError) {
-        let (resources, codecName) = try EncoderSetup.open(path: path, width: width, height: height,
-                                                           frameRate: frameRate, codecChoice: codec)
+    package init(
+        path: String, width: Int, height: Int, frameRate: Double,
+        codec: VideoCodecChoice = .automatic
+    ) throws(VideoError) {
+        let (resources, codecName) = try EncoderSetup.open(
+            path: path, width: width, height: height,
+            frameRate: frameRate, codecChoice: codec)
         self.path = path
         self.width = width
         self.height = height
@@ -64,8 +67,9 @@ package final class VideoEncoder {
     package func append(_ image: ImageBuffer) throws(VideoError) {
         let resources = try usableResources()
         guard image.width == width, image.height == height else {
-            throw .invalidArgument("an image of \(image.width)x\(image.height) was appended to a "
-                                   + "\(width)x\(height) video")
+            throw .invalidArgument(
+                "an image of \(image.width)x\(image.height) was appended to a "
+                    + "\(width)x\(height) video")
         }
         let needed = image.bytesPerRow * (image.height - 1) + image.width * image.format.bytesPerPixel
         guard image.bytesPerRow >= image.width * image.format.bytesPerPixel, image.pixels.count >= needed else {

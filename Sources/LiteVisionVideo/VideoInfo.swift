@@ -32,8 +32,10 @@ package struct VideoInfo: Sendable, Equatable {
     }
 
     /// Describes a video stream; the decoder fills this in, tests and callers may build their own.
-    package init(width: Int, height: Int, frameRate: Double, frameCount: Int?, duration: Double?, codec: String,
-                rotation: Int = 0) {
+    package init(
+        width: Int, height: Int, frameRate: Double, frameCount: Int?, duration: Double?, codec: String,
+        rotation: Int = 0
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate

@@ -49,48 +49,55 @@ package struct AssociatedFiles: Sendable {
         let name = entry.name
         if entry.flags & 1 != 0 { throw .unsupportedAssociatedFile("\"\(name)\" is encrypted") }
         guard entry.method == 0 || entry.method == 8 else {
-            throw .unsupportedAssociatedFile("\"\(name)\" uses compression method \(entry.method) "
-                                             + "(only stored and deflate are supported)")
+            throw .unsupportedAssociatedFile(
+                "\"\(name)\" uses compression method \(entry.method) "
+                    + "(only stored and deflate are supported)")
         }
 
         let limit = directory.directoryStart
         let header = entry.localHeader
         guard limit - header >= 30, read32(bytes, header) == 0x0403_4B50 else {
-            throw .malformedAssociatedFiles("the local header of \"\(name)\" (at byte \(header)) is not a valid "
-                                            + "zip local header")
+            throw .malformedAssociatedFiles(
+                "the local header of \"\(name)\" (at byte \(header)) is not a valid "
+                    + "zip local header")
         }
         let nameLength = Int(read16(bytes, header + 26))
         let extraLength = Int(read16(bytes, header + 28))
         let dataStart = header + 30 + nameLength + extraLength
         guard dataStart <= limit, entry.compressedSize <= limit - dataStart else {
-            throw .malformedAssociatedFiles("the data of \"\(name)\" (\(entry.compressedSize) bytes after its local "
-                                            + "header at byte \(header)) runs past the end of the file data")
+            throw .malformedAssociatedFiles(
+                "the data of \"\(name)\" (\(entry.compressedSize) bytes after its local "
+                    + "header at byte \(header)) runs past the end of the file data")
         }
         guard bytes[(header + 30)..<(header + 30 + nameLength)].elementsEqual(entry.nameBytes) else {
-            throw .malformedAssociatedFiles("the local header at byte \(header) names a different file than "
-                                            + "the central directory's \"\(name)\"")
+            throw .malformedAssociatedFiles(
+                "the local header at byte \(header) names a different file than "
+                    + "the central directory's \"\(name)\"")
         }
         let stored = bytes[dataStart..<(dataStart + entry.compressedSize)]
 
         let contents: [UInt8]
         if entry.method == 0 {
             guard entry.compressedSize == entry.uncompressedSize else {
-                throw .malformedAssociatedFiles("\"\(name)\" is stored uncompressed but its sizes differ "
-                                                + "(\(entry.compressedSize) and \(entry.uncompressedSize) bytes)")
+                throw .malformedAssociatedFiles(
+                    "\"\(name)\" is stored uncompressed but its sizes differ "
+                        + "(\(entry.compressedSize) and \(entry.uncompressedSize) bytes)")
             }
             contents = Array(stored)
         } else {
             // Deflate cannot expand data more than about 1032 times: a larger claim is a corrupt size.
             guard entry.uncompressedSize <= entry.compressedSize * 1032 + 1024 else {
-                throw .malformedAssociatedFiles("\"\(name)\" claims \(entry.uncompressedSize) bytes from only "
-                                                + "\(entry.compressedSize) compressed bytes")
+                throw .malformedAssociatedFiles(
+                    "\"\(name)\" claims \(entry.uncompressedSize) bytes from only "
+                        + "\(entry.compressedSize) compressed bytes")
             }
             contents = try inflateRaw(stored, expectedSize: entry.uncompressedSize, name: name)
         }
         let checksum = crc32Checksum(contents)
         guard checksum == entry.crc32 else {
-            throw .malformedAssociatedFiles("\"\(name)\" fails its CRC-32 check (expected \(hex(entry.crc32)), "
-                                            + "computed \(hex(checksum)))")
+            throw .malformedAssociatedFiles(
+                "\"\(name)\" fails its CRC-32 check (expected \(hex(entry.crc32)), "
+                    + "computed \(hex(checksum)))")
         }
         return contents
     }

@@ -105,7 +105,8 @@ struct FlatBufferReader {
     mutating func charge(_ units: Int, _ what: @autoclosure () -> String) throws(ModelFileError) {
         budget -= units
         guard budget >= 0 else {
-            throw invalid("\(what()) makes the buffer describe far more data than it holds (aliased or corrupt offsets)")
+            throw invalid(
+                "\(what()) makes the buffer describe far more data than it holds (aliased or corrupt offsets)")
         }
     }
 
@@ -137,8 +138,9 @@ struct FlatBufferReader {
             throw invalid("\(what) has an invalid size (\(objectLength) bytes)")
         }
         try checkRange(position, objectLength, what)
-        return FlatBufferTable(position: position, vtable: vtable, vtableLength: vtableLength,
-                               objectLength: objectLength, what: what)
+        return FlatBufferTable(
+            position: position, vtable: vtable, vtableLength: vtableLength,
+            objectLength: objectLength, what: what)
     }
 
     /// The absolute position of field `id` of `table`, or nil when the field is absent (default value).
@@ -154,8 +156,10 @@ struct FlatBufferReader {
     }
 
     /// A scalar field, or `defaultValue` when absent.
-    func scalar<T: FixedWidthInteger>(_ table: FlatBufferTable, _ id: Int,
-                                      default defaultValue: T) throws(ModelFileError) -> T {
+    func scalar<T: FixedWidthInteger>(
+        _ table: FlatBufferTable, _ id: Int,
+        default defaultValue: T
+    ) throws(ModelFileError) -> T {
         guard let position = try fieldPosition(table, id, width: MemoryLayout<T>.size) else { return defaultValue }
         return load(position, as: T.self)
     }
@@ -175,8 +179,10 @@ struct FlatBufferReader {
     // MARK: Vectors
 
     /// A vector field, or nil when absent. Its length is checked against the bytes left in the window.
-    func vector(_ table: FlatBufferTable, _ id: Int, elementSize: Int,
-                _ what: String) throws(ModelFileError) -> FlatBufferVector? {
+    func vector(
+        _ table: FlatBufferTable, _ id: Int, elementSize: Int,
+        _ what: String
+    ) throws(ModelFileError) -> FlatBufferVector? {
         guard let position = try fieldPosition(table, id, width: 4) else { return nil }
         let vectorPosition = try followOffset(at: position, what)
         try checkRange(vectorPosition, 4, "the length of \(what)")
@@ -189,16 +195,20 @@ struct FlatBufferReader {
     }
 
     /// Element `index` of a vector of tables.
-    func tableElement(_ vector: FlatBufferVector, _ index: Int,
-                      _ what: @autoclosure () -> String) throws(ModelFileError) -> FlatBufferTable {
+    func tableElement(
+        _ vector: FlatBufferVector, _ index: Int,
+        _ what: @autoclosure () -> String
+    ) throws(ModelFileError) -> FlatBufferTable {
         precondition(index >= 0 && index < vector.count)
         let description = what()
         return try table(at: try followOffset(at: vector.start + 4 * index, description), description)
     }
 
     /// Every element of a vector of tables, charged to the budget.
-    mutating func tableElements(_ vector: FlatBufferVector?,
-                                _ what: (Int) -> String) throws(ModelFileError) -> [FlatBufferTable] {
+    mutating func tableElements(
+        _ vector: FlatBufferVector?,
+        _ what: (Int) -> String
+    ) throws(ModelFileError) -> [FlatBufferTable] {
         guard let vector else { return [] }
         try charge(vector.count, vector.what)
         var tables: [FlatBufferTable] = []
@@ -210,8 +220,10 @@ struct FlatBufferReader {
     }
 
     /// A vector of integers of type `T`, or nil when absent.
-    mutating func integers<T: FixedWidthInteger>(_ table: FlatBufferTable, _ id: Int, as type: T.Type,
-                                                 _ what: String) throws(ModelFileError) -> [T]? {
+    mutating func integers<T: FixedWidthInteger>(
+        _ table: FlatBufferTable, _ id: Int, as type: T.Type,
+        _ what: String
+    ) throws(ModelFileError) -> [T]? {
         let size = MemoryLayout<T>.size
         guard let vector = try vector(table, id, elementSize: size, what) else { return nil }
         try charge(vector.count, what)

@@ -45,7 +45,8 @@ func inflateRaw(_ input: ArraySlice<UInt8>, expectedSize: Int, name: String) thr
     if let failure { throw .malformedAssociatedFiles("cannot decompress \"\(name)\": \(failure)") }
     let produced = Int(stream.total_out)
     guard produced == expectedSize else {
-        throw .malformedAssociatedFiles("\"\(name)\" decompresses to \(produced) bytes, but its size says \(expectedSize)")
+        throw .malformedAssociatedFiles(
+            "\"\(name)\" decompresses to \(produced) bytes, but its size says \(expectedSize)")
     }
     output.removeLast(output.count - produced)
     return output

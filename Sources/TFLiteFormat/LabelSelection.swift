@@ -39,7 +39,9 @@ func chooseLocalizedFile(_ files: [AssociatedFileInfo], locale: String) -> Assoc
     if let sameLanguage = files.first(where: { file in
         guard let locale = file.locale else { return false }
         return language(of: normalizedLocale(locale)) == wantedLanguage
-    }) { return sameLanguage }
+    }) {
+        return sameLanguage
+    }
     if let neutral = files.first(where: { $0.locale == nil || $0.locale?.isEmpty == true }) { return neutral }
     return files.first
 }

@@ -13,8 +13,10 @@ extension ModelMetadata {
                 "the TFLITE_METADATA buffer is not a TFLite Model Metadata FlatBuffer "
                     + "(identifier \(describeIdentifier(identifier)), expected \"M001\")")
         }
-        var parser = MetadataParser(reader: FlatBufferReader(bytes: bytes, start: range.lowerBound,
-                                                             end: range.upperBound, domain: .metadata))
+        var parser = MetadataParser(
+            reader: FlatBufferReader(
+                bytes: bytes, start: range.lowerBound,
+                end: range.upperBound, domain: .metadata))
         self = try parser.modelMetadata()
     }
 }
@@ -57,8 +59,10 @@ struct MetadataParser {
         return metadata
     }
 
-    private mutating func tensorMetadata(_ subgraph: FlatBufferTable, _ id: Int,
-                                         _ role: String) throws(ModelFileError) -> [TensorMetadata] {
+    private mutating func tensorMetadata(
+        _ subgraph: FlatBufferTable, _ id: Int,
+        _ role: String
+    ) throws(ModelFileError) -> [TensorMetadata] {
         let vector = try reader.vector(subgraph, id, elementSize: 4, "the \(role) tensor metadata")
         let tables = try reader.tableElements(vector) { "\(role) tensor metadata \($0)" }
         var result: [TensorMetadata] = []
@@ -78,14 +82,16 @@ struct MetadataParser {
         if let content = try reader.table(table, 3, "the content of \(what)") {
             tensor.content = try contentKind(content)
             if let range = try reader.table(content, 2, "the content range of \(what)") {
-                tensor.contentRange = ValueRange(min: Int(try reader.scalar(range, 0, default: Int32(0))),
-                                                 max: Int(try reader.scalar(range, 1, default: Int32(0))))
+                tensor.contentRange = ValueRange(
+                    min: Int(try reader.scalar(range, 0, default: Int32(0))),
+                    max: Int(try reader.scalar(range, 1, default: Int32(0))))
             }
         }
         tensor.processUnits = try processUnits(table, 4, "the process units of \(what)")
         if let stats = try reader.table(table, 5, "the stats of \(what)") {
-            tensor.stats = ValueStats(min: try reader.floats(stats, 1, "the minimums of \(what)") ?? [],
-                                      max: try reader.floats(stats, 0, "the maximums of \(what)") ?? [])
+            tensor.stats = ValueStats(
+                min: try reader.floats(stats, 1, "the minimums of \(what)") ?? [],
+                max: try reader.floats(stats, 0, "the maximums of \(what)") ?? [])
         }
         tensor.associatedFiles = try associatedFiles(table, 6, "the associated files of \(what)")
         return tensor
@@ -101,12 +107,15 @@ struct MetadataParser {
         case 1:
             return .feature
         case 2:
-            guard let image = try reader.table(content, 1, what) else { return .image(ImageProperties(colorSpace: .unknown)) }
+            guard let image = try reader.table(content, 1, what) else {
+                return .image(ImageProperties(colorSpace: .unknown))
+            }
             var properties = ImageProperties(
                 colorSpace: ColorSpace(schemaValue: Int(try reader.scalar(image, 0, default: Int8(0)))))
             if let size = try reader.table(image, 1, "the default size of \(content.what)") {
-                properties.defaultSize = ImageSize(width: Int(try reader.scalar(size, 0, default: UInt32(0))),
-                                                   height: Int(try reader.scalar(size, 1, default: UInt32(0))))
+                properties.defaultSize = ImageSize(
+                    width: Int(try reader.scalar(size, 0, default: UInt32(0))),
+                    height: Int(try reader.scalar(size, 1, default: UInt32(0))))
             }
             return .image(properties)
         case 3:
@@ -114,24 +123,29 @@ struct MetadataParser {
                 return .boundingBox(BoundingBoxProperties(index: [], type: .unknown, coordinateType: .ratio))
             }
             let index = try reader.integers(box, 0, as: UInt32.self, "the bounding box index of \(content.what)") ?? []
-            return .boundingBox(BoundingBoxProperties(
-                index: index.map { Int($0) },
-                type: BoundingBoxType(schemaValue: Int(try reader.scalar(box, 1, default: Int8(0)))),
-                coordinateType: CoordinateType(schemaValue: Int(try reader.scalar(box, 2, default: Int8(0))))))
+            return .boundingBox(
+                BoundingBoxProperties(
+                    index: index.map { Int($0) },
+                    type: BoundingBoxType(schemaValue: Int(try reader.scalar(box, 1, default: Int8(0)))),
+                    coordinateType: CoordinateType(schemaValue: Int(try reader.scalar(box, 2, default: Int8(0))))))
         case 4:
             guard let audio = try reader.table(content, 1, what) else {
                 return .audio(AudioProperties(sampleRate: 0, channels: 0))
             }
-            return .audio(AudioProperties(sampleRate: Int(try reader.scalar(audio, 0, default: UInt32(0))),
-                                          channels: Int(try reader.scalar(audio, 1, default: UInt32(0)))))
+            return .audio(
+                AudioProperties(
+                    sampleRate: Int(try reader.scalar(audio, 0, default: UInt32(0))),
+                    channels: Int(try reader.scalar(audio, 1, default: UInt32(0)))))
         default:
             return .other(type)
         }
     }
 
     /// A vector of `ProcessUnit` tables, each holding the `options` union (type at field 0, value at 1).
-    private mutating func processUnits(_ table: FlatBufferTable, _ id: Int,
-                                       _ what: String) throws(ModelFileError) -> [ProcessUnit] {
+    private mutating func processUnits(
+        _ table: FlatBufferTable, _ id: Int,
+        _ what: String
+    ) throws(ModelFileError) -> [ProcessUnit] {
         let vector = try reader.vector(table, id, elementSize: 4, what)
         let units = try reader.tableElements(vector) { "process unit \($0) of \(what)" }
         var result: [ProcessUnit] = []
@@ -149,13 +163,19 @@ struct MetadataParser {
         switch type {
         case 1:
             guard let options else { return .normalization(NormalizationOptions(mean: [], std: [])) }
-            return .normalization(NormalizationOptions(mean: try reader.floats(options, 0, "the means of \(what)") ?? [],
-                                                       std: try reader.floats(options, 1, "the deviations of \(what)") ?? []))
+            return .normalization(
+                NormalizationOptions(
+                    mean: try reader.floats(options, 0, "the means of \(what)") ?? [],
+                    std: try reader.floats(options, 1, "the deviations of \(what)") ?? []))
         case 2:
-            guard let options else { return .scoreCalibration(ScoreCalibration(transformation: .identity, defaultScore: 0)) }
-            return .scoreCalibration(ScoreCalibration(
-                transformation: ScoreTransformation(schemaValue: Int(try reader.scalar(options, 0, default: Int8(0)))),
-                defaultScore: try reader.float(options, 1, default: 0)))
+            guard let options else {
+                return .scoreCalibration(ScoreCalibration(transformation: .identity, defaultScore: 0))
+            }
+            return .scoreCalibration(
+                ScoreCalibration(
+                    transformation: ScoreTransformation(
+                        schemaValue: Int(try reader.scalar(options, 0, default: Int8(0)))),
+                    defaultScore: try reader.float(options, 1, default: 0)))
         case 3:
             guard let options else { return .scoreThreshold(0) }
             return .scoreThreshold(try reader.float(options, 0, default: 0))
@@ -174,18 +194,21 @@ struct MetadataParser {
     }
 
     /// A vector of `AssociatedFile` tables.
-    private mutating func associatedFiles(_ table: FlatBufferTable, _ id: Int,
-                                          _ what: String) throws(ModelFileError) -> [AssociatedFileInfo] {
+    private mutating func associatedFiles(
+        _ table: FlatBufferTable, _ id: Int,
+        _ what: String
+    ) throws(ModelFileError) -> [AssociatedFileInfo] {
         let vector = try reader.vector(table, id, elementSize: 4, what)
         let files = try reader.tableElements(vector) { "file \($0) of \(what)" }
         var result: [AssociatedFileInfo] = []
         result.reserveCapacity(files.count)
         for file in files {
-            result.append(AssociatedFileInfo(
-                name: try reader.string(file, 0, "the name of \(file.what)") ?? "",
-                description: try reader.string(file, 1, "the description of \(file.what)"),
-                type: AssociatedFileType(schemaValue: Int(try reader.scalar(file, 2, default: Int8(0)))),
-                locale: try reader.string(file, 3, "the locale of \(file.what)")))
+            result.append(
+                AssociatedFileInfo(
+                    name: try reader.string(file, 0, "the name of \(file.what)") ?? "",
+                    description: try reader.string(file, 1, "the description of \(file.what)"),
+                    type: AssociatedFileType(schemaValue: Int(try reader.scalar(file, 2, default: Int8(0)))),
+                    locale: try reader.string(file, 3, "the locale of \(file.what)")))
         }
         return result
     }

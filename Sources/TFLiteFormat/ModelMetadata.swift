@@ -29,11 +29,13 @@ package struct ModelMetadata: Sendable, Equatable {
     package var outputProcessUnits: [ProcessUnit]
 
     /// Metadata with the given fields; everything not given is empty.
-    package init(name: String? = nil, description: String? = nil, version: String? = nil,
-                author: String? = nil, license: String? = nil, minParserVersion: String? = nil,
-                associatedFiles: [AssociatedFileInfo] = [], inputTensors: [TensorMetadata] = [],
-                outputTensors: [TensorMetadata] = [], subgraphAssociatedFiles: [AssociatedFileInfo] = [],
-                inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = []) {
+    package init(
+        name: String? = nil, description: String? = nil, version: String? = nil,
+        author: String? = nil, license: String? = nil, minParserVersion: String? = nil,
+        associatedFiles: [AssociatedFileInfo] = [], inputTensors: [TensorMetadata] = [],
+        outputTensors: [TensorMetadata] = [], subgraphAssociatedFiles: [AssociatedFileInfo] = [],
+        inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = []
+    ) {
         self.name = name
         self.description = description
         self.version = version
@@ -70,9 +72,11 @@ package struct TensorMetadata: Sendable, Equatable {
     package var associatedFiles: [AssociatedFileInfo]
 
     /// Tensor metadata with the given fields; everything not given is empty.
-    package init(name: String? = nil, description: String? = nil, dimensionNames: [String] = [],
-                content: ContentKind? = nil, contentRange: ValueRange? = nil, processUnits: [ProcessUnit] = [],
-                stats: ValueStats? = nil, associatedFiles: [AssociatedFileInfo] = []) {
+    package init(
+        name: String? = nil, description: String? = nil, dimensionNames: [String] = [],
+        content: ContentKind? = nil, contentRange: ValueRange? = nil, processUnits: [ProcessUnit] = [],
+        stats: ValueStats? = nil, associatedFiles: [AssociatedFileInfo] = []
+    ) {
         self.name = name
         self.description = description
         self.dimensionNames = dimensionNames

@@ -17,7 +17,8 @@ struct ParsedModel {
 func checkModelIdentifier(_ bytes: [UInt8], path: String?) throws(ModelFileError) {
     guard !bytes.isEmpty else { throw .empty(path: path) }
     guard bytes.count >= 8 else {
-        throw .notATFLiteModel(reason: "\(bytes.count) bytes are too few for a TFLite FlatBuffer (at least 8 are needed)")
+        throw .notATFLiteModel(
+            reason: "\(bytes.count) bytes are too few for a TFLite FlatBuffer (at least 8 are needed)")
     }
     let identifier = bytes[4..<8]
     guard !identifier.elementsEqual("TFL3".utf8) else { return }
@@ -85,20 +86,24 @@ struct ModelParser {
             }
         }
 
-        return ParsedModel(schemaVersion: version, description: description, inputs: inputs, outputs: outputs,
-                           subgraphCount: subgraphs.count, minRuntimeVersion: minRuntimeVersion,
-                           metadataRange: metadataRange)
+        return ParsedModel(
+            schemaVersion: version, description: description, inputs: inputs, outputs: outputs,
+            subgraphCount: subgraphs.count, minRuntimeVersion: minRuntimeVersion,
+            metadataRange: metadataRange)
     }
 
-    private mutating func tensorInfos(_ indices: [Int32], _ tensors: FlatBufferVector?,
-                                      role: String) throws(ModelFileError) -> [TensorInfo] {
+    private mutating func tensorInfos(
+        _ indices: [Int32], _ tensors: FlatBufferVector?,
+        role: String
+    ) throws(ModelFileError) -> [TensorInfo] {
         let tensorCount = tensors?.count ?? 0
         var result: [TensorInfo] = []
         result.reserveCapacity(indices.count)
         for (position, index) in indices.enumerated() {
             guard let tensors, index >= 0, Int(index) < tensorCount else {
-                throw .malformed("\(role) \(position) of subgraph 0 refers to tensor \(index), "
-                                 + "but the subgraph has \(tensorCount) tensors")
+                throw .malformed(
+                    "\(role) \(position) of subgraph 0 refers to tensor \(index), "
+                        + "but the subgraph has \(tensorCount) tensors")
             }
             let tensor = try reader.tableElement(tensors, Int(index), "tensor \(index) of subgraph 0")
             result.append(try tensorInfo(tensor))
@@ -114,25 +119,31 @@ struct ModelParser {
         var quantization: Quantization?
         if let parameters = try reader.table(tensor, 4, "the quantization of \(what)") {
             let scales = try reader.floats(parameters, 2, "the quantization scales of \(what)") ?? []
-            let zeroPoints = try reader.integers(parameters, 3, as: Int64.self,
-                                                 "the quantization zero points of \(what)") ?? []
+            let zeroPoints =
+                try reader.integers(
+                    parameters, 3, as: Int64.self,
+                    "the quantization zero points of \(what)") ?? []
             if let scale = scales.first {
                 quantization = Quantization(scale: scale, zeroPoint: Int(zeroPoints.first ?? 0))
             }
         }
-        return TensorInfo(name: name, shape: shape.map { Int($0) },
-                          elementType: TensorElementType(schemaValue: Int(type)), quantization: quantization)
+        return TensorInfo(
+            name: name, shape: shape.map { Int($0) },
+            elementType: TensorElementType(schemaValue: Int(type)), quantization: quantization)
     }
 
     /// Where the data of buffer `index` lies: inside the FlatBuffer (`data`), or, for models over 2 GB,
     /// at `offset`/`size` relative to the start of the file.
-    private func bufferRange(_ model: FlatBufferTable, _ index: Int,
-                             entryName: String) throws(ModelFileError) -> Range<Int> {
+    private func bufferRange(
+        _ model: FlatBufferTable, _ index: Int,
+        entryName: String
+    ) throws(ModelFileError) -> Range<Int> {
         let buffers = try reader.vector(model, 4, elementSize: 4, "the buffers")
         let bufferCount = buffers?.count ?? 0
         guard let buffers, index < bufferCount else {
-            throw .malformed("the metadata entry \"\(entryName)\" refers to buffer \(index), "
-                             + "but the model has \(bufferCount) buffers")
+            throw .malformed(
+                "the metadata entry \"\(entryName)\" refers to buffer \(index), "
+                    + "but the model has \(bufferCount) buffers")
         }
         let buffer = try reader.tableElement(buffers, index, "buffer \(index) (\(entryName))")
         let offset = try reader.scalar(buffer, 1, default: UInt64(0))
@@ -140,8 +151,9 @@ struct ModelParser {
             let size = try reader.scalar(buffer, 2, default: UInt64(0))
             let fileSize = UInt64(reader.bytes.count)
             guard offset <= fileSize, size <= fileSize - offset else {
-                throw .truncatedOrCorrupt("\(buffer.what) (\(size) bytes at byte \(offset)) lies outside the "
-                                          + "\(fileSize)-byte file")
+                throw .truncatedOrCorrupt(
+                    "\(buffer.what) (\(size) bytes at byte \(offset)) lies outside the "
+                        + "\(fileSize)-byte file")
             }
             return Int(offset)..<Int(offset + size)
         }

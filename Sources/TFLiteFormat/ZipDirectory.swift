@@ -52,19 +52,22 @@ struct ZipDirectory: Sendable {
             throw .unsupportedAssociatedFile("the zip spans several disks")
         }
         guard directorySize <= end else {
-            throw .malformedAssociatedFiles("the central directory size (\(directorySize) bytes) is larger than "
-                                            + "the \(end) bytes before its end record")
+            throw .malformedAssociatedFiles(
+                "the central directory size (\(directorySize) bytes) is larger than "
+                    + "the \(end) bytes before its end record")
         }
         let directoryStart = end - directorySize
         guard directoryOffset <= directoryStart else {
-            throw .malformedAssociatedFiles("the central directory offset (\(directoryOffset)) points past where "
-                                            + "the directory lies (byte \(directoryStart))")
+            throw .malformedAssociatedFiles(
+                "the central directory offset (\(directoryOffset)) points past where "
+                    + "the directory lies (byte \(directoryStart))")
         }
         // Zero when offsets are relative to the start of the array, else the start of the zip.
         let base = directoryStart - directoryOffset
         guard entryCount <= directorySize / entrySize else {
-            throw .malformedAssociatedFiles("the central directory claims \(entryCount) entries but holds only "
-                                            + "\(directorySize) bytes")
+            throw .malformedAssociatedFiles(
+                "the central directory claims \(entryCount) entries but holds only "
+                    + "\(directorySize) bytes")
         }
 
         var entries: [ZipEntry] = []
@@ -72,16 +75,18 @@ struct ZipDirectory: Sendable {
         var position = directoryStart
         for index in 0..<entryCount {
             guard end - position >= entrySize, read32(bytes, position) == entrySignature else {
-                throw .malformedAssociatedFiles("central directory entry \(index) (at byte \(position)) is not a "
-                                                + "valid entry")
+                throw .malformedAssociatedFiles(
+                    "central directory entry \(index) (at byte \(position)) is not a "
+                        + "valid entry")
             }
             let nameLength = Int(read16(bytes, position + 28))
             let extraLength = Int(read16(bytes, position + 30))
             let commentLength = Int(read16(bytes, position + 32))
             let recordLength = entrySize + nameLength + extraLength + commentLength
             guard recordLength <= end - position else {
-                throw .malformedAssociatedFiles("central directory entry \(index) (at byte \(position)) runs past "
-                                                + "the end of the directory")
+                throw .malformedAssociatedFiles(
+                    "central directory entry \(index) (at byte \(position)) runs past "
+                        + "the end of the directory")
             }
             let nameBytes = Array(bytes[(position + entrySize)..<(position + entrySize + nameLength)])
             let name = String(decoding: nameBytes, as: UTF8.self)
@@ -93,13 +98,16 @@ struct ZipDirectory: Sendable {
             }
             let localHeader = base + localOffset
             guard localHeader < directoryStart else {
-                throw .malformedAssociatedFiles("the local header offset of \"\(name)\" (\(localOffset)) points "
-                                                + "past the file data (which ends at byte \(directoryStart))")
+                throw .malformedAssociatedFiles(
+                    "the local header offset of \"\(name)\" (\(localOffset)) points "
+                        + "past the file data (which ends at byte \(directoryStart))")
             }
-            entries.append(ZipEntry(name: name, nameBytes: nameBytes, flags: read16(bytes, position + 8),
-                                    method: read16(bytes, position + 10), crc32: read32(bytes, position + 16),
-                                    compressedSize: compressedSize, uncompressedSize: uncompressedSize,
-                                    localHeader: localHeader))
+            entries.append(
+                ZipEntry(
+                    name: name, nameBytes: nameBytes, flags: read16(bytes, position + 8),
+                    method: read16(bytes, position + 10), crc32: read32(bytes, position + 16),
+                    compressedSize: compressedSize, uncompressedSize: uncompressedSize,
+                    localHeader: localHeader))
             position += recordLength
         }
         return ZipDirectory(entries: entries, directoryStart: directoryStart)
@@ -113,7 +121,8 @@ struct ZipDirectory: Sendable {
         var position = last
         while position >= first {
             if bytes[position] == 0x50, read32(bytes, position) == endSignature,
-               position + endRecordSize + Int(read16(bytes, position + 20)) == bytes.count {
+                position + endRecordSize + Int(read16(bytes, position + 20)) == bytes.count
+            {
                 return position
             }
             position -= 1

@@ -20,10 +20,14 @@ struct AnnotationModelTests {
         let palette = AnnotationPalette.colors
         #expect(Set(palette).count == palette.count)
         for id in [-13, -1, 0, 1, 5, 42, Int.max, Int.min] {
-            #expect(AnnotationPalette.color(trackingID: id, index: 0) == AnnotationPalette.color(trackingID: id, index: 3))
-            #expect(AnnotationPalette.color(trackingID: id, index: 0) != AnnotationPalette.color(trackingID: id &+ 1, index: 0))
+            #expect(
+                AnnotationPalette.color(trackingID: id, index: 0) == AnnotationPalette.color(trackingID: id, index: 3))
+            #expect(
+                AnnotationPalette.color(trackingID: id, index: 0)
+                    != AnnotationPalette.color(trackingID: id &+ 1, index: 0))
         }
-        #expect(AnnotationPalette.color(trackingID: nil, index: 0) != AnnotationPalette.color(trackingID: nil, index: 1))
+        #expect(
+            AnnotationPalette.color(trackingID: nil, index: 0) != AnnotationPalette.color(trackingID: nil, index: 1))
         #expect(AnnotationPalette.color(trackingID: 12, index: 0) == palette[2])
     }
 

@@ -43,8 +43,9 @@ struct AnnotatorEdgeCaseTests {
     @Test("Tiny images, even smaller than a caption, are drawn without trouble", arguments: [(1, 1), (3, 2), (40, 9)])
     func tinyImages(width: Int, height: Int) {
         let image = ImageBuffer(width: width, height: height, format: .rgb8)
-        let box = Annotation(box: BoundingBox(x: 0, y: 0, width: Double(width), height: Double(height)),
-                             trackingID: 1, labels: ["A rather long caption for so small an image"])
+        let box = Annotation(
+            box: BoundingBox(x: 0, y: 0, width: Double(width), height: Double(height)),
+            trackingID: 1, labels: ["A rather long caption for so small an image"])
         let drawn = Annotator.draw([box], on: image)
         #expect(drawn.width == width && drawn.height == height && drawn.format == .rgb8)
         #expect(drawn.rgb(0, height - 1) == AnnotationPalette.color(trackingID: 1, index: 0))
@@ -53,8 +54,9 @@ struct AnnotatorEdgeCaseTests {
     @Test("A BGRA8 frame whose last row is shorter than the stride is drawn through a copy, with the same result")
     func shortLastRow() {
         let full = DrawingFixtures.pets.converted(to: .bgra8, padding: 8)
-        let frame = ImageBuffer(width: full.width, height: full.height, format: .bgra8, bytesPerRow: full.bytesPerRow,
-                                pixels: Array(full.pixels.dropLast(8)))
+        let frame = ImageBuffer(
+            width: full.width, height: full.height, format: .bgra8, bytesPerRow: full.bytesPerRow,
+            pixels: Array(full.pixels.dropLast(8)))
         var drawn = frame
         Annotator.drawInPlace([DrawingFixtures.dogWithID], on: &drawn)
         #expect(drawn.pixels.count == frame.pixels.count)
@@ -63,7 +65,8 @@ struct AnnotatorEdgeCaseTests {
 
     @Test("A box at the top edge gets its caption inside the image, at the top of the box")
     func captionAtTop() {
-        let box = Annotation(box: BoundingBox(x: 200, y: 0, width: 200, height: 150), trackingID: 4, labels: ["Place 0.7"])
+        let box = Annotation(
+            box: BoundingBox(x: 200, y: 0, width: 200, height: 150), trackingID: 4, labels: ["Place 0.7"])
         let drawn = Annotator.draw([box], on: photo)
         let color = AnnotationPalette.color(trackingID: 4, index: 0)
         // Rows 3...12 just below the top line are caption background (or glyphs), not photo.
@@ -74,8 +77,9 @@ struct AnnotatorEdgeCaseTests {
 
     @Test("A caption wider than the image space to the right is moved left to stay inside")
     func captionAtRight() {
-        let box = Annotation(box: BoundingBox(x: 490, y: 200, width: 20, height: 100), trackingID: 5,
-                             labels: ["Fashion good 0.99"])
+        let box = Annotation(
+            box: BoundingBox(x: 490, y: 200, width: 20, height: 100), trackingID: 5,
+            labels: ["Fashion good 0.99"])
         let drawn = Annotator.draw([box], on: photo)
         let color = AnnotationPalette.color(trackingID: 5, index: 0)
         #expect((380..<490).contains { drawn.rgb($0, 190) == color })

@@ -7,8 +7,9 @@ struct AnnotatorFormatTests {
     let photo = DrawingFixtures.pets
     let annotations = [DrawingFixtures.dogWithID, DrawingFixtures.dogWithoutID]
 
-    @Test("RGBA8 and BGRA8 inputs, padded or not, give exactly the RGB8 input's result",
-          arguments: [(PixelFormat.rgba8, 0), (.bgra8, 0), (.rgb8, 5), (.bgra8, 12)])
+    @Test(
+        "RGBA8 and BGRA8 inputs, padded or not, give exactly the RGB8 input's result",
+        arguments: [(PixelFormat.rgba8, 0), (.bgra8, 0), (.rgb8, 5), (.bgra8, 12)])
     func otherFormats(format: PixelFormat, padding: Int) {
         let expected = Annotator.draw(annotations, on: photo)
         let drawn = Annotator.draw(annotations, on: photo.converted(to: format, padding: padding, alpha: 9))
@@ -25,8 +26,9 @@ struct AnnotatorFormatTests {
         #expect(drawn.rgb(10, 10) == gray.rgb(10, 10))
     }
 
-    @Test("Drawing a BGRA8 frame in place gives draw()'s pixels; alpha is 255 where drawn, kept elsewhere",
-          arguments: [0, 16])
+    @Test(
+        "Drawing a BGRA8 frame in place gives draw()'s pixels; alpha is 255 where drawn, kept elsewhere",
+        arguments: [0, 16])
     func inPlaceBGRA(padding: Int) {
         var frame = photo.converted(to: .bgra8, padding: padding, alpha: 0x7F)
         Annotator.drawInPlace(annotations, on: &frame)
@@ -45,8 +47,9 @@ struct AnnotatorFormatTests {
         #expect(!paddingChanged)
     }
 
-    @Test("Drawing other formats in place writes the drawing back in their own format",
-          arguments: [PixelFormat.rgb8, .rgba8, .gray8])
+    @Test(
+        "Drawing other formats in place writes the drawing back in their own format",
+        arguments: [PixelFormat.rgb8, .rgba8, .gray8])
     func inPlaceOtherFormats(format: PixelFormat) {
         var image = photo.converted(to: format, padding: 3, alpha: 0x42)
         Annotator.drawInPlace(annotations, on: &image)
@@ -58,7 +61,7 @@ struct AnnotatorFormatTests {
         } else {
             #expect(image.packedRGB == drawn.pixels)
         }
-        if format == .rgba8 {   // opaque where drawn, as when drawing a BGRA8 frame in place
+        if format == .rgba8 {  // opaque where drawn, as when drawing a BGRA8 frame in place
             #expect(image.pixels[3] == 0x42 && image.pixels[image.bytesPerRow * 250 + 338 * 4 + 3] == 0xFF)
         }
     }

@@ -53,11 +53,11 @@ struct AnnotatorPhotoTests {
     @Test("Pixels far from the boxes and captions are unchanged")
     func farPixelsUnchanged() {
         let drawn = Annotator.draw(annotations, on: photo)
-        #expect(drawn.samePixels(as: photo, x: 0..<100, y: 0..<430))       // left of both boxes
-        #expect(drawn.samePixels(as: photo, x: 270..<330, y: 0..<430))     // between them
-        #expect(drawn.samePixels(as: photo, x: 0..<512, y: 380..<430))     // below both
-        #expect(drawn.samePixels(as: photo, x: 345..<485, y: 176..<358))   // inside the first box
-        #expect(drawn.samePixels(as: photo, x: 340..<512, y: 0..<130))     // above the first caption
+        #expect(drawn.samePixels(as: photo, x: 0..<100, y: 0..<430))  // left of both boxes
+        #expect(drawn.samePixels(as: photo, x: 270..<330, y: 0..<430))  // between them
+        #expect(drawn.samePixels(as: photo, x: 0..<512, y: 380..<430))  // below both
+        #expect(drawn.samePixels(as: photo, x: 345..<485, y: 176..<358))  // inside the first box
+        #expect(drawn.samePixels(as: photo, x: 340..<512, y: 0..<130))  // above the first caption
     }
 
     @Test("The caption sits on a filled background just above the box and has text on it")
@@ -65,7 +65,7 @@ struct AnnotatorPhotoTests {
         let drawn = Annotator.draw([DrawingFixtures.dogWithID], on: photo)
         let color = AnnotationPalette.color(trackingID: 3, index: 0)
         let style = AnnotationStyle(imageWidth: photo.width, imageHeight: photo.height)
-        let band = Int(style.fontSize)          // the caption is taller than the font size
+        let band = Int(style.fontSize)  // the caption is taller than the font size
         let xs: Range<Int> = 338..<398
         let ys: Range<Int> = (169 - band)..<169
         var background = 0, text = 0

@@ -13,10 +13,12 @@ enum DrawingFixtures {
     }()
 
     /// Boxes on whole pixels around the two dogs of pets.jpg (from the object localizer's reference output).
-    static let dogWithID = Annotation(box: BoundingBox(x: 338, y: 169, width: 155, height: 196),
-                                      trackingID: 3, labels: ["Dog 0.86", "Pet 0.40"])
-    static let dogWithoutID = Annotation(box: BoundingBox(x: 118, y: 47, width: 138, height: 250),
-                                         labels: ["Home good 0.61"])
+    static let dogWithID = Annotation(
+        box: BoundingBox(x: 338, y: 169, width: 155, height: 196),
+        trackingID: 3, labels: ["Dog 0.86", "Pet 0.40"])
+    static let dogWithoutID = Annotation(
+        box: BoundingBox(x: 118, y: 47, width: 138, height: 250),
+        labels: ["Home good 0.61"])
 }
 
 extension ImageBuffer {
@@ -24,7 +26,8 @@ extension ImageBuffer {
     func rgb(_ x: Int, _ y: Int) -> AnnotationColor {
         let offset = y * bytesPerRow + x * format.bytesPerPixel
         switch format {
-        case .rgb8, .rgba8: return AnnotationColor(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2])
+        case .rgb8, .rgba8:
+            return AnnotationColor(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2])
         case .bgra8: return AnnotationColor(red: pixels[offset + 2], green: pixels[offset + 1], blue: pixels[offset])
         case .gray8: return AnnotationColor(red: pixels[offset], green: pixels[offset], blue: pixels[offset])
         }
@@ -42,9 +45,11 @@ extension ImageBuffer {
                 let out = y * stride + x * target.bytesPerPixel
                 switch target {
                 case .rgb8: bytes[out] = color.red; bytes[out + 1] = color.green; bytes[out + 2] = color.blue
-                case .rgba8: bytes[out] = color.red; bytes[out + 1] = color.green; bytes[out + 2] = color.blue
+                case .rgba8:
+                    bytes[out] = color.red; bytes[out + 1] = color.green; bytes[out + 2] = color.blue
                     bytes[out + 3] = alpha
-                case .bgra8: bytes[out] = color.blue; bytes[out + 1] = color.green; bytes[out + 2] = color.red
+                case .bgra8:
+                    bytes[out] = color.blue; bytes[out + 1] = color.green; bytes[out + 2] = color.red
                     bytes[out + 3] = alpha
                 case .gray8: bytes[out] = color.green
                 }
@@ -60,9 +65,11 @@ extension ImageBuffer {
 
     /// The RGB8 pixels of the whole image, rows packed.
     var packedRGB: [UInt8] {
-        (0..<height).flatMap { y in (0..<width).flatMap { x in
-            let color = rgb(x, y)
-            return [color.red, color.green, color.blue]
-        } }
+        (0..<height).flatMap { y in
+            (0..<width).flatMap { x in
+                let color = rgb(x, y)
+                return [color.red, color.green, color.blue]
+            }
+        }
     }
 }

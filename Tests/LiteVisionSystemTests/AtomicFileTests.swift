@@ -48,7 +48,10 @@ struct AtomicFileTests {
         #expect(throws: SystemError(.write, path: folder.path + "/", reason: "it names a folder, not a file")) {
             try AtomicFile(path: folder.path + "/")
         }
-        #expect(throws: SystemError(.write, path: folder.path, reason: "it exists and is a directory; refusing to replace it")) {
+        #expect(
+            throws: SystemError(
+                .write, path: folder.path, reason: "it exists and is a directory; refusing to replace it")
+        ) {
             try AtomicFile.write([1], to: folder.path)
         }
         let fifo = folder.appendingPathComponent("pipe").path

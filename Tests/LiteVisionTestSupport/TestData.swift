@@ -20,7 +20,8 @@ public enum TestData {
     public static func path(_ relative: String) -> String {
         let url = root.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            fatalError("""
+            fatalError(
+                """
                 Test data file \(url.path) is missing. Point LITEVISION_TEST_DATA at the shared test data \
                 folder (models/, images/, reference/); it defaults to ../shared next to the package.
                 """)
@@ -36,8 +37,10 @@ public enum TestData {
     public static var imageNames: [String] {
         let dir = path("images")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.filter { $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg")
-                              || $0.lowercased().hasSuffix(".png") }.sorted()
+        return names.filter {
+            $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".jpeg")
+                || $0.lowercased().hasSuffix(".png")
+        }.sorted()
     }
 
     /// A fresh temporary directory for fixtures a test generates.

@@ -17,8 +17,9 @@ struct BadInputTests {
         process.arguments = ["python3", script, TestData.path("models"), folder.path]
         try? process.run()
         process.waitUntilExit()
-        precondition(process.terminationStatus == 0,
-                     "make_bad_models.py failed: it needs python3 with ai-edge-litert==2.3.0 (scripts/setup.sh)")
+        precondition(
+            process.terminationStatus == 0,
+            "make_bad_models.py failed: it needs python3 with ai-edge-litert==2.3.0 (scripts/setup.sh)")
         return folder
     }()
 
@@ -31,7 +32,8 @@ struct BadInputTests {
     }
 
     static let birdLabeler: ImageLabeler = {
-        try! ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
+        try! ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
     }()
 
     func labelFile(_ path: String) throws(VisionError) -> [ImageLabel] {
@@ -139,7 +141,8 @@ struct BadInputTests {
         for value in [UInt32(60000), UInt32(60000)] { ihdr += withUnsafeBytes(of: value.bigEndian, Array.init) }
         ihdr += [8, 2, 0, 0, 0]
         let crc = CRC32.checksum(ihdr)
-        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
+        let bytes: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
             + withUnsafeBytes(of: crc.bigEndian, Array.init)
         let path = try Self.write(bytes, "huge.png")
         #expect {
@@ -156,8 +159,9 @@ struct BadInputTests {
             try VisionImage(pixels: [UInt8](repeating: 0, count: 100), width: 64, height: 64, format: .bgra8)
         }
         #expect(throws: VisionError.self) {
-            try VisionImage(pixels: [UInt8](repeating: 0, count: 64 * 64 * 4), width: 64, height: 64, format: .bgra8,
-                            bytesPerRow: 10)
+            try VisionImage(
+                pixels: [UInt8](repeating: 0, count: 64 * 64 * 4), width: 64, height: 64, format: .bgra8,
+                bytesPerRow: 10)
         }
         #expect(throws: VisionError.self) {
             try VisionImage(pixels: [], width: 0, height: 64, format: .rgb8)
@@ -187,20 +191,23 @@ struct BadInputTests {
     @Test("A truncated model", arguments: [0.1, 0.5, 0.9])
     func truncatedModel(fraction: Double) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
-        let path = try Self.write(Array(bytes.prefix(Int(Double(bytes.count) * fraction))), "truncated\(fraction).tflite")
+        let path = try Self.write(
+            Array(bytes.prefix(Int(Double(bytes.count) * fraction))), "truncated\(fraction).tflite")
         guard case .invalidModel? = modelError(path) else {
             Issue.record("expected invalidModel for \(fraction)")
             return
         }
     }
 
-    @Test("Models that break the custom-model requirements", arguments: [
-        ("wrong_input_type.tflite", "uint8 or float32"),
-        ("wrong_input_shape.tflite", "[1, height, width, 3]"),
-        ("float_without_normalization.tflite", "NormalizationOptions"),
-        ("output_3d.tflite", "[1, N]"),
-        ("two_inputs.tflite", "exactly one input"),
-    ])
+    @Test(
+        "Models that break the custom-model requirements",
+        arguments: [
+            ("wrong_input_type.tflite", "uint8 or float32"),
+            ("wrong_input_shape.tflite", "[1, height, width, 3]"),
+            ("float_without_normalization.tflite", "NormalizationOptions"),
+            ("output_3d.tflite", "[1, N]"),
+            ("two_inputs.tflite", "exactly one input"),
+        ])
     func unsupportedModels(file: String, expected: String) {
         let path = Self.badModels.appendingPathComponent(file).path
         guard case .unsupportedModel(_, let reason)? = modelError(path) else {
@@ -212,7 +219,8 @@ struct BadInputTests {
 
     @Test("A detector given as a classifier")
     func detectorAsClassifier() {
-        guard case .unsupportedModel(_, let reason)? = modelError(TestData.model("mobile_object_localizer_v1.tflite")) else {
+        guard case .unsupportedModel(_, let reason)? = modelError(TestData.model("mobile_object_localizer_v1.tflite"))
+        else {
             Issue.record("expected unsupportedModel")
             return
         }
@@ -222,7 +230,8 @@ struct BadInputTests {
     @Test("A label file whose line count does not match the model")
     func wrongLabelCount() throws {
         let path = try Self.write(Array("one\ntwo\nthree\n".utf8), "three-labels.txt")
-        guard case .invalidLabels(_, let reason)? = modelError(TestData.model("automl_flowers.tflite"), labels: path) else {
+        guard case .invalidLabels(_, let reason)? = modelError(TestData.model("automl_flowers.tflite"), labels: path)
+        else {
             Issue.record("expected invalidLabels")
             return
         }
@@ -237,11 +246,11 @@ struct BadInputTests {
             try ImageLabeler.imageLabeler(options: options)
         } throws: { error in
             guard case VisionError.runtimeUnavailable? = error as? VisionError else { return false }
-            return "\(error)".contains("/nonexistent/libLiteRt.so") && "\(error)".contains("pip install ai-edge-litert==2.3.0")
+            return "\(error)".contains("/nonexistent/libLiteRt.so")
+                && "\(error)".contains("pip install ai-edge-litert==2.3.0")
         }
     }
 }
-
 
 /// CRC-32 (as in PNG chunks), for building test headers.
 enum CRC32 {

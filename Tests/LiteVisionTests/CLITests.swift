@@ -44,9 +44,11 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("notes.jpg")
         try Data("not a photo".utf8).write(to: bad)
-        let result = try Self.run(["label", "--json", "--model", TestData.model("automl_flowers.tflite"),
-                                   "--labels", TestData.model("automl_flowers.labels.txt"), "--max-results", "2",
-                                   TestData.image("daisy.jpeg"), bad.path, TestData.image("roses.jpeg")])
+        let result = try Self.run([
+            "label", "--json", "--model", TestData.model("automl_flowers.tflite"),
+            "--labels", TestData.model("automl_flowers.labels.txt"), "--max-results", "2",
+            TestData.image("daisy.jpeg"), bad.path, TestData.image("roses.jpeg"),
+        ])
         #expect(result.status == 1)
         let objects = try result.output.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -65,8 +67,10 @@ struct CLITests {
 
     @Test("A folder is labeled file by file, in name order")
     func folder() throws {
-        let result = try Self.run(["label", "--json", "--threshold", "0.3", "--model", TestData.model("bird.tflite"),
-                                   TestData.path("images")])
+        let result = try Self.run([
+            "label", "--json", "--threshold", "0.3", "--model", TestData.model("bird.tflite"),
+            TestData.path("images"),
+        ])
         #expect(result.status == 0, "\(result.errors)")
         let files = result.output.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["file"] as? String
@@ -75,12 +79,15 @@ struct CLITests {
         #expect(files.map { ($0 as NSString).lastPathComponent } == TestData.imageNames)
     }
 
-    @Test("Out-of-range options are refused with the option named", arguments: [
-        (["--threshold", "1.5"], "--threshold"), (["--threshold", "-0.1"], "--threshold"),
-        (["--max-results", "0"], "--max-results"), (["--threads", "0"], "--threads"),
-    ])
+    @Test(
+        "Out-of-range options are refused with the option named",
+        arguments: [
+            (["--threshold", "1.5"], "--threshold"), (["--threshold", "-0.1"], "--threshold"),
+            (["--max-results", "0"], "--max-results"), (["--threads", "0"], "--threads"),
+        ])
     func badOptions(arguments: [String], option: String) throws {
-        let result = try Self.run(["label", "--model", TestData.model("bird.tflite")] + arguments + [TestData.image("bird.jpg")])
+        let result = try Self.run(
+            ["label", "--model", TestData.model("bird.tflite")] + arguments + [TestData.image("bird.jpg")])
         #expect(result.status != 0)
         #expect(result.errors.contains(option))
         #expect(result.output.isEmpty)

@@ -10,7 +10,8 @@ struct CoarseCategoryTableTests {
         do {
             let file = try TFLiteModelFile(contentsOfFile: TestData.model("object_labeler.tflite"))
             guard let names = try file.labelMap(forOutput: 0, locale: "en")?.labels,
-                  let ids = try file.associatedFiles.data(named: "probability-labels.txt") else {
+                let ids = try file.associatedFiles.data(named: "probability-labels.txt")
+            else {
                 fatalError("object_labeler.tflite has no label files")
             }
             return (names, LabelMap(text: ids).labels)
@@ -36,8 +37,9 @@ struct CoarseCategoryTableTests {
         #expect(uncategorized.subtracting(names).sorted() == [], "uncategorized names that are not labels")
         #expect(categorized.isDisjoint(with: uncategorized))
         #expect(duplicated.isDisjoint(with: categorized) && duplicated.isDisjoint(with: uncategorized))
-        #expect(names.subtracting(categorized).subtracting(uncategorized).subtracting(duplicated).sorted() == [],
-                "labels nobody decided")
+        #expect(
+            names.subtracting(categorized).subtracting(uncategorized).subtracting(duplicated).sorted() == [],
+            "labels nobody decided")
         #expect(categorized.count + uncategorized.count + duplicated.count == names.count)
         // Only the duplicated display names appear more than once in the file.
         var counts: [String: Int] = [:]
@@ -48,14 +50,16 @@ struct CoarseCategoryTableTests {
     @Test("\"Mouse\" is told apart by index: the computer mouse is a home good, the animal has no category")
     func mouse() {
         let (names, ids) = Self.model
-        #expect(names[144] == "Mouse" && ids[144] == "/m/020lf")   // computer mouse
-        #expect(names[334] == "Mouse" && ids[334] == "/m/04rmv")   // the animal
+        #expect(names[144] == "Mouse" && ids[144] == "/m/020lf")  // computer mouse
+        #expect(names[334] == "Mouse" && ids[334] == "/m/04rmv")  // the animal
         #expect(CoarseCategoryTable.category(forLabel: "Mouse", index: 144) == .homeGood)
         #expect(CoarseCategoryTable.category(forLabel: "Mouse", index: 334) == nil)
         #expect(CoarseCategoryTable.category(forLabel: "Mouse") == nil)
         // Labels used once give the same answer with or without their index.
         for (index, name) in names.enumerated() where name != "Mouse" {
-            #expect(CoarseCategoryTable.category(forLabel: name, index: index) == CoarseCategoryTable.category(forLabel: name))
+            #expect(
+                CoarseCategoryTable.category(forLabel: name, index: index)
+                    == CoarseCategoryTable.category(forLabel: name))
         }
     }
 

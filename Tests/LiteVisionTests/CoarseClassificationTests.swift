@@ -49,8 +49,10 @@ struct CoarseClassificationTests {
 
     @Test("Custom classification labels each object with the user's model")
     func custom() throws {
-        var options = CustomObjectDetectorOptions(localModel: LocalModel(path: TestData.model("automl_flowers.tflite"),
-                                                                          labelsPath: TestData.model("automl_flowers.labels.txt")))
+        var options = CustomObjectDetectorOptions(
+            localModel: LocalModel(
+                path: TestData.model("automl_flowers.tflite"),
+                labelsPath: TestData.model("automl_flowers.labels.txt")))
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
         options.maxPerObjectLabelCount = 2

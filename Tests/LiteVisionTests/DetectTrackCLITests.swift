@@ -14,7 +14,8 @@ struct DetectTrackCLITests {
         let folder = TestData.temporaryDirectory("cli-detect")
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = folder.appendingPathComponent("burger.png").path
-        let result = try CLITests.run(["detect", "--json", "--classify", "--annotate", png] + Self.models + [TestData.image("burger.jpg")])
+        let result = try CLITests.run(
+            ["detect", "--json", "--classify", "--annotate", png] + Self.models + [TestData.image("burger.jpg")])
         #expect(result.status == 0, "\(result.errors)")
         let line = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let objects = try #require(line["objects"] as? [[String: Any]])
@@ -33,9 +34,12 @@ struct DetectTrackCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let mot = folder.appendingPathComponent("cup.txt").path
         let json = folder.appendingPathComponent("cup.jsonl").path
-        let result = try CLITests.run(["track", "--mot", mot, "--json", json] + Self.models + [TestData.path("video/cup.mp4")])
+        let result = try CLITests.run(
+            ["track", "--mot", mot, "--json", json] + Self.models + [TestData.path("video/cup.mp4")])
         #expect(result.status == 0, "\(result.errors)")
-        let rows = try String(contentsOfFile: mot, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",") }
+        let rows = try String(contentsOfFile: mot, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",")
+        }
         #expect(rows.count > 150)
         #expect(rows.allSatisfy { $0.count == 10 && $0[7] == "-1" && $0[8] == "-1" && $0[9] == "-1" })
         let ids = rows.map { String($0[1]) }
@@ -55,7 +59,8 @@ struct DetectTrackCLITests {
         try bytes.prefix(bytes.count / 3).write(to: damaged)
         let mot = folder.appendingPathComponent("out.txt").path
         let json = folder.appendingPathComponent("out.jsonl").path
-        let result = try CLITests.run(["track", "--multiple", "--threshold", "0.3", "--json", json, "--mot", mot] + Self.models + [damaged.path])
+        let result = try CLITests.run(
+            ["track", "--multiple", "--threshold", "0.3", "--json", json, "--mot", mot] + Self.models + [damaged.path])
         let frames = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
         #expect(frames.count > 50, "the frames before the cut were processed and written")
         #expect(frames.count < 795)

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Object detection parity with the reference outputs")
 struct DetectionParityTests {
-    @Test("Both detectors on every shared photo agree with reference/detections.json",
-          arguments: ReferenceDetections.detectors)
+    @Test(
+        "Both detectors on every shared photo agree with reference/detections.json",
+        arguments: ReferenceDetections.detectors)
     func sharedPhotos(detector file: String) throws {
         let reference = try #require(try ReferenceDetections.load()[file])
         let detector = try ReferenceDetections.detector(for: file)
@@ -17,8 +18,9 @@ struct DetectionParityTests {
             let objects = try detector.results(in: try VisionImage(contentsOfFile: TestData.image(name)))
             #expect(objects.allSatisfy { $0.trackingID == nil })
             checked += expected.detections.filter { $0.score >= 0.5 }.count
-            failures += ReferenceDetections.parityFailures(objects, reference: expected.detections,
-                                                           context: "\(file) \(name)", checkText: file.hasPrefix("coco"))
+            failures += ReferenceDetections.parityFailures(
+                objects, reference: expected.detections,
+                context: "\(file) \(name)", checkText: file.hasPrefix("coco"))
         }
         #expect(checked >= 20, "the reference has enough confident detections to compare")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
@@ -42,9 +44,11 @@ struct DetectionParityTests {
             for name in names {
                 let expected = try #require(reference[file]?[name])
                 checked += expected.detections.filter { $0.score >= 0.5 }.count
-                let objects = try detector.results(in: try VisionImage(contentsOfFile: folder.appendingPathComponent(name).path))
-                failures += ReferenceDetections.parityFailures(objects, reference: expected.detections,
-                                                               context: "\(file) \(name)", checkText: file.hasPrefix("coco"))
+                let objects = try detector.results(
+                    in: try VisionImage(contentsOfFile: folder.appendingPathComponent(name).path))
+                failures += ReferenceDetections.parityFailures(
+                    objects, reference: expected.detections,
+                    context: "\(file) \(name)", checkText: file.hasPrefix("coco"))
             }
         }
         #expect(checked >= 3)
@@ -69,7 +73,8 @@ struct DetectionModeTests {
         #expect(objects.allSatisfy { $0.trackingID == nil && $0.labels.isEmpty })
         // Prominence weighs score, size and centrality: the dog on the left (reference score 0.72) is larger
         // and much nearer the center than the one on the right (0.86), so it is the most prominent.
-        let left = BoundingBox(x: 0.231 * 512, y: 0.109 * 430, width: (0.501 - 0.231) * 512, height: (0.690 - 0.109) * 430)
+        let left = BoundingBox(
+            x: 0.231 * 512, y: 0.109 * 430, width: (0.501 - 0.231) * 512, height: (0.690 - 0.109) * 430)
         #expect(objects[0].frame.iou(left) > 0.85)
         #expect(abs(objects[0].detectionConfidence - 0.719) < 0.05)
     }
@@ -77,18 +82,20 @@ struct DetectionModeTests {
     @Test("Multiple objects: at most 5, unless the cap is raised")
     func cap() throws {
         let photo = try VisionImage(contentsOfFile: TestData.image("kite_and_cold.jpg"))
-        var detector = try ObjectDetector.objectDetector(options: Self.options {
-            $0.detectorMode = .singleImage
-            $0.shouldEnableMultipleObjects = true
-            $0.detectionThreshold = 0.1
-        })
+        var detector = try ObjectDetector.objectDetector(
+            options: Self.options {
+                $0.detectorMode = .singleImage
+                $0.shouldEnableMultipleObjects = true
+                $0.detectionThreshold = 0.1
+            })
         #expect(try detector.results(in: photo).count == 5)
-        detector = try ObjectDetector.objectDetector(options: Self.options {
-            $0.detectorMode = .singleImage
-            $0.shouldEnableMultipleObjects = true
-            $0.detectionThreshold = 0.1
-            $0.maximumObjectCount = 30
-        })
+        detector = try ObjectDetector.objectDetector(
+            options: Self.options {
+                $0.detectorMode = .singleImage
+                $0.shouldEnableMultipleObjects = true
+                $0.detectionThreshold = 0.1
+                $0.maximumObjectCount = 30
+            })
         let many = try detector.results(in: photo)
         #expect(many.count > 5 && many.count <= 30)
         #expect(zip(many, many.dropFirst()).allSatisfy { $0.detectionConfidence >= $1.detectionConfidence })
@@ -96,7 +103,8 @@ struct DetectionModeTests {
 
     @Test("Stream mode: non-negative tracking IDs that persist on a still image")
     func stream() throws {
-        let detector = try ObjectDetector.objectDetector(options: Self.options { $0.shouldEnableMultipleObjects = true })
+        let detector = try ObjectDetector.objectDetector(
+            options: Self.options { $0.shouldEnableMultipleObjects = true })
         let photo = try VisionImage(contentsOfFile: TestData.image("dogs.jpg")).decoded()
         let first = try detector.results(in: photo)
         #expect(first.count >= 2)
@@ -129,7 +137,8 @@ struct DetectionModeTests {
     @Test("A classifier given as a detector is refused")
     func classifierAsDetector() throws {
         #expect {
-            try ObjectDetector.objectDetector(options: Self.options { $0.detectorModel = LocalModel(path: TestData.model("bird.tflite")) })
+            try ObjectDetector.objectDetector(
+                options: Self.options { $0.detectorModel = LocalModel(path: TestData.model("bird.tflite")) })
         } throws: { error in
             guard case VisionError.unsupportedModel(_, let reason)? = error as? VisionError else { return false }
             return reason.contains("classifier")
@@ -170,12 +179,19 @@ struct CustomDetectorTests {
 
     @Test("TF2 food detector without metadata: output order found, labels from its file")
     func food() throws {
-        let detector = try Self.detector(LocalModel(path: TestData.model("food_ssd_mobilenet_v2_tf2.tflite"),
-                                                    labelsPath: TestData.model("food_ssd_mobilenet_v2_tf2.labels.txt")))
-        let labels = Set(try ["img_meal_one.jpg", "img_meal_two.jpg", "img_meal_three.jpg", "burger.jpg"].flatMap {
-            try detector.results(in: try VisionImage(contentsOfFile: TestData.image($0))).flatMap { $0.labels.map(\.text) }
-        })
-        let known: Set<String> = ["french_fries", "sausage", "grilled_chicken", "fish", "scrambled_egg", "pasta", "lettuce", "cantaloupe"]
+        let detector = try Self.detector(
+            LocalModel(
+                path: TestData.model("food_ssd_mobilenet_v2_tf2.tflite"),
+                labelsPath: TestData.model("food_ssd_mobilenet_v2_tf2.labels.txt")))
+        let labels = Set(
+            try ["img_meal_one.jpg", "img_meal_two.jpg", "img_meal_three.jpg", "burger.jpg"].flatMap {
+                try detector.results(in: try VisionImage(contentsOfFile: TestData.image($0))).flatMap {
+                    $0.labels.map(\.text)
+                }
+            })
+        let known: Set<String> = [
+            "french_fries", "sausage", "grilled_chicken", "fish", "scrambled_egg", "pasta", "lettuce", "cantaloupe",
+        ]
         #expect(!labels.isEmpty && labels.isSubset(of: known), "\(labels)")
         for object in try detector.results(in: try VisionImage(contentsOfFile: TestData.image("img_meal_two.jpg"))) {
             #expect(object.frame.width > 0 && object.frame.maxX <= 800 && object.frame.maxY <= 600)
@@ -186,8 +202,10 @@ struct CustomDetectorTests {
     func noMetadata() throws {
         let with = try Self.detector(LocalModel(path: TestData.model("mobile_object_localizer_v1.tflite")))
             .results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
-        let without = try Self.detector(LocalModel(path: TestData.model("mobile_object_localizer_v1_nometadata.tflite")))
-            .results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
+        let without = try Self.detector(
+            LocalModel(path: TestData.model("mobile_object_localizer_v1_nometadata.tflite"))
+        )
+        .results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
         #expect(with.count == without.count && with.count >= 2)
         for (a, b) in zip(with, without) { #expect(a.frame.iou(b.frame) > 0.99) }
     }

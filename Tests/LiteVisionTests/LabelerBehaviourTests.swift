@@ -49,14 +49,16 @@ struct LabelerBehaviourTests {
         var options = CustomImageLabelerOptions(localModel: Self.birdModel)
         options.confidenceThreshold = 0.0
         options.maxResultCount = 25
-        let all = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
+        let all = try ImageLabeler.imageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
         #expect(all.count == 25)
         for (a, b) in zip(all, all.dropFirst()) {
             #expect(a.confidence > b.confidence || (a.confidence == b.confidence && a.index < b.index))
         }
         options.confidenceThreshold = 0.05
         options.maxResultCount = 3
-        let some = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
+        let some = try ImageLabeler.imageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
         #expect(some.count <= 3 && !some.isEmpty)
         #expect(some.allSatisfy { $0.confidence >= 0.05 })
         #expect(some == Array(all.filter { $0.confidence >= 0.05 }.prefix(3)))
@@ -76,9 +78,11 @@ struct LabelerBehaviourTests {
             #expect(try ImageLabeler.imageLabeler(options: options).maxResultCount == 10)
         }
         // A model without metadata falls back to 0.
-        let flowers = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(
-            localModel: LocalModel(path: TestData.model("automl_flowers.tflite"),
-                                   labelsPath: TestData.model("automl_flowers.labels.txt"))))
+        let flowers = try ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(
+                localModel: LocalModel(
+                    path: TestData.model("automl_flowers.tflite"),
+                    labelsPath: TestData.model("automl_flowers.labels.txt"))))
         #expect(flowers.confidenceThreshold == 0)
         #expect(flowers.labels == ["daisy", "dandelion", "roses", "sunflowers", "tulips"])
     }
@@ -100,25 +104,31 @@ struct LabelerBehaviourTests {
         let folder = TestData.temporaryDirectory("manifest")
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = folder.appendingPathComponent("manifest.json")
-        try Data("""
+        try Data(
+            """
             {"modelFile": "\(TestData.model("automl_flowers.tflite"))", "labelsFile": "\(TestData.model("automl_flowers.labels.txt"))", "modelType": "IMAGE_LABELING"}
-            """.utf8).write(to: manifest)
-        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+            """.utf8
+        ).write(to: manifest)
+        let labeler = try ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
         let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("sunflower.jpg")))
         #expect(labels.first?.text == "sunflowers")
         try Data("not json".utf8).write(to: manifest)
         #expect(throws: VisionError.self) {
-            try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+            try ImageLabeler.imageLabeler(
+                options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
         }
     }
 
     @Test("The label locale picks the metadata file: English display names vs /m/ ids")
     func locale() throws {
         var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("object_labeler.tflite")))
-        let english = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
+        let english = try ImageLabeler.imageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
         #expect(english.first?.text == "Person")
         options.labelLocale = "xx"
-        let fallback = try ImageLabeler.imageLabeler(options: options).results(in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
+        let fallback = try ImageLabeler.imageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
         #expect(fallback.first?.text.hasPrefix("/m/") == true)
     }
 
@@ -137,7 +147,9 @@ struct LabelerBehaviourTests {
         #expect(onQueue)
         #expect(labels?.first?.text == "Ardea cinerea (Grey Heron)")
         let failure = await withCheckedContinuation { continuation in
-            labeler.process(try! VisionImage(pixels: [UInt8](repeating: 0, count: 12), width: 2, height: 2, format: .rgb8)) { labels, error in
+            labeler.process(
+                try! VisionImage(pixels: [UInt8](repeating: 0, count: 12), width: 2, height: 2, format: .rgb8)
+            ) { labels, error in
                 continuation.resume(returning: labels == nil && error != nil)
             }
         }
@@ -153,10 +165,14 @@ struct LabelerBehaviourTests {
             var pixels = [UInt8](repeating: 255, count: rgb.width * rgb.height * 4 + 64)
             for i in 0..<(rgb.width * rgb.height) {
                 let r = rgb.pixels[i * 3], g = rgb.pixels[i * 3 + 1], b = rgb.pixels[i * 3 + 2]
-                if format == .bgra8 { pixels[i * 4] = b; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = r }
-                else { pixels[i * 4] = r; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = b }
+                if format == .bgra8 {
+                    pixels[i * 4] = b; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = r
+                } else {
+                    pixels[i * 4] = r; pixels[i * 4 + 1] = g; pixels[i * 4 + 2] = b
+                }
             }
-            let labels = try labeler.results(in: try VisionImage(pixels: pixels, width: rgb.width, height: rgb.height, format: format))
+            let labels = try labeler.results(
+                in: try VisionImage(pixels: pixels, width: rgb.width, height: rgb.height, format: format))
             #expect(labels.first?.index == expected.first?.index)
             #expect(abs((labels.first?.confidence ?? 0) - (expected.first?.confidence ?? 1)) <= 0.01)
         }
@@ -167,7 +183,9 @@ struct LabelerBehaviourTests {
 struct YUVFrameTests {
     /// BT.601 RGB → YCbCr of a photo, as a camera would deliver it (4:2:0, chroma from the top-left pixel of
     /// each 2x2 block), with padded rows.
-    static func planes(_ rgb: ImageBuffer, video: Bool) -> (y: [UInt8], cb: [UInt8], cr: [UInt8], yStride: Int, cStride: Int, cw: Int) {
+    static func planes(
+        _ rgb: ImageBuffer, video: Bool
+    ) -> (y: [UInt8], cb: [UInt8], cr: [UInt8], yStride: Int, cStride: Int, cw: Int) {
         let w = rgb.width, h = rgb.height, cw = (w + 1) / 2, ch = (h + 1) / 2
         let yStride = w + 16, cStride = cw + 8
         var y = [UInt8](repeating: 0, count: yStride * h)
@@ -203,10 +221,12 @@ struct YUVFrameTests {
             }
         }
         let range: YUVRange = video ? .video : .full
-        let nv12 = try VisionImage(nv12: p.y, yBytesPerRow: p.yStride, cbcr: interleaved, cbcrBytesPerRow: p.cStride * 2,
-                                   width: rgb.width, height: rgb.height, range: range)
-        let i420 = try VisionImage(i420: p.y, yBytesPerRow: p.yStride, u: p.cb, uBytesPerRow: p.cStride, v: p.cr,
-                                   vBytesPerRow: p.cStride, width: rgb.width, height: rgb.height, range: range)
+        let nv12 = try VisionImage(
+            nv12: p.y, yBytesPerRow: p.yStride, cbcr: interleaved, cbcrBytesPerRow: p.cStride * 2,
+            width: rgb.width, height: rgb.height, range: range)
+        let i420 = try VisionImage(
+            i420: p.y, yBytesPerRow: p.yStride, u: p.cb, uBytesPerRow: p.cStride, v: p.cr,
+            vBytesPerRow: p.cStride, width: rgb.width, height: rgb.height, range: range)
         for image in [nv12, i420] {
             let labels = try labeler.results(in: image)
             #expect(labels.first?.index == expected.first?.index)
@@ -214,8 +234,9 @@ struct YUVFrameTests {
         }
         // A chroma plane that is too small is an error, not a read past its end.
         #expect(throws: VisionError.self) {
-            try VisionImage(nv12: p.y, yBytesPerRow: p.yStride, cbcr: Array(interleaved.prefix(100)),
-                            cbcrBytesPerRow: p.cStride * 2, width: rgb.width, height: rgb.height, range: range)
+            try VisionImage(
+                nv12: p.y, yBytesPerRow: p.yStride, cbcr: Array(interleaved.prefix(100)),
+                cbcrBytesPerRow: p.cStride * 2, width: rgb.width, height: rgb.height, range: range)
         }
     }
 }

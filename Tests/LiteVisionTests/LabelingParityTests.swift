@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Labeling parity with the reference outputs")
 struct LabelingParityTests {
-    @Test("Every classifier on every shared photo agrees with reference/labels.json (default settings)",
-          arguments: ReferenceLabels.models.map(\.file))
+    @Test(
+        "Every classifier on every shared photo agrees with reference/labels.json (default settings)",
+        arguments: ReferenceLabels.models.map(\.file))
     func sharedPhotos(model file: String) throws {
         let reference = try #require(try ReferenceLabels.load()[file])
         let entry = try #require(ReferenceLabels.models.first { $0.file == file })
@@ -45,8 +46,10 @@ struct LabelingParityTests {
         let heron = try bird.results(in: try VisionImage(contentsOfFile: TestData.image("bird.jpg")))
         #expect(heron.first?.text == "Ardea cinerea (Grey Heron)")
         #expect((heron.first?.confidence ?? 0) > 0.9)
-        let flowers = try exhaustiveLabeler(LocalModel(path: TestData.model("automl_flowers.tflite"),
-                                                       labelsPath: TestData.model("automl_flowers.labels.txt")))
+        let flowers = try exhaustiveLabeler(
+            LocalModel(
+                path: TestData.model("automl_flowers.tflite"),
+                labelsPath: TestData.model("automl_flowers.labels.txt")))
         let daisy = try flowers.results(in: try VisionImage(contentsOfFile: TestData.image("daisy.jpeg")))
         #expect(daisy.first?.text == "daisy")
     }
@@ -70,8 +73,10 @@ struct UnseenPhotoParityTests {
             let labeler = try exhaustiveLabeler(model())
             for name in names {
                 let expected = try #require(reference[file]?[name], "reference.py gave nothing for \(file) \(name)")
-                let labels = try labeler.results(in: try VisionImage(contentsOfFile: folder.appendingPathComponent(name).path))
-                failures += ReferenceLabels.parityFailures(labels: labels, reference: expected, context: "\(file) \(name)")
+                let labels = try labeler.results(
+                    in: try VisionImage(contentsOfFile: folder.appendingPathComponent(name).path))
+                failures += ReferenceLabels.parityFailures(
+                    labels: labels, reference: expected, context: "\(file) \(name)")
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

@@ -9,7 +9,9 @@ struct SHA256Tests {
     @Test("Digests are written as 64 lowercase hexadecimal digits")
     func hexText() {
         #expect(SHA256Digest.hex(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256Digest.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256Digest.hex(of: Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256Digest.hex([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }
 
@@ -29,8 +31,10 @@ struct ModelDownloadTests {
     static let localizer = BuiltInModel.objectLocalizer
 
     /// Runs `body` with a server serving `files` and a fresh cache folder; stops the server, removes the folders.
-    static func withServer(_ files: [String: String] = [localizer.rawValue: TestData.model(localizer.rawValue)],
-                           _ body: (LoopbackModelServer, URL) throws -> Void) throws {
+    static func withServer(
+        _ files: [String: String] = [localizer.rawValue: TestData.model(localizer.rawValue)],
+        _ body: (LoopbackModelServer, URL) throws -> Void
+    ) throws {
         let server = try LoopbackModelServer(serving: files)
         let cache = TestData.temporaryDirectory("model-cache")
         defer {
@@ -65,9 +69,11 @@ struct ModelDownloadTests {
         try Self.withServer { server, cache in
             let empty = TestData.temporaryDirectory("no-models")
             defer { try? FileManager.default.removeItem(at: empty) }
-            let downloader = ModelDownloader(cacheFolder: cache.appendingPathComponent("nested/models").path,
-                                             baseURL: server.base("ok"))
-            #expect(downloader.url(of: Self.localizer) == "http://127.0.0.1:\(server.port)/ok/\(Self.localizer.rawValue)")
+            let downloader = ModelDownloader(
+                cacheFolder: cache.appendingPathComponent("nested/models").path,
+                baseURL: server.base("ok"))
+            #expect(
+                downloader.url(of: Self.localizer) == "http://127.0.0.1:\(server.port)/ok/\(Self.localizer.rawValue)")
             let path: String
             if ProcessInfo.processInfo.environment["LITEVISION_MODEL_DIR"] == nil {
                 path = try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader)
@@ -81,8 +87,10 @@ struct ModelDownloadTests {
 
             // Found in the cache from now on, even with the server gone.
             server.stop()
-            #expect(try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader,
-                                          allowDownload: false) == path
+            #expect(
+                try ModelCatalog.path(
+                    of: Self.localizer, modelDirectory: empty.path, downloader: downloader,
+                    allowDownload: false) == path
                     || ProcessInfo.processInfo.environment["LITEVISION_MODEL_DIR"] != nil)
 
             var options = ObjectDetectorOptions()
@@ -106,7 +114,8 @@ struct ModelDownloadTests {
 
     @Test("Concurrent downloads of the same model leave one good file")
     func concurrent() async throws {
-        let server = try LoopbackModelServer(serving: [Self.localizer.rawValue: TestData.model(Self.localizer.rawValue)])
+        let server = try LoopbackModelServer(serving: [Self.localizer.rawValue: TestData.model(Self.localizer.rawValue)]
+        )
         let cache = TestData.temporaryDirectory("model-cache")
         defer {
             server.stop()
@@ -142,8 +151,10 @@ struct ModelDownloadTests {
                 #expect(folders.first == empty.path && folders.last == cache.path)
                 #expect(download.reason == .httpStatus(404))
                 let text = "\(download)"
-                for part in [empty.path, cache.path, server.base("missing") + "/" + Self.localizer.rawValue,
-                             Self.localizer.sha256, Self.localizer.officialURL, "HTTP 404"] {
+                for part in [
+                    empty.path, cache.path, server.base("missing") + "/" + Self.localizer.rawValue,
+                    Self.localizer.sha256, Self.localizer.officialURL, "HTTP 404",
+                ] {
                     #expect(text.contains(part), "\(part) missing from: \(text)")
                 }
             }

@@ -29,8 +29,9 @@ struct OrientationTests {
         #expect(labels.first?.index == expected.first?.index, "\(context): top-1 differs")
         for label in expected where label.confidence >= 0.1 {
             let found = labels.first { $0.index == label.index }
-            #expect(found != nil && abs(found!.confidence - label.confidence) <= tolerance,
-                    "\(context): \(label.text) \(label.confidence) vs \(found?.confidence ?? -1)")
+            #expect(
+                found != nil && abs(found!.confidence - label.confidence) <= tolerance,
+                "\(context): \(label.text) \(label.confidence) vs \(found?.confidence ?? -1)")
         }
     }
 
@@ -48,7 +49,8 @@ struct OrientationTests {
         #expect(image.orientation == orientation)
         let expected = try Self.labeler.results(in: try VisionImage(contentsOfFile: reference.path))
         #expect(expected.first?.text == "Person")
-        Self.assertSameLabels(try Self.labeler.results(in: image), expected, tolerance: 0.03, context: "EXIF \(orientation)")
+        Self.assertSameLabels(
+            try Self.labeler.results(in: image), expected, tolerance: 0.03, context: "EXIF \(orientation)")
     }
 
     @Test("Pixel buffers with orientation set", arguments: ImageOrientation.allCases)
@@ -79,8 +81,9 @@ struct OrientationTests {
             (.faceUp, .back, .up), (.faceDown, .front, .up), (.unknown, .back, .up),
         ]
         for (device, camera, expected) in cases {
-            #expect(ImageOrientation(deviceOrientation: device, cameraPosition: camera) == expected,
-                    "\(device) \(camera)")
+            #expect(
+                ImageOrientation(deviceOrientation: device, cameraPosition: camera) == expected,
+                "\(device) \(camera)")
         }
     }
 }

@@ -8,29 +8,29 @@ struct ReadmeExamplesTests {
     @Test("Labeling images with a custom model")
     func labeling() throws {
         var options = CustomImageLabelerOptions(localModel: LocalModel(path: "../shared/models/bird.tflite"))
-        options.confidenceThreshold = 0.3     // unset: the model's metadata threshold, else 0
-        options.maxResultCount = 5            // unset: 10
+        options.confidenceThreshold = 0.3  // unset: the model's metadata threshold, else 0
+        options.maxResultCount = 5  // unset: 10
         let labeler = try ImageLabeler.imageLabeler(options: options)
 
-        let image = try VisionImage(contentsOfFile: "../shared/images/bird.jpg")   // EXIF orientation honoured
+        let image = try VisionImage(contentsOfFile: "../shared/images/bird.jpg")  // EXIF orientation honoured
         for label in try labeler.results(in: image) {
-            print(label.index, label.text, label.confidence)        // "567 Ardea cinerea (Grey Heron) 0.97"
+            print(label.index, label.text, label.confidence)  // "567 Ardea cinerea (Grey Heron) 0.97"
         }
         #expect(try labeler.results(in: image).first?.index == 567)
     }
 
     @Test("Object detection and tracking")
     func detection() throws {
-        var options = ObjectDetectorOptions()            // stream mode, one object, no classification (ML Kit's defaults)
-        options.shouldEnableMultipleObjects = true       // up to 5 objects (options.maximumObjectCount raises the cap)
-        options.shouldEnableClassification = true        // Fashion good, Home good, Food, Place, Plant
-        options.modelDirectory = "../shared/models"      // where the built-in models are (see below)
+        var options = ObjectDetectorOptions()  // stream mode, one object, no classification (ML Kit's defaults)
+        options.shouldEnableMultipleObjects = true  // up to 5 objects (options.maximumObjectCount raises the cap)
+        options.shouldEnableClassification = true  // Fashion good, Home good, Food, Place, Plant
+        options.modelDirectory = "../shared/models"  // where the built-in models are (see below)
         let detector = try ObjectDetector.objectDetector(options: options)
 
         let frame = try VisionImage(contentsOfFile: "../shared/images/burger.jpg").decoded()  // or a camera frame:
         // VisionImage(pixels: bgra, width: 640, height: 480, format: .bgra8, orientation: .right)
         for object in try detector.results(in: frame) {
-            print(object.trackingID ?? -1, object.frame, object.labels.first?.text ?? "-")   // "0 (21.5, 34.0, …) Food"
+            print(object.trackingID ?? -1, object.frame, object.labels.first?.text ?? "-")  // "0 (21.5, 34.0, …) Food"
         }
         #expect(try detector.results(in: frame).first?.labels.first?.text == "Food")
     }

@@ -44,11 +44,12 @@ struct SyntheticTrackingTests {
 
     @Test("Named scenarios", arguments: ["crossing", "occlusion", "exitAndReturn"])
     func named(_ name: String) throws {
-        let scenario: Scenario = switch name {
-        case "crossing": .crossing
-        case "occlusion": .occlusion
-        default: .exitAndReturn
-        }
+        let scenario: Scenario =
+            switch name {
+            case "crossing": .crossing
+            case "occlusion": .occlusion
+            default: .exitAndReturn
+            }
         let (metrics, reused) = try Self.evaluate(scenario)
         print("SYNTHETIC \(name): \(metrics) IDR \(metrics.idRecall)")
         #expect(reused.isEmpty, "an object that left and came back got an old ID: \(reused)")

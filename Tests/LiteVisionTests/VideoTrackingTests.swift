@@ -22,7 +22,8 @@ struct VideoTrackingTests {
         var frames = 0
         while let frame = try decoder.nextFrame() {
             frames += 1
-            let objects = try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+            let objects = try detector.results(
+                in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
             #expect(objects.count <= 1)
             ids += objects.compactMap(\.trackingID)
         }
@@ -42,7 +43,8 @@ struct VideoTrackingTests {
         let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
         var texts: [String] = []
         while let frame = try decoder.nextFrame() {
-            let objects = try detector.results(in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+            let objects = try detector.results(
+                in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
             if let object = objects.first { texts.append(object.labels.first?.text ?? "") }
         }
         let labeled = texts.filter { !$0.isEmpty }

@@ -112,10 +112,12 @@ package struct DetectionSimulator: Sendable, Equatable {
                 let base = boxesFollowVisiblePart ? (object.visibleBox ?? object.box) : object.box
                 let box = jittered(base, noise).clamped(width: width, height: height)
                 guard box.width >= 2, box.height >= 2 else { continue }
-                frame.append(SimulatedDetection(
-                    detection: TrackerDetection(box: box, score: score,
-                                                classIndex: reportsClasses ? object.classIndex : nil),
-                    truthID: object.id))
+                frame.append(
+                    SimulatedDetection(
+                        detection: TrackerDetection(
+                            box: box, score: score,
+                            classIndex: reportsClasses ? object.classIndex : nil),
+                        truthID: object.id))
             }
             // False positives: a Poisson-like count from repeated coin flips.
             var falsePositives = 0
@@ -126,8 +128,9 @@ package struct DetectionSimulator: Sendable, Equatable {
             }
             for _ in 0..<falsePositives {
                 let w = Double.random(in: 40...140, using: &rng), h = Double.random(in: 40...140, using: &rng)
-                let box = BoundingBox(x: Double.random(in: 0...(width - w), using: &rng),
-                                      y: Double.random(in: 0...(height - h), using: &rng), width: w, height: h)
+                let box = BoundingBox(
+                    x: Double.random(in: 0...(width - w), using: &rng),
+                    y: Double.random(in: 0...(height - h), using: &rng), width: w, height: h)
                 let score = Float.random(in: falsePositiveScores, using: &rng)
                 frame.append(SimulatedDetection(detection: TrackerDetection(box: box, score: score), truthID: nil))
             }
@@ -147,7 +150,8 @@ package struct DetectionSimulator: Sendable, Equatable {
         let right = box.maxX + noise[1] * edgeNoise * box.width
         let top = box.y + noise[2] * edgeNoise * box.height
         let bottom = box.maxY + noise[3] * edgeNoise * box.height
-        return BoundingBox(x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top))
+        return BoundingBox(
+            x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top))
     }
 
     /// A standard normal draw (Box–Muller).

@@ -6,8 +6,9 @@ enum FrameCompositor {
     /// A background filling `width`×`height`: the photo region stretched, blurred (shrunk by `blur` and
     /// enlarged back), desaturated and flattened toward middle gray.
     static func background(_ background: Background, width: Int, height: Int) throws -> ImageBuffer {
-        let small = try PhotoLibrary.piece(background.crop, width: max(1, width / background.blur),
-                                           height: max(1, height / background.blur))
+        let small = try PhotoLibrary.piece(
+            background.crop, width: max(1, width / background.blur),
+            height: max(1, height / background.blur))
         var image = AreaResize.resize(small, width: width, height: height)
         fade(&image, saturation: background.saturation, contrast: background.contrast)
         return image

@@ -28,15 +28,18 @@ extension MOTMetrics {
     ///   - predictions: per frame, the tracker's output (same number of frames; IDs unique within a frame).
     ///   - ignored: per frame, regions of ignored truth (may be shorter than `truth`, or empty).
     ///   - iouThreshold: the least IoU for a prediction to correspond to a truth box. Default 0.5.
-    package static func evaluate(truth: [[LabeledBox]], predictions: [[LabeledBox]],
-                                ignored: [[BoundingBox]] = [], iouThreshold: Double = 0.5) -> MOTMetrics {
+    package static func evaluate(
+        truth: [[LabeledBox]], predictions: [[LabeledBox]],
+        ignored: [[BoundingBox]] = [], iouThreshold: Double = 0.5
+    ) -> MOTMetrics {
         precondition(truth.count == predictions.count, "MOTMetrics: truth and predictions differ in length")
         for frame in truth + predictions {
             precondition(Set(frame.map(\.id)).count == frame.count, "MOTMetrics: an ID appears twice in a frame")
         }
         let kept = truth.indices.map { f in
-            removingIgnored(predictions[f], truth: truth[f], ignored: f < ignored.count ? ignored[f] : [],
-                            threshold: iouThreshold)
+            removingIgnored(
+                predictions[f], truth: truth[f], ignored: f < ignored.count ? ignored[f] : [],
+                threshold: iouThreshold)
         }
         var metrics = clear(truth: truth, predictions: kept, threshold: iouThreshold)
         metrics.addIdentityScores(truth: truth, predictions: kept, threshold: iouThreshold)
@@ -44,8 +47,10 @@ extension MOTMetrics {
     }
 
     /// Drops the predictions that belong to ignored truth rather than to real truth.
-    private static func removingIgnored(_ predictions: [LabeledBox], truth: [LabeledBox], ignored: [BoundingBox],
-                                        threshold: Double) -> [LabeledBox] {
+    private static func removingIgnored(
+        _ predictions: [LabeledBox], truth: [LabeledBox], ignored: [BoundingBox],
+        threshold: Double
+    ) -> [LabeledBox] {
         guard !ignored.isEmpty, !predictions.isEmpty else { return predictions }
         func fit(_ prediction: BoundingBox, ignoredBox: BoundingBox) -> Double {
             let inside = prediction.area > 0 ? ignoredBox.intersection(prediction).area / prediction.area : 0
@@ -61,11 +66,14 @@ extension MOTMetrics {
             }
             for (i, box) in ignored.enumerated() {
                 let value = fit(prediction.box, ignoredBox: box)
-                if value >= threshold { edges.append(.init(row: truth.count + i, column: p, weight: pairValue + value)) }
+                if value >= threshold {
+                    edges.append(.init(row: truth.count + i, column: p, weight: pairValue + value))
+                }
             }
         }
-        let pairs = LinearAssignment.maximumWeightMatching(rowCount: truth.count + ignored.count,
-                                                           columnCount: predictions.count, edges: edges)
+        let pairs = LinearAssignment.maximumWeightMatching(
+            rowCount: truth.count + ignored.count,
+            columnCount: predictions.count, edges: edges)
         var pairedWith = [Int?](repeating: nil, count: predictions.count)
         for pair in pairs { pairedWith[pair.column] = pair.row }
         return predictions.indices.compactMap { p in
@@ -78,8 +86,10 @@ extension MOTMetrics {
 
     /// The pairing of `rows` with `columns` with the most pairs at or above the IoU threshold, and among those
     /// the largest total IoU.
-    static func bestMatching(_ rows: [LabeledBox], _ columns: [LabeledBox],
-                             threshold: Double) -> [LinearAssignment.Match] {
+    static func bestMatching(
+        _ rows: [LabeledBox], _ columns: [LabeledBox],
+        threshold: Double
+    ) -> [LinearAssignment.Match] {
         var edges: [LinearAssignment.Edge] = []
         // A pair is worth more than any possible IoU total, so the count of pairs comes first.
         let pairValue = Double(min(rows.count, columns.count) + 1)
@@ -100,8 +110,8 @@ extension MOTMetrics {
             var everMatched = false
             var matchedInLastPresentFrame = false
         }
-        var lastMatch: [Int: Int] = [:]       // truth ID → predicted ID
-        var lastOwner: [Int: Int] = [:]       // predicted ID → truth ID
+        var lastMatch: [Int: Int] = [:]  // truth ID → predicted ID
+        var lastOwner: [Int: Int] = [:]  // predicted ID → truth ID
         var stats: [Int: TrajectoryStats] = [:]
         var assignments: [[Int: Int]] = []
         var matches = 0, misses = 0, falsePositives = 0, switches = 0, transfers = 0, fragmentations = 0
@@ -173,7 +183,9 @@ extension MOTMetrics {
     /// IDTP, IDFP, IDFN and IDF1 from the global truth-ID to predicted-ID matching.
     private mutating func addIdentityScores(truth: [[LabeledBox]], predictions: [[LabeledBox]], threshold: Double) {
         var truthIDs: [Int: Int] = [:], predictedIDs: [Int: Int] = [:]  // ID → dense index
-        for frame in truth { for object in frame where truthIDs[object.id] == nil { truthIDs[object.id] = truthIDs.count } }
+        for frame in truth {
+            for object in frame where truthIDs[object.id] == nil { truthIDs[object.id] = truthIDs.count }
+        }
         for frame in predictions {
             for object in frame where predictedIDs[object.id] == nil { predictedIDs[object.id] = predictedIDs.count }
         }
@@ -186,9 +198,12 @@ extension MOTMetrics {
                 }
             }
         }
-        let edges = overlaps.map { LinearAssignment.Edge(row: $0.key.row, column: $0.key.column, weight: Double($0.value)) }
-        let pairs = LinearAssignment.maximumWeightMatching(rowCount: truthIDs.count, columnCount: predictedIDs.count,
-                                                           edges: edges)
+        let edges = overlaps.map {
+            LinearAssignment.Edge(row: $0.key.row, column: $0.key.column, weight: Double($0.value))
+        }
+        let pairs = LinearAssignment.maximumWeightMatching(
+            rowCount: truthIDs.count, columnCount: predictedIDs.count,
+            edges: edges)
         let truePositives = pairs.reduce(0) { $0 + overlaps[$1]! }
         idTruePositives = truePositives
         idFalseNegatives = truthCount - truePositives

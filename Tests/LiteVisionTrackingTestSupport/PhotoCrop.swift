@@ -47,11 +47,13 @@ package enum SpriteCatalog {
     /// The bunch of `sunflower.jpg`.
     package static let sunflowers = PhotoCrop("sunflower.jpg", x: 5, y: 37, width: 597, height: 547, name: "sunflowers")
     /// The dog of `yolox_dog_bicycle_truck.jpg`.
-    package static let sittingDog = PhotoCrop("yolox_dog_bicycle_truck.jpg", x: 128, y: 205, width: 208, height: 330,
-                                             name: "sitting dog")
+    package static let sittingDog = PhotoCrop(
+        "yolox_dog_bicycle_truck.jpg", x: 128, y: 205, width: 208, height: 330,
+        name: "sitting dog")
     /// The pickup truck of `yolox_dog_bicycle_truck.jpg`.
-    package static let truck = PhotoCrop("yolox_dog_bicycle_truck.jpg", x: 462, y: 76, width: 234, height: 98,
-                                        name: "truck")
+    package static let truck = PhotoCrop(
+        "yolox_dog_bicycle_truck.jpg", x: 462, y: 76, width: 234, height: 98,
+        name: "truck")
     /// The soccer ball of `multi_objects.jpg`.
     package static let ball = PhotoCrop("multi_objects.jpg", x: 420, y: 140, width: 112, height: 108, name: "ball")
     /// The heron of `bird.jpg`.

@@ -30,8 +30,9 @@ enum PhotoLibrary {
     static func piece(_ crop: PhotoCrop, width: Int, height: Int) throws -> ImageBuffer {
         let photo = try photo(crop.photo)
         let image = photo.image, scale = Double(photo.scale)
-        let rect = BoundingBox(x: crop.rect.x / scale, y: crop.rect.y / scale, width: crop.rect.width / scale,
-                               height: crop.rect.height / scale)
+        let rect = BoundingBox(
+            x: crop.rect.x / scale, y: crop.rect.y / scale, width: crop.rect.width / scale,
+            height: crop.rect.height / scale)
         let region = rect.clamped(width: Double(image.width), height: Double(image.height))
         let x0 = min(Int(region.x.rounded()), image.width - 1), y0 = min(Int(region.y.rounded()), image.height - 1)
         let w = max(1, min(Int(region.width.rounded()), image.width - x0))

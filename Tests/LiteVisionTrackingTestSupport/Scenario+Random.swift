@@ -65,8 +65,9 @@ extension Scenario {
             let h = Int.random(in: settings.objectHeight, using: &rng)
             let w = min(Int((Double(h) * sprite.aspectRatio).rounded()), Int(Double(h) * 1.4))
             let exits = Double.random(in: 0..<1, using: &rng) < settings.exitProbability
-            let keyframes = randomPath(size: (Double(w), Double(h)), frameCount: settings.frameCount,
-                                       bounds: (width, height), speed: settings.speed, exits: exits, rng: &rng)
+            let keyframes = randomPath(
+                size: (Double(w), Double(h)), frameCount: settings.frameCount,
+                bounds: (width, height), speed: settings.speed, exits: exits, rng: &rng)
             objects.append(MovingObject(sprite: sprite, height: h, width: w, keyframes: keyframes, depth: depths[i]))
         }
         // Occluders: pillars (full height) or bars, wider than the narrower objects so that these can be fully
@@ -82,8 +83,10 @@ extension Scenario {
                 let x = (Double.random(in: 0.1...0.9, using: &rng) * width - w / 2).rounded()
                 box = BoundingBox(x: x, y: 0, width: w, height: height)
             } else {
-                let h = min(Double(settings.objectHeight.lowerBound) * Double.random(in: 1.1...1.4, using: &rng),
-                            height * 0.2).rounded()
+                let h = min(
+                    Double(settings.objectHeight.lowerBound) * Double.random(in: 1.1...1.4, using: &rng),
+                    height * 0.2
+                ).rounded()
                 let y = (Double.random(in: 0.15...0.85, using: &rng) * height - h / 2).rounded()
                 let x = (Double.random(in: 0...0.6, using: &rng) * width).rounded()
                 box = BoundingBox(x: x, y: y, width: (width * 0.4).rounded(), height: h)
@@ -91,19 +94,23 @@ extension Scenario {
             if occluders.contains(where: { $0.box.intersection(box).area > 0 }) { continue }
             occluders.append(Occluder(box: box, style: style))
         }
-        let background = Background(settings.backgrounds.randomElement(using: &rng)!,
-                                    blur: Int.random(in: 3...6, using: &rng),
-                                    saturation: Double.random(in: 0.4...0.8, using: &rng),
-                                    contrast: Double.random(in: 0.5...0.8, using: &rng))
-        return Scenario(name: "random-\(seed)", width: settings.width, height: settings.height,
-                        frameCount: settings.frameCount, background: background, objects: objects,
-                        occluders: occluders)
+        let background = Background(
+            settings.backgrounds.randomElement(using: &rng)!,
+            blur: Int.random(in: 3...6, using: &rng),
+            saturation: Double.random(in: 0.4...0.8, using: &rng),
+            contrast: Double.random(in: 0.5...0.8, using: &rng))
+        return Scenario(
+            name: "random-\(seed)", width: settings.width, height: settings.height,
+            frameCount: settings.frameCount, background: background, objects: objects,
+            occluders: occluders)
     }
 
     /// A random walk inside the frame, optionally with one excursion fully out of it.
-    private static func randomPath(size: (Double, Double), frameCount: Int, bounds: (Double, Double),
-                                   speed: ClosedRange<Double>, exits: Bool,
-                                   rng: inout SeededGenerator) -> [Keyframe] {
+    private static func randomPath(
+        size: (Double, Double), frameCount: Int, bounds: (Double, Double),
+        speed: ClosedRange<Double>, exits: Bool,
+        rng: inout SeededGenerator
+    ) -> [Keyframe] {
         let (w, h) = size, (width, height) = bounds
         let minX = w / 2, maxX = width - w / 2, minY = h / 2, maxY = height - h / 2
         var x = Double.random(in: minX...max(minX, maxX), using: &rng)
@@ -147,8 +154,9 @@ extension Scenario {
                     continue
                 }
             }
-            let duration = min(Int.random(in: 15...40, using: &rng), frameCount - 1 - frame,
-                               exitFrame == Int.max ? Int.max : max(1, exitFrame - frame))
+            let duration = min(
+                Int.random(in: 15...40, using: &rng), frameCount - 1 - frame,
+                exitFrame == Int.max ? Int.max : max(1, exitFrame - frame))
             let angle = Double.random(in: 0..<(2 * Double.pi), using: &rng)
             let s = Double.random(in: speed, using: &rng)
             var tx = x + cos(angle) * s * Double(duration), ty = y + sin(angle) * s * Double(duration)
@@ -167,8 +175,10 @@ extension Scenario {
 
     /// The point just outside the frame (by 10 px beyond the object's half size) through `side` (0 left,
     /// 1 right, 2 top, 3 bottom) from (`x`, `y`).
-    private static func outside(side: Int, x: Double, y: Double, size: (Double, Double),
-                                bounds: (Double, Double)) -> (x: Double, y: Double) {
+    private static func outside(
+        side: Int, x: Double, y: Double, size: (Double, Double),
+        bounds: (Double, Double)
+    ) -> (x: Double, y: Double) {
         switch side {
         case 0: (-size.0 / 2 - 10, y)
         case 1: (bounds.0 + size.0 / 2 + 10, y)

@@ -21,8 +21,10 @@ package struct Scenario: Sendable {
     package var occluders: [Occluder]
 
     /// A scenario from its parts.
-    package init(name: String, width: Int = 640, height: Int = 480, frameCount: Int, background: Background,
-                objects: [MovingObject], occluders: [Occluder] = []) {
+    package init(
+        name: String, width: Int = 640, height: Int = 480, frameCount: Int, background: Background,
+        objects: [MovingObject], occluders: [Occluder] = []
+    ) {
         precondition(width > 0 && height > 0 && frameCount > 0, "Scenario: empty")
         self.name = name
         self.width = width
@@ -89,8 +91,10 @@ package struct MovingObject: Sendable, Equatable {
     package var classIndex: Int?
 
     /// An object of the given height (the width follows the crop's aspect ratio unless given).
-    package init(sprite: PhotoCrop, height: Int, width: Int? = nil, keyframes: [Keyframe], depth: Int = 0,
-                classIndex: Int? = nil) {
+    package init(
+        sprite: PhotoCrop, height: Int, width: Int? = nil, keyframes: [Keyframe], depth: Int = 0,
+        classIndex: Int? = nil
+    ) {
         precondition(!keyframes.isEmpty, "MovingObject: no keyframe")
         self.sprite = sprite
         self.height = height
@@ -118,8 +122,9 @@ package struct MovingObject: Sendable, Equatable {
                 y = a.y + (b.y - a.y) * t
             }
         }
-        return BoundingBox(x: (x - Double(width) / 2).rounded(), y: (y - Double(height) / 2).rounded(),
-                           width: Double(width), height: Double(height))
+        return BoundingBox(
+            x: (x - Double(width) / 2).rounded(), y: (y - Double(height) / 2).rounded(),
+            width: Double(width), height: Double(height))
     }
 }
 

@@ -66,10 +66,12 @@ package struct ScenarioTruth: Sendable {
                     if let box = boxes[j] { covers.append(box) }
                 }
                 let sample = Self.visibility(of: full, imageWidth: width, imageHeight: height, covers: covers)
-                objects.append(TruthObject(id: id, objectIndex: i, box: clipped, fullBox: full,
-                                           visibleBox: sample.visibleBox,
-                                           inFrameFraction: clipped.area / full.area, visibility: sample.fraction,
-                                           classIndex: classes[i]))
+                objects.append(
+                    TruthObject(
+                        id: id, objectIndex: i, box: clipped, fullBox: full,
+                        visibleBox: sample.visibleBox,
+                        inFrameFraction: clipped.area / full.area, visibility: sample.fraction,
+                        classIndex: classes[i]))
             }
             frames.append(objects)
         }
@@ -83,7 +85,9 @@ package struct ScenarioTruth: Sendable {
     /// `minimumVisibility` of them visible are truth; the others are ignored regions (a tracker is neither
     /// required nor forbidden to report them).
     package func labeledBoxes(minimumVisibility: Double = 0.5) -> (truth: [[LabeledBox]], ignored: [[BoundingBox]]) {
-        let truth = frames.map { $0.filter { $0.visibility >= minimumVisibility }.map { LabeledBox(id: $0.id, box: $0.box) } }
+        let truth = frames.map {
+            $0.filter { $0.visibility >= minimumVisibility }.map { LabeledBox(id: $0.id, box: $0.box) }
+        }
         let ignored = frames.map { $0.filter { $0.visibility < minimumVisibility }.map(\.box) }
         return (truth, ignored)
     }
@@ -121,8 +125,10 @@ package struct ScenarioTruth: Sendable {
 
     private static let grid = 16
 
-    private static func visibility(of box: BoundingBox, imageWidth: Double, imageHeight: Double,
-                                   covers: [BoundingBox]) -> (fraction: Double, visibleBox: BoundingBox?) {
+    private static func visibility(
+        of box: BoundingBox, imageWidth: Double, imageHeight: Double,
+        covers: [BoundingBox]
+    ) -> (fraction: Double, visibleBox: BoundingBox?) {
         let relevant = covers.filter { $0.intersection(box).area > 0 }
         var visible = 0
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity

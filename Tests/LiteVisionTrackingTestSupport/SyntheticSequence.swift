@@ -19,14 +19,16 @@ package struct SyntheticSequence: Sendable {
     package init(_ scenario: Scenario) throws {
         self.scenario = scenario
         truth = ScenarioTruth(scenario)
-        background = try FrameCompositor.background(scenario.background, width: scenario.width,
-                                                    height: scenario.height)
+        background = try FrameCompositor.background(
+            scenario.background, width: scenario.width,
+            height: scenario.height)
         sprites = try scenario.objects.map {
             try PhotoLibrary.piece($0.sprite, width: $0.width, height: $0.height)
         }
         patches = try scenario.occluders.map {
-            try FrameCompositor.patch($0.style, width: max(1, Int($0.box.width.rounded())),
-                                      height: max(1, Int($0.box.height.rounded())))
+            try FrameCompositor.patch(
+                $0.style, width: max(1, Int($0.box.width.rounded())),
+                height: max(1, Int($0.box.height.rounded())))
         }
         drawingOrder = scenario.objects.indices.sorted {
             (scenario.objects[$0].depth, $0) < (scenario.objects[$1].depth, $1)
@@ -45,8 +47,9 @@ package struct SyntheticSequence: Sendable {
             FrameCompositor.paste(sprites[i], into: &image, x: Int(box.x), y: Int(box.y))
         }
         for (i, occluder) in scenario.occluders.enumerated() where occluder.isActive(at: index) {
-            FrameCompositor.paste(patches[i], into: &image, x: Int(occluder.box.x.rounded()),
-                                  y: Int(occluder.box.y.rounded()))
+            FrameCompositor.paste(
+                patches[i], into: &image, x: Int(occluder.box.x.rounded()),
+                y: Int(occluder.box.y.rounded()))
         }
         return image
     }

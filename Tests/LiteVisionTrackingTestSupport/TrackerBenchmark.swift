@@ -37,9 +37,11 @@ package enum TrackerBenchmark {
             var x: Double, y: Double, w: Double, h: Double, vx: Double, vy: Double
         }
         var movers = (0..<objects).map { _ in
-            Mover(x: Double.random(in: 0...(width - 120), using: &rng), y: Double.random(in: 0...(height - 120), using: &rng),
-                  w: Double.random(in: 40...120, using: &rng), h: Double.random(in: 40...120, using: &rng),
-                  vx: Double.random(in: -8...8, using: &rng), vy: Double.random(in: -8...8, using: &rng))
+            Mover(
+                x: Double.random(in: 0...(width - 120), using: &rng),
+                y: Double.random(in: 0...(height - 120), using: &rng),
+                w: Double.random(in: 40...120, using: &rng), h: Double.random(in: 40...120, using: &rng),
+                vx: Double.random(in: -8...8, using: &rng), vy: Double.random(in: -8...8, using: &rng))
         }
         var result: [[TrackerDetection]] = []
         for _ in 0..<frames {
@@ -55,14 +57,18 @@ package enum TrackerBenchmark {
                 // Up to 5 % of the size off on each side.
                 let dx = Double.random(in: -0.05...0.05, using: &rng), dy = Double.random(in: -0.05...0.05, using: &rng)
                 let dw = Double.random(in: -0.05...0.05, using: &rng), dh = Double.random(in: -0.05...0.05, using: &rng)
-                let box = BoundingBox(x: m.x + dx * m.w, y: m.y + dy * m.h, width: m.w * (1 + dw), height: m.h * (1 + dh))
+                let box = BoundingBox(
+                    x: m.x + dx * m.w, y: m.y + dy * m.h, width: m.w * (1 + dw), height: m.h * (1 + dh))
                 frame.append(TrackerDetection(box: box, score: Float.random(in: 0.3...0.95, using: &rng)))
             }
             if Double.random(in: 0..<1, using: &rng) < 0.2 {
-                frame.append(TrackerDetection(box: BoundingBox(x: Double.random(in: 0...1800, using: &rng),
-                                                               y: Double.random(in: 0...960, using: &rng),
-                                                               width: 80, height: 80),
-                                              score: Float.random(in: 0.2...0.7, using: &rng)))
+                frame.append(
+                    TrackerDetection(
+                        box: BoundingBox(
+                            x: Double.random(in: 0...1800, using: &rng),
+                            y: Double.random(in: 0...960, using: &rng),
+                            width: 80, height: 80),
+                        score: Float.random(in: 0.2...0.7, using: &rng)))
             }
             frame.shuffle(using: &rng)
             result.append(frame)

@@ -4,16 +4,22 @@ import LiteVisionTracking
 /// Runs trackers over simulated detections and scores them against a scenario's truth.
 package enum TrackingEvaluation {
     /// The tracker's reported tracks of every frame, as (tracking ID, box).
-    package static func run(_ tracker: inout ObjectTracker, detections: [[TrackerDetection]],
-                           imageWidth: Int, imageHeight: Int) -> [[LabeledBox]] {
+    package static func run(
+        _ tracker: inout ObjectTracker, detections: [[TrackerDetection]],
+        imageWidth: Int, imageHeight: Int
+    ) -> [[LabeledBox]] {
         detections.map { frame in
-            tracker.update(frame, imageWidth: imageWidth, imageHeight: imageHeight).map { LabeledBox(id: $0.id, box: $0.box) }
+            tracker.update(frame, imageWidth: imageWidth, imageHeight: imageHeight).map {
+                LabeledBox(id: $0.id, box: $0.box)
+            }
         }
     }
 
     /// A new tracker with `options` run over the detections of a scenario.
-    package static func run(options: TrackerOptions = .init(), detections: [[TrackerDetection]],
-                           scenario: Scenario) -> [[LabeledBox]] {
+    package static func run(
+        options: TrackerOptions = .init(), detections: [[TrackerDetection]],
+        scenario: Scenario
+    ) -> [[LabeledBox]] {
         var tracker = ObjectTracker(options: options)
         return run(&tracker, detections: detections, imageWidth: scenario.width, imageHeight: scenario.height)
     }
@@ -26,8 +32,10 @@ package enum TrackingEvaluation {
 
     /// MOT metrics of tracker output against the truth, objects less than `minimumVisibility` visible being
     /// ignored (see ``ScenarioTruth/labeledBoxes(minimumVisibility:)``).
-    package static func metrics(_ predictions: [[LabeledBox]], truth: ScenarioTruth,
-                               minimumVisibility: Double = 0.5) -> MOTMetrics {
+    package static func metrics(
+        _ predictions: [[LabeledBox]], truth: ScenarioTruth,
+        minimumVisibility: Double = 0.5
+    ) -> MOTMetrics {
         let (objects, ignored) = truth.labeledBoxes(minimumVisibility: minimumVisibility)
         return MOTMetrics.evaluate(truth: objects, predictions: predictions, ignored: ignored)
     }

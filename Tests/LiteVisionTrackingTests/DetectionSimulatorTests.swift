@@ -41,8 +41,10 @@ struct DetectionSimulatorTests {
     @Test("Scripted misses and weak scores")
     func events() {
         var simulator = DetectionSimulator(seed: 1)
-        simulator.events = [DetectionEvent(objectIndex: 1, frames: 10...12, kind: .missing),
-                            DetectionEvent(objectIndex: 1, frames: 20...22, kind: .score(0.2))]
+        simulator.events = [
+            DetectionEvent(objectIndex: 1, frames: 10...12, kind: .missing),
+            DetectionEvent(objectIndex: 1, frames: 20...22, kind: .score(0.2)),
+        ]
         let truth = ScenarioTruth(.exitAndReturn)
         let detections = simulator.detections(for: truth)
         let roseID = truth.idsByObject[1][0]

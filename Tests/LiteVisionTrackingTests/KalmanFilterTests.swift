@@ -52,21 +52,25 @@ struct KalmanFilterTests {
     func partialObservation() {
         var axis = PartialObservation(size: 100)
         // Cut by the right border of a 640-wide image: the left edge is real.
-        let cut = axis.measure(low: 580, high: 640, predictedLow: 575, predictedHigh: 675, extent: 640, margin: 6.4,
-                               confident: true)
+        let cut = axis.measure(
+            low: 580, high: 640, predictedLow: 575, predictedHigh: 675, extent: 640, margin: 6.4,
+            confident: true)
         #expect(cut.low == 580 && cut.size == 100)
         // Hidden on the right behind something: the left edge agrees with the prediction and is kept.
-        let hidden = axis.measure(low: 300, high: 340, predictedLow: 301, predictedHigh: 401, extent: 640,
-                                  margin: 6.4, confident: false)
+        let hidden = axis.measure(
+            low: 300, high: 340, predictedLow: 301, predictedHigh: 401, extent: 640,
+            margin: 6.4, confident: false)
         #expect(hidden.low == 300 && hidden.size == 100)
         // Hidden on the left: the right edge is kept.
-        let left = axis.measure(low: 360, high: 400, predictedLow: 301, predictedHigh: 401, extent: 640,
-                                margin: 6.4, confident: false)
+        let left = axis.measure(
+            low: 360, high: 400, predictedLow: 301, predictedHigh: 401, extent: 640,
+            margin: 6.4, confident: false)
         #expect(left.low == 300 && left.size == 100)
         #expect(axis.reference == 100)
         // A whole, larger box is taken at once.
-        _ = axis.measure(low: 300, high: 420, predictedLow: 300, predictedHigh: 400, extent: 640, margin: 6.4,
-                         confident: true)
+        _ = axis.measure(
+            low: 300, high: 420, predictedLow: 300, predictedHigh: 400, extent: 640, margin: 6.4,
+            confident: true)
         #expect(axis.reference == 120)
     }
 
@@ -75,8 +79,9 @@ struct KalmanFilterTests {
         var axis = PartialObservation(size: 100)
         var last = (low: 0.0, size: 0.0)
         for _ in 0...PartialObservation.maximumPartialStreak {
-            last = axis.measure(low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
-                                confident: true)
+            last = axis.measure(
+                low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
+                confident: true)
         }
         #expect(last.size == 50)
         #expect(axis.reference == 50)

@@ -63,7 +63,8 @@ struct LabelSmootherTests {
         var smoother = Tracks()
         var tops: [Int] = []
         for t in 0..<40 {
-            let labels = t % 2 == 0
+            let labels =
+                t % 2 == 0
                 ? [Label(index: 1, text: "Dog", confidence: 0.55), Label(index: 2, text: "Cat", confidence: 0.45)]
                 : [Label(index: 2, text: "Cat", confidence: 0.6), Label(index: 1, text: "Dog", confidence: 0.4)]
             tops.append(smoother.update(trackID: 3, labels: labels).first!.index)
@@ -109,8 +110,12 @@ struct LabelSmootherTests {
     @Test("A class listed twice in a frame counts once, with its larger confidence")
     func duplicates() {
         var smoother = Tracks()
-        let smoothed = smoother.update(trackID: 0, labels: [Label(index: 1, text: "Dog", confidence: 0.2),
-                                                           Label(index: 1, text: "Dog", confidence: 0.6)])
+        let smoothed = smoother.update(
+            trackID: 0,
+            labels: [
+                Label(index: 1, text: "Dog", confidence: 0.2),
+                Label(index: 1, text: "Dog", confidence: 0.6),
+            ])
         #expect(smoothed.count == 1 && abs(smoothed[0].confidence - 0.6) < 1e-6)
     }
 }

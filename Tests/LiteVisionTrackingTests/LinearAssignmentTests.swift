@@ -9,16 +9,20 @@ struct LinearAssignmentTests {
     @Test("A small case solved by hand")
     func handCase() {
         // Greedy would take (0,0) = 0.9 and then (1,1) = 0.1; the optimum is (0,1) + (1,0) = 0.8 + 0.7.
-        let edges = [Edge(row: 0, column: 0, weight: 0.9), Edge(row: 0, column: 1, weight: 0.8),
-                     Edge(row: 1, column: 0, weight: 0.7), Edge(row: 1, column: 1, weight: 0.1)]
+        let edges = [
+            Edge(row: 0, column: 0, weight: 0.9), Edge(row: 0, column: 1, weight: 0.8),
+            Edge(row: 1, column: 0, weight: 0.7), Edge(row: 1, column: 1, weight: 0.1),
+        ]
         let matches = LinearAssignment.maximumWeightMatching(rowCount: 2, columnCount: 2, edges: edges)
         #expect(matches == [.init(row: 0, column: 1), .init(row: 1, column: 0)])
     }
 
     @Test("Rows and columns may stay unmatched; only listed pairs are used")
     func sparse() {
-        let edges = [Edge(row: 0, column: 2, weight: 0.5), Edge(row: 2, column: 2, weight: 0.6),
-                     Edge(row: 3, column: 0, weight: 0.2)]
+        let edges = [
+            Edge(row: 0, column: 2, weight: 0.5), Edge(row: 2, column: 2, weight: 0.6),
+            Edge(row: 3, column: 0, weight: 0.2),
+        ]
         let matches = LinearAssignment.maximumWeightMatching(rowCount: 4, columnCount: 3, edges: edges)
         #expect(matches == [.init(row: 2, column: 2), .init(row: 3, column: 0)])
         #expect(LinearAssignment.maximumWeightMatching(rowCount: 3, columnCount: 0, edges: []).isEmpty)

@@ -36,8 +36,9 @@ struct MOTMetricsTests {
 
     @Test("A miss and a false positive: MOTA 0, IDF1 0.5")
     func missAndFalsePositive() {
-        let m = MOTMetrics.evaluate(truth: [boxes((0, a)), boxes((0, a))],
-                                    predictions: [boxes((1, a)), boxes((1, far))])
+        let m = MOTMetrics.evaluate(
+            truth: [boxes((0, a)), boxes((0, a))],
+            predictions: [boxes((1, a)), boxes((1, far))])
         #expect(m.matches == 1 && m.misses == 1 && m.falsePositives == 1 && m.idSwitches == 0)
         #expect(m.mota == 0)
         #expect(m.idf1 == 0.5)
@@ -45,8 +46,8 @@ struct MOTMetricsTests {
 
     @Test("Matching needs IoU >= 0.5")
     func threshold() {
-        let half = BoundingBox(x: 0, y: 0, width: 10, height: 5)       // IoU 0.5 with a
-        let less = BoundingBox(x: 0, y: 0, width: 10, height: 4.9)     // IoU 0.49
+        let half = BoundingBox(x: 0, y: 0, width: 10, height: 5)  // IoU 0.5 with a
+        let less = BoundingBox(x: 0, y: 0, width: 10, height: 4.9)  // IoU 0.49
         #expect(MOTMetrics.evaluate(truth: [boxes((0, a))], predictions: [boxes((1, half))]).matches == 1)
         #expect(MOTMetrics.evaluate(truth: [boxes((0, a))], predictions: [boxes((1, less))]).matches == 0)
     }
@@ -55,8 +56,9 @@ struct MOTMetricsTests {
     func continuity() {
         let shifted = BoundingBox(x: 2, y: 0, width: 10, height: 10)  // IoU 0.667 with a
         // Frame 1: prediction 10 overlaps truth 0 (0.667) and truth 1 exactly; truth 0 keeps it, truth 1 is missed.
-        let m = MOTMetrics.evaluate(truth: [boxes((0, a), (1, b)), boxes((0, a), (1, shifted))],
-                                    predictions: [boxes((10, a), (11, b)), boxes((10, shifted))])
+        let m = MOTMetrics.evaluate(
+            truth: [boxes((0, a), (1, b)), boxes((0, a), (1, shifted))],
+            predictions: [boxes((10, a), (11, b)), boxes((10, shifted))])
         #expect(m.idSwitches == 0 && m.matches == 3 && m.misses == 1 && m.falsePositives == 0)
         #expect(m.assignments[1] == [0: 10])
     }
@@ -88,12 +90,14 @@ struct MOTMetricsTests {
         let partOfB = BoundingBox(x: 100, y: 0, width: 4, height: 10)  // the visible part of a hidden object
         let m = MOTMetrics.evaluate(truth: [boxes((0, a))], predictions: [boxes((1, a), (2, b))], ignored: [[b]])
         #expect(m.falsePositives == 0 && m.predictionCount == 1 && m.mota == 1)
-        let partial = MOTMetrics.evaluate(truth: [boxes((0, a))], predictions: [boxes((1, a), (2, partOfB))],
-                                          ignored: [[b]])
+        let partial = MOTMetrics.evaluate(
+            truth: [boxes((0, a))], predictions: [boxes((1, a), (2, partOfB))],
+            ignored: [[b]])
         #expect(partial.falsePositives == 0)
         // Not on an ignored box: a false positive.
-        let elsewhere = MOTMetrics.evaluate(truth: [boxes((0, a))], predictions: [boxes((1, a), (2, far))],
-                                            ignored: [[b]])
+        let elsewhere = MOTMetrics.evaluate(
+            truth: [boxes((0, a))], predictions: [boxes((1, a), (2, far))],
+            ignored: [[b]])
         #expect(elsewhere.falsePositives == 1 && elsewhere.mota == 0)
     }
 

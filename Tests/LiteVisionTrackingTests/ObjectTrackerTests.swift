@@ -115,7 +115,9 @@ struct ObjectTrackerTests {
     func outsideDrop() {
         var tracker = ObjectTracker()
         // Moving left fast toward the left edge, then no more detections.
-        for t in 0..<8 { _ = tracker.update([detection(box(150 - 18 * Double(t), 100))], imageWidth: 640, imageHeight: 480) }
+        for t in 0..<8 {
+            _ = tracker.update([detection(box(150 - 18 * Double(t), 100))], imageWidth: 640, imageHeight: 480)
+        }
         var frames = 0
         while !tracker.liveTracks.isEmpty && frames < 30 {
             _ = tracker.update([], imageWidth: 640, imageHeight: 480)
@@ -134,7 +136,8 @@ struct ObjectTrackerTests {
         var ids: [Int] = []
         for t in 0..<20 {
             let present = !(5..<11).contains(t)  // unseen for 6 frames, standing still
-            ids += tracker.update(present ? [detection(box(300, 200))] : [], imageWidth: 640, imageHeight: 480).map(\.id)
+            ids += tracker.update(present ? [detection(box(300, 200))] : [], imageWidth: 640, imageHeight: 480).map(
+                \.id)
         }
         #expect(Set(ids) == (keeps ? [0] : [0, 1]))
     }
@@ -168,8 +171,9 @@ struct ObjectTrackerTests {
         struct Life { var x: Double; var y: Double; var start: Int; var end: Int }
         let lives = (0..<60).map { _ -> Life in
             let start = Int.random(in: 0..<200, using: &rng)
-            return Life(x: Double.random(in: 0...560, using: &rng), y: Double.random(in: 0...380, using: &rng),
-                        start: start, end: start + Int.random(in: 2...40, using: &rng))
+            return Life(
+                x: Double.random(in: 0...560, using: &rng), y: Double.random(in: 0...380, using: &rng),
+                start: start, end: start + Int.random(in: 2...40, using: &rng))
         }
         var dead = Set<Int>()
         var maxID = -1
@@ -212,8 +216,9 @@ struct ObjectTrackerTests {
             var tracker = ObjectTracker(options: options)
             var ids = Set<Int>()
             for (t, classIndex) in classes.enumerated() {
-                let tracks = tracker.update([detection(box(100 + 2 * Double(t), 100), classIndex: classIndex)],
-                                            imageWidth: 640, imageHeight: 480)
+                let tracks = tracker.update(
+                    [detection(box(100 + 2 * Double(t), 100), classIndex: classIndex)],
+                    imageWidth: 640, imageHeight: 480)
                 ids.formUnion(tracks.map(\.id))
             }
             return ids

@@ -14,13 +14,17 @@ import Testing
 struct ScenarioTrackingTests {
     static let scenarios = Scenario.named
 
-    private func evaluate(_ scenario: Scenario, _ simulator: DetectionSimulator,
-                          options: TrackerOptions = .init()) -> (tracker: MOTMetrics, baseline: MOTMetrics, truth: ScenarioTruth) {
+    private func evaluate(
+        _ scenario: Scenario, _ simulator: DetectionSimulator,
+        options: TrackerOptions = .init()
+    ) -> (tracker: MOTMetrics, baseline: MOTMetrics, truth: ScenarioTruth) {
         let truth = ScenarioTruth(scenario)
         let detections = simulator.trackerInput(for: truth)
         let tracked = TrackingEvaluation.run(options: options, detections: detections, scenario: scenario)
         let baseline = TrackingEvaluation.runBaseline(detections: detections)
-        return (TrackingEvaluation.metrics(tracked, truth: truth), TrackingEvaluation.metrics(baseline, truth: truth), truth)
+        return (
+            TrackingEvaluation.metrics(tracked, truth: truth), TrackingEvaluation.metrics(baseline, truth: truth), truth
+        )
     }
 
     @Test("Clean detections: no ID switch, IDF1 >= 0.95", arguments: scenarios.map(\.name))
@@ -33,7 +37,8 @@ struct ScenarioTrackingTests {
         #expect(TrackingEvaluation.reusedIDsAfterReturn(result.tracker, truth: result.truth).isEmpty)
     }
 
-    @Test("Realistic detections: crossing and short occlusion keep every ID", arguments: ["crossing", "occlusion"], 1...5)
+    @Test(
+        "Realistic detections: crossing and short occlusion keep every ID", arguments: ["crossing", "occlusion"], 1...5)
     func realistic(name: String, seed: Int) {
         let scenario = Self.scenarios.first { $0.name == name }!
         let result = evaluate(scenario, .realistic(seed: UInt64(seed)))
@@ -61,8 +66,9 @@ struct ScenarioTrackingTests {
         #expect(result.tracker.idf1 >= 0.93)
     }
 
-    @Test("The motion model and the rescue stage beat IoU-only matching where it fails",
-          arguments: ["crossing", "occlusion"])
+    @Test(
+        "The motion model and the rescue stage beat IoU-only matching where it fails",
+        arguments: ["crossing", "occlusion"])
     func beatsBaseline(name: String) {
         let scenario = Self.scenarios.first { $0.name == name }!
         let result = evaluate(scenario, DetectionSimulator(seed: 1))

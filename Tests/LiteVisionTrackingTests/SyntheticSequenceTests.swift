@@ -23,7 +23,8 @@ struct SyntheticSequenceTests {
         let occlusion = ScenarioTruth(.occlusion)
         // Both objects are fully hidden behind the pillar for a few frames, well under the track buffer.
         for object in 0..<2 {
-            let hidden = occlusion.frames.filter { $0.contains { $0.objectIndex == object && $0.visibility == 0 } }.count
+            let hidden = occlusion.frames.filter { $0.contains { $0.objectIndex == object && $0.visibility == 0 } }
+                .count
             #expect((2...10).contains(hidden), "object \(object) hidden \(hidden) frames")
         }
         #expect(occlusion.longestOcclusion <= 20)

@@ -12,14 +12,18 @@ func detection(_ box: BoundingBox, score: Float = 0.9, classIndex: Int? = nil) -
 }
 
 /// Feeds frames to a tracker (640×480 by default) and returns the tracks reported in each frame.
-func run(_ tracker: inout ObjectTracker, _ frames: [[TrackerDetection]], width: Int = 640,
-         height: Int = 480) -> [[Track]] {
+func run(
+    _ tracker: inout ObjectTracker, _ frames: [[TrackerDetection]], width: Int = 640,
+    height: Int = 480
+) -> [[Track]] {
     frames.map { tracker.update($0, imageWidth: width, imageHeight: height) }
 }
 
 /// One object moving at constant velocity: its detections for `count` frames.
-func linearPath(from start: (Double, Double), velocity: (Double, Double), count: Int, size: (Double, Double) = (60, 80),
-                score: Float = 0.9) -> [TrackerDetection] {
+func linearPath(
+    from start: (Double, Double), velocity: (Double, Double), count: Int, size: (Double, Double) = (60, 80),
+    score: Float = 0.9
+) -> [TrackerDetection] {
     (0..<count).map { t in
         detection(box(start.0 + velocity.0 * Double(t), start.1 + velocity.1 * Double(t), size.0, size.1), score: score)
     }

@@ -29,9 +29,11 @@ struct UnseenScenarioTests {
             let truth = ScenarioTruth(scenario)
             let simulator = realistic ? DetectionSimulator.realistic(seed: seed) : DetectionSimulator(seed: seed)
             let detections = simulator.trackerInput(for: truth)
-            let metrics = TrackingEvaluation.metrics(TrackingEvaluation.run(detections: detections, scenario: scenario),
-                                                     truth: truth)
-            let baseline = TrackingEvaluation.metrics(TrackingEvaluation.runBaseline(detections: detections), truth: truth)
+            let metrics = TrackingEvaluation.metrics(
+                TrackingEvaluation.run(detections: detections, scenario: scenario),
+                truth: truth)
+            let baseline = TrackingEvaluation.metrics(
+                TrackingEvaluation.runBaseline(detections: detections), truth: truth)
             summary.idf1 += metrics.idf1
             summary.switches += metrics.idSwitches
             summary.baselineSwitches += baseline.idSwitches
@@ -40,9 +42,10 @@ struct UnseenScenarioTests {
             summary.clips += 1
         }
         summary.idf1 /= Double(summary.clips)
-        print("\(realistic ? "realistic" : "clean") over \(summary.clips) unseen clips: mean IDF1 \(summary.idf1), "
-              + "ID switches \(summary.switches) (IoU-only baseline \(summary.baselineSwitches)), "
-              + "\(summary.returning) returns, \(summary.reused) with a reused ID")
+        print(
+            "\(realistic ? "realistic" : "clean") over \(summary.clips) unseen clips: mean IDF1 \(summary.idf1), "
+                + "ID switches \(summary.switches) (IoU-only baseline \(summary.baselineSwitches)), "
+                + "\(summary.returning) returns, \(summary.reused) with a reused ID")
         return summary
     }
 

@@ -107,8 +107,10 @@ enum AVIPatch {
         var data = try VideoFixtures.bytes("vtest.avi")
         let header = data.prefix(4096)
         var patched = 0
-        for offset in 0..<(header.count - 4) where String(decoding: header[offset..<offset + 4], as: UTF8.self)
-            .lowercased() == "div3" {
+        for offset in 0..<(header.count - 4)
+        where String(decoding: header[offset..<offset + 4], as: UTF8.self)
+            .lowercased() == "div3"
+        {
             data.replaceSubrange(offset..<offset + 4, with: Array(fourCC.utf8))
             patched += 1
         }

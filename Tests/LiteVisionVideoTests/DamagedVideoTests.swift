@@ -9,8 +9,11 @@ extension VideoTests {
 
         /// Decodes `path` and checks that it ends normally or with `.corrupt`, that its first `intact` frames are
         /// those of the pristine file, and that it yields between `minimum` and the pristine count of frames.
-        private func expectIntactPrefix(_ path: String, of name: String, intact: Int, minimum: Int) throws
-            -> VideoDecoder {
+        private func expectIntactPrefix(
+            _ path: String, of name: String, intact: Int, minimum: Int
+        ) throws
+            -> VideoDecoder
+        {
             let pristine = try VideoFixtures.pristineFingerprints(name)
             let decoder = try VideoDecoder(path: path)
             var prints: [UInt64] = []
@@ -54,7 +57,7 @@ extension VideoTests {
 
         @Test("an MP4 cut right after its index ends without frames")
         func headerOnly() throws {
-            let path = try scratch.truncatedCopy(of: "cup.mp4", fraction: 0.017)   // ftyp + moov only
+            let path = try scratch.truncatedCopy(of: "cup.mp4", fraction: 0.017)  // ftyp + moov only
             let decoder = try VideoDecoder(path: path)
             #expect(decoder.info.frameCount == 217)
             let ending = VideoFixtures.decodeAll(decoder)
@@ -62,9 +65,11 @@ extension VideoTests {
             #expect(decoder.framesDecoded < 5)
         }
 
-        @Test("64 KiB of noise in the middle: the frames before it are intact", arguments: [
-            ("cup.mp4", 90), ("vtest.avi", 380),
-        ])
+        @Test(
+            "64 KiB of noise in the middle: the frames before it are intact",
+            arguments: [
+                ("cup.mp4", 90), ("vtest.avi", 380),
+            ])
         func overwritten(_ name: String, intact: Int) throws {
             var data = try VideoFixtures.bytes(name)
             var generator = SeededGenerator(seed: 7)
@@ -76,8 +81,9 @@ extension VideoTests {
             if name == "cup.mp4" { #expect(decoder.damagedPackets > 0) }
         }
 
-        @Test("random byte changes never crash or hang the decoder", .timeLimit(.minutes(1)),
-              arguments: ["traffic_frames.mp4", "vtest.avi"])
+        @Test(
+            "random byte changes never crash or hang the decoder", .timeLimit(.minutes(1)),
+            arguments: ["traffic_frames.mp4", "vtest.avi"])
         func fuzz(_ name: String) throws {
             let original = try VideoFixtures.bytes(name).prefix(200_000)
             var generator = SeededGenerator(seed: 2024)
@@ -87,7 +93,9 @@ extension VideoTests {
                 let changes = Int.random(in: 1...40, using: &generator)
                 for _ in 0..<changes {
                     // Half of the changes hit the headers and indexes, where lengths and offsets live.
-                    let region = Bool.random(using: &generator) ? 0..<min(data.count, 4096)
+                    let region =
+                        Bool.random(using: &generator)
+                        ? 0..<min(data.count, 4096)
                         : (name.hasSuffix(".mp4") ? max(0, data.count - 1100)..<data.count : 0..<data.count)
                     data[Int.random(in: region, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
                 }

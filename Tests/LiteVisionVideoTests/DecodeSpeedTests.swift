@@ -17,8 +17,9 @@ extension VideoTests {
                 best = min(best, ProcessInfo.processInfo.systemUptime - start)
                 size = "\(decoder.info.width)x\(decoder.info.height)"
             }
-            print("decode speed \(name), \(threads) thread(s): \(frames) frames \(size) to RGB in "
-                  + "\(String(format: "%.3f", best)) s = \(String(format: "%.0f", Double(frames) / best)) fps")
+            print(
+                "decode speed \(name), \(threads) thread(s): \(frames) frames \(size) to RGB in "
+                    + "\(String(format: "%.3f", best)) s = \(String(format: "%.0f", Double(frames) / best)) fps")
             #expect(frames > 0)
         }
     }

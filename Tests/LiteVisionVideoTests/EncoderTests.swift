@@ -8,9 +8,11 @@ extension VideoTests {
     @Suite("Writing videos") struct Encoding {
         private let scratch = ScratchDirectory()
 
-        @Test("30 frames written and read back", arguments: [
-            (VideoCodecChoice.automatic, "libx264", "h264"), (.mpeg4, "mpeg4", "mpeg4"),
-        ])
+        @Test(
+            "30 frames written and read back",
+            arguments: [
+                (VideoCodecChoice.automatic, "libx264", "h264"), (.mpeg4, "mpeg4", "mpeg4"),
+            ])
         func roundTrip(_ choice: VideoCodecChoice, encoderName: String, codec: String) throws {
             let path = scratch.path("clip.mp4")
             let encoder = try VideoEncoder(path: path, width: 320, height: 240, frameRate: 25, codec: choice)
@@ -22,7 +24,7 @@ extension VideoTests {
             }
             try encoder.finish()
             #expect(encoder.frameCount == 30)
-            #expect(scratch.contents == ["clip.mp4"])    // the temporary file was renamed, not copied
+            #expect(scratch.contents == ["clip.mp4"])  // the temporary file was renamed, not copied
 
             let decoder = try VideoDecoder(path: path)
             #expect(decoder.info.width == 320 && decoder.info.height == 240)
@@ -72,7 +74,7 @@ extension VideoTests {
             do {
                 let encoder = try VideoEncoder(path: path, width: 160, height: 120, frameRate: 30)
                 for index in 0..<12 { try encoder.append(SyntheticClip.frame(index, width: 160, height: 120)) }
-                #expect(scratch.contents.count == 1)   // the hidden temporary file
+                #expect(scratch.contents.count == 1)  // the hidden temporary file
                 #expect(!FileManager.default.fileExists(atPath: path))
             }
             #expect(scratch.contents.isEmpty)
@@ -120,9 +122,11 @@ extension VideoTests {
             #expect(try VideoDecoder(path: path).info.width == 64)
         }
 
-        @Test("bad sizes and frame rates are refused", arguments: [
-            (63, 48, 30.0), (64, 47, 30.0), (0, 48, 30.0), (64, 48, 0.0), (64, 48, .nan), (64, 48, -5.0),
-        ])
+        @Test(
+            "bad sizes and frame rates are refused",
+            arguments: [
+                (63, 48, 30.0), (64, 47, 30.0), (0, 48, 30.0), (64, 48, 0.0), (64, 48, .nan), (64, 48, -5.0),
+            ])
         func badParameters(width: Int, height: Int, frameRate: Double) throws {
             let path = scratch.path("bad.mp4")
             let error = try #require(throws: VideoError.self) {

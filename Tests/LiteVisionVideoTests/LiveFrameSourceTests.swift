@@ -25,7 +25,7 @@ extension VideoTests {
             #expect(source.next() == nil)
             #expect(indices.count >= 8 && indices.count <= 14, "\(indices.count) frames in \(elapsed) s")
             #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
-            #expect(indices.last! - indices.first! > indices.count)   // there are gaps
+            #expect(indices.last! - indices.first! > indices.count)  // there are gaps
             #expect(source.droppedFrames >= 10)
             // Each delivered frame is the latest one due: about 2.7 frames apart.
             let perStep = Double(indices.last! - indices.first!) / Double(indices.count - 1)

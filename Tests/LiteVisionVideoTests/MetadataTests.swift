@@ -18,10 +18,10 @@ extension VideoTests {
             while let range = moov.range(of: Data("tkhd".utf8), in: search..<moov.endIndex) {
                 search = range.upperBound
                 let box = range.lowerBound - 4
-                guard data[range.upperBound] == 0 else { continue }          // version 0 layout only
+                guard data[range.upperBound] == 0 else { continue }  // version 0 layout only
                 let matrixOffset = box + 48, widthOffset = box + 84
                 let width = data[widthOffset..<widthOffset + 4].reduce(0) { $0 << 8 | Int($1) }
-                guard width >> 16 == 640 else { continue }                    // the audio track has no width
+                guard width >> 16 == 640 else { continue }  // the audio track has no width
                 for (index, value) in [matrix.0, matrix.1, matrix.2, matrix.3].enumerated() {
                     let offset = matrixOffset + [0, 4, 12, 16][index]
                     let bytes = withUnsafeBytes(of: value.bigEndian) { Array($0) }
@@ -33,12 +33,14 @@ extension VideoTests {
             return try scratch.write(data, named: "rotated-cup.mp4")
         }
 
-        @Test("the display matrix gives the rotation and orientation; frames stay as stored", arguments: [
-            (Int32(0), Int32(0x10000), Int32(-0x10000), Int32(0), 90, ImageOrientation.right),
-            (-0x10000, 0, 0, -0x10000, 180, .down),
-            (0, -0x10000, 0x10000, 0, 270, .left),
-            (0x10000, 0, 0, 0x10000, 0, .up),
-        ])
+        @Test(
+            "the display matrix gives the rotation and orientation; frames stay as stored",
+            arguments: [
+                (Int32(0), Int32(0x10000), Int32(-0x10000), Int32(0), 90, ImageOrientation.right),
+                (-0x10000, 0, 0, -0x10000, 180, .down),
+                (0, -0x10000, 0x10000, 0, 270, .left),
+                (0x10000, 0, 0, 0x10000, 0, .up),
+            ])
         func rotation(a: Int32, b: Int32, c: Int32, d: Int32, degrees: Int, orientation: ImageOrientation) throws {
             let decoder = try VideoDecoder(path: try cup(withMatrix: (a, b, c, d)))
             #expect(decoder.info.rotation == degrees)

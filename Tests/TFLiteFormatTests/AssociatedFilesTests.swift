@@ -166,9 +166,12 @@ struct AssociatedFilesTests {
         let english = try #require(try original.associatedFiles.data(named: "0-labels-en.txt"))
         let neutral = try #require(try original.associatedFiles.data(named: "0-labels.txt"))
         let flatBuffer = Array(bird.bytes[..<bird.firstLocalHeader])
-        let zip = ZipFixture.archive([.init(name: "0-labels-en.txt", data: english, deflate: true),
-                                      .init(name: "0-labels.txt", data: neutral, deflate: true)],
-                                     start: flatBuffer.count)
+        let zip = ZipFixture.archive(
+            [
+                .init(name: "0-labels-en.txt", data: english, deflate: true),
+                .init(name: "0-labels.txt", data: neutral, deflate: true),
+            ],
+            start: flatBuffer.count)
         #expect(zip.count < 40_000, "deflate should shrink the labels (\(zip.count) bytes)")
         let model = try TFLiteModelFile(bytes: flatBuffer + zip)
         #expect(try model.labelMap(forOutput: 0) == original.labelMap(forOutput: 0))
@@ -177,9 +180,12 @@ struct AssociatedFilesTests {
 
     @Test func standaloneZipsAndDeflateErrors() throws {
         let text = Array(String(repeating: "label\n", count: 200).utf8)
-        let zip = ZipFixture.archive([.init(name: "a.txt", data: text, deflate: true),
-                                      .init(name: "empty.txt", data: [], deflate: true),
-                                      .init(name: "b.txt", data: [1, 2, 3])], start: 0)
+        let zip = ZipFixture.archive(
+            [
+                .init(name: "a.txt", data: text, deflate: true),
+                .init(name: "empty.txt", data: [], deflate: true),
+                .init(name: "b.txt", data: [1, 2, 3]),
+            ], start: 0)
         let files = try AssociatedFiles(bytes: zip)
         #expect(files.names == ["a.txt", "empty.txt", "b.txt"])
         // Far larger than its compressed size: the output buffer has to grow several times.
@@ -210,7 +216,7 @@ struct AssociatedFilesTests {
         #expect(smallerError?.description.contains("longer than its size says") == true)
 
         var larger = zip
-        larger[directory + 25] = 0x06 // 1 536 + low byte: more than the stream holds
+        larger[directory + 25] = 0x06  // 1 536 + low byte: more than the stream holds
         let largerError = thrownError { try AssociatedFiles(bytes: larger).data(named: "a.txt") }
         #expect(largerError?.kind == "malformedAssociatedFiles")
 
@@ -229,7 +235,8 @@ struct AssociatedFilesTests {
         for _ in 0..<1_000 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                bytes[Int.random(in: zipStart..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                bytes[Int.random(in: zipStart..<bytes.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             if let model = try? TFLiteModelFile(bytes: bytes) {
                 for name in model.associatedFiles.names where (try? model.associatedFiles.data(named: name)) == nil {

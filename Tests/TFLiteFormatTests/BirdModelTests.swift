@@ -15,11 +15,19 @@ struct BirdModelTests {
         #expect(model.description == "TOCO Converted.")
         #expect(model.subgraphCount == 1)
         #expect(model.minRuntimeVersion == "1.5.0")
-        #expect(model.inputs == [TensorInfo(name: "module/hub_input/images_uint8", shape: [1, 224, 224, 3],
-                                            elementType: .uint8,
-                                            quantization: Quantization(scale: 0.0078125, zeroPoint: 128))])
-        #expect(model.outputs == [TensorInfo(name: "module/prediction", shape: [1, 965], elementType: .uint8,
-                                             quantization: Quantization(scale: 0.00390625, zeroPoint: 0))])
+        #expect(
+            model.inputs == [
+                TensorInfo(
+                    name: "module/hub_input/images_uint8", shape: [1, 224, 224, 3],
+                    elementType: .uint8,
+                    quantization: Quantization(scale: 0.0078125, zeroPoint: 128))
+            ])
+        #expect(
+            model.outputs == [
+                TensorInfo(
+                    name: "module/prediction", shape: [1, 965], elementType: .uint8,
+                    quantization: Quantization(scale: 0.00390625, zeroPoint: 0))
+            ])
         #expect(model.outputs[0].elementCount == 965)
         #expect(model.bytes.count == 3_588_463)
     }
@@ -40,10 +48,11 @@ struct BirdModelTests {
         #expect(output.name == "0")
         #expect(output.scoreThreshold == Float(0.3))
         #expect(output.scoreCalibration == nil)
-        #expect(output.associatedFiles == [
-            AssociatedFileInfo(name: "0-labels.txt", type: .tensorAxisLabels),
-            AssociatedFileInfo(name: "0-labels-en.txt", type: .tensorAxisLabels, locale: "en"),
-        ])
+        #expect(
+            output.associatedFiles == [
+                AssociatedFileInfo(name: "0-labels.txt", type: .tensorAxisLabels),
+                AssociatedFileInfo(name: "0-labels-en.txt", type: .tensorAxisLabels, locale: "en"),
+            ])
     }
 
     @Test func associatedFilesAndLabels() throws {

@@ -18,8 +18,12 @@ struct ClassifierModelTests {
         #expect(metadata.license == "Apache-2.0")
         #expect(metadata.minParserVersion == "1.0.0")
         let input = try #require(metadata.inputTensors.first)
-        #expect(input.content == .image(ImageProperties(colorSpace: .rgb,
-                                                        defaultSize: ImageSize(width: 224, height: 224))))
+        #expect(
+            input.content
+                == .image(
+                    ImageProperties(
+                        colorSpace: .rgb,
+                        defaultSize: ImageSize(width: 224, height: 224))))
         #expect(input.normalization == NormalizationOptions(mean: [127.5], std: [127.5]))
         #expect(input.stats == ValueStats(min: [0], max: [255]))
         let output = try #require(metadata.outputTensors.first)
@@ -44,8 +48,12 @@ struct ClassifierModelTests {
     @Test func floatMobileNetHasNormalization() throws {
         let model = try TFLiteModelFile(contentsOfFile: TestData.model("mobilenet_v1_025_float.tflite"))
         #expect(model.inputs == [TensorInfo(name: "input", shape: [1, 224, 224, 3], elementType: .float32)])
-        #expect(model.outputs == [TensorInfo(name: "MobilenetV1/Predictions/Reshape_1", shape: [1, 1001],
-                                             elementType: .float32)])
+        #expect(
+            model.outputs == [
+                TensorInfo(
+                    name: "MobilenetV1/Predictions/Reshape_1", shape: [1, 1001],
+                    elementType: .float32)
+            ])
         let metadata = try #require(model.metadata)
         #expect(metadata.name == "MobileNetV1 image classifier")
         #expect(metadata.version == "v1")
@@ -57,10 +65,12 @@ struct ClassifierModelTests {
         #expect(input.content == .image(ImageProperties(colorSpace: .rgb)))
         #expect(input.stats == ValueStats(min: [-1], max: [1]))
         #expect(metadata.outputTensors.first?.scoreThreshold == nil)
-        #expect(metadata.outputTensors.first?.associatedFiles == [
-            AssociatedFileInfo(name: "labels.txt", description: "Labels for objects that the model can recognize.",
-                               type: .tensorAxisLabels),
-        ])
+        #expect(
+            metadata.outputTensors.first?.associatedFiles == [
+                AssociatedFileInfo(
+                    name: "labels.txt", description: "Labels for objects that the model can recognize.",
+                    type: .tensorAxisLabels)
+            ])
         let labels = try #require(try model.labelMap(forOutput: 0))
         #expect(labels.count == 1001)
         #expect(labels.label(at: 0) == "background")
@@ -75,10 +85,18 @@ struct ClassifierModelTests {
         #expect(model.associatedFiles.names.isEmpty)
         #expect(model.minRuntimeVersion == nil)
         #expect(try model.labelMap(forOutput: 0) == nil)
-        #expect(model.inputs == [TensorInfo(name: "image", shape: [1, 224, 224, 3], elementType: .uint8,
-                                            quantization: Quantization(scale: 0.007874015718698502, zeroPoint: 128))])
-        #expect(model.outputs == [TensorInfo(name: "scores", shape: [1, 5], elementType: .uint8,
-                                             quantization: Quantization(scale: 0.00390625, zeroPoint: 0))])
+        #expect(
+            model.inputs == [
+                TensorInfo(
+                    name: "image", shape: [1, 224, 224, 3], elementType: .uint8,
+                    quantization: Quantization(scale: 0.007874015718698502, zeroPoint: 128))
+            ])
+        #expect(
+            model.outputs == [
+                TensorInfo(
+                    name: "scores", shape: [1, 5], elementType: .uint8,
+                    quantization: Quantization(scale: 0.00390625, zeroPoint: 0))
+            ])
 
         let labels = try LabelMap(contentsOfFile: TestData.model("automl_flowers.labels.txt"))
         #expect(labels.labels == ["daisy", "dandelion", "roses", "sunflowers", "tulips"])

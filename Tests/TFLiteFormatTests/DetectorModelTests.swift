@@ -4,14 +4,20 @@ import TFLiteFormat
 
 @Suite("Detector models")
 struct DetectorModelTests {
-    static let postProcessOutputs = ["TFLite_Detection_PostProcess", "TFLite_Detection_PostProcess:1",
-                                     "TFLite_Detection_PostProcess:2", "TFLite_Detection_PostProcess:3"]
+    static let postProcessOutputs = [
+        "TFLite_Detection_PostProcess", "TFLite_Detection_PostProcess:1",
+        "TFLite_Detection_PostProcess:2", "TFLite_Detection_PostProcess:3",
+    ]
 
     @Test func mobileObjectLocalizer() throws {
         let model = try TFLiteModelFile(contentsOfFile: TestData.model("mobile_object_localizer_v1.tflite"))
-        #expect(model.inputs == [TensorInfo(name: "normalized_input_image_tensor", shape: [1, 192, 192, 3],
-                                            elementType: .uint8,
-                                            quantization: Quantization(scale: 0.007843137718737125, zeroPoint: 128))])
+        #expect(
+            model.inputs == [
+                TensorInfo(
+                    name: "normalized_input_image_tensor", shape: [1, 192, 192, 3],
+                    elementType: .uint8,
+                    quantization: Quantization(scale: 0.007843137718737125, zeroPoint: 128))
+            ])
         #expect(model.outputs.map(\.name) == Self.postProcessOutputs)
         #expect(model.outputs.allSatisfy { $0.elementType == .float32 && $0.quantization == nil })
         // The post-processing operator computes its output shapes at run time: the file declares none.
@@ -28,8 +34,11 @@ struct DetectorModelTests {
         #expect(input.stats == ValueStats(min: [0], max: [255]))
         #expect(metadata.outputTensors.map(\.name) == ["location", "category", "score", "number of detections"])
         let boxes = metadata.outputTensors[0]
-        #expect(boxes.boundingBox == BoundingBoxProperties(index: [1, 0, 3, 2], type: .boundaries,
-                                                           coordinateType: .ratio))
+        #expect(
+            boxes.boundingBox
+                == BoundingBoxProperties(
+                    index: [1, 0, 3, 2], type: .boundaries,
+                    coordinateType: .ratio))
         #expect(boxes.contentRange == ValueRange(min: 2, max: 2))
         #expect(metadata.outputTensors[1].content == .feature)
         #expect(metadata.outputTensors[1].contentRange == ValueRange(min: 2, max: 2))
@@ -59,8 +68,11 @@ struct DetectorModelTests {
         let metadata = try #require(model.metadata)
         #expect(metadata.name == "Coco SSD MobileNetV1")
         #expect(metadata.outputTensors.map(\.name) == ["locations", "classes", "scores", "number of detections"])
-        #expect(metadata.outputTensors[0].boundingBox == BoundingBoxProperties(index: [1, 0, 3, 2], type: .boundaries,
-                                                                               coordinateType: .ratio))
+        #expect(
+            metadata.outputTensors[0].boundingBox
+                == BoundingBoxProperties(
+                    index: [1, 0, 3, 2], type: .boundaries,
+                    coordinateType: .ratio))
         #expect(metadata.outputTensors[1].associatedFiles.map(\.type) == [.tensorValueLabels])
         let labels = try #require(try model.labelMap(forOutput: 1))
         #expect(labels.count == 90)
@@ -89,12 +101,19 @@ struct DetectorModelTests {
         #expect(model.associatedFiles.isEmpty)
         #expect(model.description == "MLIR Converted.")
         #expect(model.minRuntimeVersion == "1.14.0")
-        #expect(model.inputs == [TensorInfo(name: "serving_default_input:0", shape: [1, 320, 320, 3],
-                                            elementType: .uint8,
-                                            quantization: Quantization(scale: 0.003921568859368563, zeroPoint: 0))])
+        #expect(
+            model.inputs == [
+                TensorInfo(
+                    name: "serving_default_input:0", shape: [1, 320, 320, 3],
+                    elementType: .uint8,
+                    quantization: Quantization(scale: 0.003921568859368563, zeroPoint: 0))
+            ])
         // Scores, boxes, count, classes: the TF2 exporter's order, unlike the TF1 post-processing order.
-        #expect(model.outputs.map(\.name) == ["StatefulPartitionedCall:1", "StatefulPartitionedCall:3",
-                                              "StatefulPartitionedCall:0", "StatefulPartitionedCall:2"])
+        #expect(
+            model.outputs.map(\.name) == [
+                "StatefulPartitionedCall:1", "StatefulPartitionedCall:3",
+                "StatefulPartitionedCall:0", "StatefulPartitionedCall:2",
+            ])
         let labels = try LabelMap(contentsOfFile: TestData.model("food_ssd_mobilenet_v2_tf2.labels.txt"))
         #expect(labels.count == 8)
         #expect(labels.labels.first == "french_fries")

@@ -58,11 +58,13 @@ struct PublicTypeTests {
     }
 
     @Test func enumNumbering() {
-        #expect((0...7).map(AssociatedFileType.init(schemaValue:)) == [
-            .unknown, .descriptions, .tensorAxisLabels, .tensorValueLabels, .tensorAxisScoreCalibration,
-            .vocabulary, .scannIndexFile, .other(7),
-        ])
-        #expect((0...4).map(BoundingBoxType.init(schemaValue:)) == [.unknown, .boundaries, .upperLeft, .center, .other(4)])
+        #expect(
+            (0...7).map(AssociatedFileType.init(schemaValue:)) == [
+                .unknown, .descriptions, .tensorAxisLabels, .tensorValueLabels, .tensorAxisScoreCalibration,
+                .vocabulary, .scannIndexFile, .other(7),
+            ])
+        #expect(
+            (0...4).map(BoundingBoxType.init(schemaValue:)) == [.unknown, .boundaries, .upperLeft, .center, .other(4)])
         #expect((0...2).map(CoordinateType.init(schemaValue:)) == [.ratio, .pixel, .other(2)])
         #expect((0...3).map(ColorSpace.init(schemaValue:)) == [.unknown, .rgb, .grayscale, .other(3)])
         #expect((0...3).map(ScoreTransformation.init(schemaValue:)) == [.identity, .log, .inverseLogistic, .other(3)])

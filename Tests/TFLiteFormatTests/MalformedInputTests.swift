@@ -149,7 +149,8 @@ func localHeaderPosition(of name: String, in bytes: [UInt8]) -> Int? {
     var position = 0
     while position + 30 + nameBytes.count <= bytes.count {
         if bytes[position] == 0x50, bytes[position..<(position + 4)].elementsEqual(signature),
-           bytes[(position + 30)..<(position + 30 + nameBytes.count)].elementsEqual(nameBytes) {
+            bytes[(position + 30)..<(position + 30 + nameBytes.count)].elementsEqual(nameBytes)
+        {
             return position
         }
         position += 1

@@ -22,13 +22,18 @@ struct SyntheticModelTests {
         #expect(model.schemaVersion == 3)
         #expect(model.description == "Synthetic")
         #expect(model.minRuntimeVersion == "2.3.0")
-        #expect(model.inputs == [TensorInfo(name: "image", shape: [1, 5, 4, 3], elementType: .uint8,
-                                            quantization: Quantization(scale: 0.5, zeroPoint: 128))])
-        #expect(model.outputs == [
-            TensorInfo(name: "probability", shape: [1, 3], elementType: .float32, quantization: nil),
-            TensorInfo(name: "boxes", shape: [1, 1, 4], elementType: .float64),
-            TensorInfo(name: "audio", shape: [1], elementType: .other(42)),
-        ])
+        #expect(
+            model.inputs == [
+                TensorInfo(
+                    name: "image", shape: [1, 5, 4, 3], elementType: .uint8,
+                    quantization: Quantization(scale: 0.5, zeroPoint: 128))
+            ])
+        #expect(
+            model.outputs == [
+                TensorInfo(name: "probability", shape: [1, 3], elementType: .float32, quantization: nil),
+                TensorInfo(name: "boxes", shape: [1, 1, 4], elementType: .float64),
+                TensorInfo(name: "audio", shape: [1], elementType: .other(42)),
+            ])
 
         let metadata = try #require(model.metadata)
         #expect(metadata.name == "Synthetic classifier")
@@ -37,23 +42,31 @@ struct SyntheticModelTests {
         #expect(metadata.author == "LiteVision tests")
         #expect(metadata.license == "Apache-2.0")
         #expect(metadata.minParserVersion == "1.2.0")
-        #expect(metadata.associatedFiles == [AssociatedFileInfo(name: "readme.txt", description: "Read me first.",
-                                                                type: .descriptions)])
+        #expect(
+            metadata.associatedFiles == [
+                AssociatedFileInfo(
+                    name: "readme.txt", description: "Read me first.",
+                    type: .descriptions)
+            ])
         #expect(metadata.subgraphAssociatedFiles == [AssociatedFileInfo(name: "vocab.txt", type: .vocabulary)])
-        #expect(metadata.inputProcessUnits == [
-            .bertTokenizer(vocabularyFiles: [AssociatedFileInfo(name: "vocab.txt", type: .vocabulary)]),
-            .regexTokenizer(delimiterPattern: "\\s+"),
-        ])
-        #expect(metadata.outputProcessUnits == [
-            .sentencePieceTokenizer(modelFiles: [AssociatedFileInfo(name: "sp.model", type: .unknown)]),
-        ])
+        #expect(
+            metadata.inputProcessUnits == [
+                .bertTokenizer(vocabularyFiles: [AssociatedFileInfo(name: "vocab.txt", type: .vocabulary)]),
+                .regexTokenizer(delimiterPattern: "\\s+"),
+            ])
+        #expect(
+            metadata.outputProcessUnits == [
+                .sentencePieceTokenizer(modelFiles: [AssociatedFileInfo(name: "sp.model", type: .unknown)])
+            ])
 
         let input = try #require(metadata.inputTensors.first)
-        #expect(input == TensorMetadata(
-            name: "image", description: "An RGB image.",
-            content: .image(ImageProperties(colorSpace: .rgb, defaultSize: ImageSize(width: 4, height: 5))),
-            processUnits: [.normalization(NormalizationOptions(mean: [127.5, 127, 126], std: [128]))],
-            stats: ValueStats(min: [0], max: [255])))
+        #expect(
+            input
+                == TensorMetadata(
+                    name: "image", description: "An RGB image.",
+                    content: .image(ImageProperties(colorSpace: .rgb, defaultSize: ImageSize(width: 4, height: 5))),
+                    processUnits: [.normalization(NormalizationOptions(mean: [127.5, 127, 126], std: [128]))],
+                    stats: ValueStats(min: [0], max: [255])))
 
         #expect(metadata.outputTensors.count == 3)
         let scores = metadata.outputTensors[0]
@@ -65,8 +78,11 @@ struct SyntheticModelTests {
         #expect(scores.normalization == nil)
         #expect(scores.processUnits.last == .other(9))
         #expect(scores.associatedFiles(ofType: .tensorAxisScoreCalibration).map(\.name) == ["calibration.csv"])
-        #expect(metadata.outputTensors[1].boundingBox == BoundingBoxProperties(index: [0, 1, 2, 3], type: .center,
-                                                                               coordinateType: .pixel))
+        #expect(
+            metadata.outputTensors[1].boundingBox
+                == BoundingBoxProperties(
+                    index: [0, 1, 2, 3], type: .center,
+                    coordinateType: .pixel))
         #expect(metadata.outputTensors[2].content == .audio(AudioProperties(sampleRate: 16_000, channels: 2)))
 
         // Deflated and stored entries of the appended zip.
@@ -84,19 +100,25 @@ struct SyntheticModelTests {
 
     @Test func labelFileChoice() throws {
         func model(_ files: [FBNode]) throws -> TFLiteModelFile {
-            let root: FBNode = .table([3: .node(.tables([.table([3: .node(.tables([.table([6: .node(.tables(files))])]))])]))])
+            let root: FBNode = .table([
+                3: .node(.tables([.table([3: .node(.tables([.table([6: .node(.tables(files))])]))])]))
+            ])
             return try TFLiteModelFile(bytes: ModelFixture.model(metadata: ModelFixture.metadata(root: root)))
         }
-        let translated = try model([ModelFixture.file(name: "de.txt", type: 3, locale: "de"),
-                                    ModelFixture.file(name: "fr.txt", type: 3, locale: "fr-CA")])
+        let translated = try model([
+            ModelFixture.file(name: "de.txt", type: 3, locale: "de"),
+            ModelFixture.file(name: "fr.txt", type: 3, locale: "fr-CA"),
+        ])
         #expect(translated.labelFile(forOutput: 0)?.name == "de.txt")
         #expect(translated.labelFile(forOutput: 0, locale: "fr")?.name == "fr.txt")
         #expect(translated.labelFile(forOutput: 0, locale: "fr-ca")?.name == "fr.txt")
         #expect(translated.labelFile(forOutput: 1) == nil)
 
-        let mixed = try model([ModelFixture.file(name: "values.txt", type: 3, locale: "en"),
-                               ModelFixture.file(name: "calibration.csv", type: 4),
-                               ModelFixture.file(name: "axis.txt", type: 2, locale: "de")])
+        let mixed = try model([
+            ModelFixture.file(name: "values.txt", type: 3, locale: "en"),
+            ModelFixture.file(name: "calibration.csv", type: 4),
+            ModelFixture.file(name: "axis.txt", type: 2, locale: "de"),
+        ])
         #expect(mixed.labelFile(forOutput: 0)?.name == "axis.txt")
 
         let none = try model([ModelFixture.file(name: "readme.txt", type: 1)])

@@ -62,5 +62,4 @@ struct FileHandleReader {
     }
 }
 
-
 import LiteVisionSystem

@@ -16,9 +16,10 @@ enum ZipFixture {
         var directory: [UInt8] = []
         for entry in entries {
             let stored = entry.deflate ? rawDeflate(entry.data) : entry.data
-            let crc = UInt32(truncatingIfNeeded: entry.data.withUnsafeBufferPointer {
-                crc32(0, $0.baseAddress, uInt($0.count))
-            })
+            let crc = UInt32(
+                truncatingIfNeeded: entry.data.withUnsafeBufferPointer {
+                    crc32(0, $0.baseAddress, uInt($0.count))
+                })
             let name = Array(entry.name.utf8)
             let method: UInt16 = entry.deflate ? 8 : 0
             let localOffset = UInt32(base + out.count)

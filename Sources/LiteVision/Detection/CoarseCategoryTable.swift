@@ -23,7 +23,7 @@ package enum CoarseCategoryTable {
     /// (an index missing here has no category). "Mouse" is both the computer mouse (index 144, `/m/020lf`),
     /// a home good, and the animal (index 334, `/m/04rmv`), which has none.
     package static let duplicatedLabels: [String: [Int: CoarseCategory]] = [
-        "Mouse": [144: .homeGood],
+        "Mouse": [144: .homeGood]
     ]
 
     /// The labels that have a category, grouped by category and kind (404 of the 631).

@@ -30,10 +30,13 @@ final class DetectorModel: Sendable {
 
     var path: String { model.path }
 
-    init(_ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en",
-         layout explicitLayout: DetectorOutputLayout? = nil, labelOffset: Int? = nil) throws(VisionError) {
+    init(
+        _ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en",
+        layout explicitLayout: DetectorOutputLayout? = nil, labelOffset: Int? = nil
+    ) throws(VisionError) {
         nonisolated(unsafe) var shapes: [[Int]] = []
-        model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations) { (session) throws(VisionError) in
+        model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations) {
+            (session) throws(VisionError) in
             // Detector outputs often have open shapes until the model has run once: run it on a gray image.
             do {
                 _ = try session.compiled.withInput(0) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
@@ -45,27 +48,37 @@ final class DetectorModel: Sendable {
         }
         let path = resolved.name
         guard let layout = explicitLayout ?? DetectorOutputLayout.infer(file: model.file, shapes: shapes) else {
-            throw .unsupportedModel(path: path, reason: """
-                LiteVision cannot tell which of its outputs are the boxes, classes, scores and count (output shapes \
-                after a run: \(shapes)); pass the order explicitly (DetectorOutputLayout)
-                """)
+            throw .unsupportedModel(
+                path: path,
+                reason: """
+                    LiteVision cannot tell which of its outputs are the boxes, classes, scores and count (output shapes \
+                    after a run: \(shapes)); pass the order explicitly (DetectorOutputLayout)
+                    """)
         }
         let n = shapes[layout.boxes].count == 3 ? shapes[layout.boxes][1] : 0
         guard n > 0, shapes[layout.classes].reduce(1, *) == n, shapes[layout.scores].reduce(1, *) == n,
-              shapes[layout.count].reduce(1, *) == 1,
-              n * 16 <= CompiledModel.openOutputBufferSize else {
-            throw .unsupportedModel(path: path, reason: "its outputs are not SSD-style boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (shapes after a run: \(shapes))")
+            shapes[layout.count].reduce(1, *) == 1,
+            n * 16 <= CompiledModel.openOutputBufferSize
+        else {
+            throw .unsupportedModel(
+                path: path,
+                reason:
+                    "its outputs are not SSD-style boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (shapes after a run: \(shapes))"
+            )
         }
         self.layout = layout
         capacity = n
-        labels = try Self.labels(model: resolved, file: model.file, classesOutput: layout.classes, locale: locale,
-                                 offset: labelOffset)
+        labels = try Self.labels(
+            model: resolved, file: model.file, classesOutput: layout.classes, locale: locale,
+            offset: labelOffset)
     }
 
     /// Every way the outputs of `file` rule out an SSD detector.
     static func outputViolations(_ file: TFLiteModelFile) -> [String] {
         if file.outputs.count == 1 {
-            return ["a detector has four outputs (boxes, classes, scores, count), this model has one (is it a classifier?)"]
+            return [
+                "a detector has four outputs (boxes, classes, scores, count), this model has one (is it a classifier?)"
+            ]
         }
         if file.outputs.count != 4 {
             return ["a detector has four outputs (boxes, classes, scores, count), this model has \(file.outputs.count)"]
@@ -76,9 +89,12 @@ final class DetectorModel: Sendable {
         return []
     }
 
-    private static func labels(model: ResolvedModel, file: TFLiteModelFile, classesOutput: Int, locale: String,
-                               offset: Int?) throws(VisionError) -> [String]? {
-        guard var list = try LabelSource.labels(for: model, file: file, output: classesOutput, locale: locale)?.labels else {
+    private static func labels(
+        model: ResolvedModel, file: TFLiteModelFile, classesOutput: Int, locale: String,
+        offset: Int?
+    ) throws(VisionError) -> [String]? {
+        guard var list = try LabelSource.labels(for: model, file: file, output: classesOutput, locale: locale)?.labels
+        else {
             return nil
         }
         list = list.map(unwrapByteString)
@@ -101,16 +117,19 @@ final class DetectorModel: Sendable {
             return try model.pool.withSession { session in
                 try model.writeInput(image, session: session)
                 try session.compiled.run()
-                return try readDetections(session.compiled, width: Double(image.uprightWidth),
-                                          height: Double(image.uprightHeight), minimumScore: minimumScore)
+                return try readDetections(
+                    session.compiled, width: Double(image.uprightWidth),
+                    height: Double(image.uprightHeight), minimumScore: minimumScore)
             }
         } catch {
             throw VisionError(runningModel: error)
         }
     }
 
-    private func readDetections(_ compiled: CompiledModel, width: Double, height: Double,
-                                minimumScore: Float) throws -> [RawDetection] {
+    private func readDetections(
+        _ compiled: CompiledModel, width: Double, height: Double,
+        minimumScore: Float
+    ) throws -> [RawDetection] {
         let count = try compiled.withOutput(layout.count) { raw in raw.load(as: Float.self) }
         let n = count.isFinite ? min(capacity, max(0, Int(count))) : 0
         guard n > 0 else { return [] }
@@ -123,17 +142,21 @@ final class DetectorModel: Sendable {
             let values = raw.bindMemory(to: Float.self)
             var detections: [RawDetection] = []
             for k in 0..<n where scores[k] >= minimumScore && scores[k].isFinite {
-                let v = SIMD4<Double>(Double(values[k * 4 + index[0]]), Double(values[k * 4 + index[1]]),
-                                      Double(values[k * 4 + index[2]]), Double(values[k * 4 + index[3]]))
+                let v = SIMD4<Double>(
+                    Double(values[k * 4 + index[0]]), Double(values[k * 4 + index[1]]),
+                    Double(values[k * 4 + index[2]]), Double(values[k * 4 + index[3]]))
                 guard v[0].isFinite, v[1].isFinite, v[2].isFinite, v[3].isFinite else { continue }
                 let left, top, right, bottom: Double
                 switch layout.boxType {
                 case .boundaries: (left, top, right, bottom) = (v[0], v[1], v[2], v[3])
                 case .upperLeft: (left, top, right, bottom) = (v[0], v[1], v[0] + v[2], v[1] + v[3])
-                case .center: (left, top, right, bottom) = (v[0] - v[2] / 2, v[1] - v[3] / 2, v[0] + v[2] / 2, v[1] + v[3] / 2)
+                case .center:
+                    (left, top, right, bottom) = (v[0] - v[2] / 2, v[1] - v[3] / 2, v[0] + v[2] / 2, v[1] + v[3] / 2)
                 }
-                let box = BoundingBox(x: left * scaleX, y: top * scaleY, width: (right - left) * scaleX,
-                                      height: (bottom - top) * scaleY).clamped(width: width, height: height)
+                let box = BoundingBox(
+                    x: left * scaleX, y: top * scaleY, width: (right - left) * scaleX,
+                    height: (bottom - top) * scaleY
+                ).clamped(width: width, height: height)
                 guard box.width > 0, box.height > 0 else { continue }
                 let classValue = classes[k]
                 let classIndex = classValue.isFinite && classValue >= 0 ? Int(classValue.rounded()) : nil

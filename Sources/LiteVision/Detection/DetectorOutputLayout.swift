@@ -42,8 +42,10 @@ public struct DetectorOutputLayout: Sendable, Hashable {
     }
 
     /// An explicit layout, for models whose outputs LiteVision cannot work out.
-    public init(boxes: Int, classes: Int, scores: Int, count: Int, boxIndex: [Int] = [1, 0, 3, 2],
-                boxType: BoxType = .boundaries, ratioCoordinates: Bool = true) {
+    public init(
+        boxes: Int, classes: Int, scores: Int, count: Int, boxIndex: [Int] = [1, 0, 3, 2],
+        boxType: BoxType = .boundaries, ratioCoordinates: Bool = true
+    ) {
         self.boxes = boxes
         self.classes = classes
         self.scores = scores
@@ -76,10 +78,13 @@ public struct DetectorOutputLayout: Sendable, Hashable {
             roles = [:]
             for (index, output) in file.outputs.enumerated() {
                 let name = output.name
-                if let role = suffixRole(name, base: "TFLite_Detection_PostProcess",
-                                         roles: ["": "boxes", ":1": "classes", ":2": "scores", ":3": "count"])
-                    ?? suffixRole(name, base: "StatefulPartitionedCall",
-                                  roles: [":3": "boxes", ":2": "classes", ":1": "scores", ":0": "count"]) {
+                if let role = suffixRole(
+                    name, base: "TFLite_Detection_PostProcess",
+                    roles: ["": "boxes", ":1": "classes", ":2": "scores", ":3": "count"])
+                    ?? suffixRole(
+                        name, base: "StatefulPartitionedCall",
+                        roles: [":3": "boxes", ":2": "classes", ":1": "scores", ":0": "count"])
+                {
                     roles[role] = index
                 }
             }
@@ -93,10 +98,13 @@ public struct DetectorOutputLayout: Sendable, Hashable {
             roles = ["boxes": boxesByShape[0], "count": countByShape[0], "classes": rest[0], "scores": rest[1]]
         }
         guard let boxes = roles["boxes"], let classes = roles["classes"], let scores = roles["scores"],
-              let count = roles["count"], boxesByShape == [boxes] else { return nil }
+            let count = roles["count"], boxesByShape == [boxes]
+        else { return nil }
         var layout = DetectorOutputLayout(boxes: boxes, classes: classes, scores: scores, count: count)
         if metadata.count == 4, let properties = metadata[boxes].boundingBox {
-            if properties.index.count == 4, Set(properties.index) == [0, 1, 2, 3] { layout.boxIndex = properties.index }
+            if properties.index.count == 4, Set(properties.index) == [0, 1, 2, 3] {
+                layout.boxIndex = properties.index
+            }
             switch properties.type {
             case .upperLeft: layout.boxType = .upperLeft
             case .center: layout.boxType = .center

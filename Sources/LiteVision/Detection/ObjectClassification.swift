@@ -24,7 +24,9 @@ struct ObjectClassification: Sendable {
         self.classifier = classifier
         self.kind = kind
         if case .coarse = kind {
-            categories = (classifier.labels ?? []).enumerated().map { CoarseCategoryTable.category(forLabel: $1, index: $0) }
+            categories = (classifier.labels ?? []).enumerated().map {
+                CoarseCategoryTable.category(forLabel: $1, index: $0)
+            }
         } else {
             categories = []
         }
@@ -66,13 +68,15 @@ struct ObjectClassification: Sendable {
             }
         }
         guard let top = best.indices.max(by: { best[$0] < best[$1] }), best[top] >= coarseThreshold,
-              best[top] >= unclaimed, let category = CoarseCategory(rawValue: top) else { return nil }
+            best[top] >= unclaimed, let category = CoarseCategory(rawValue: top)
+        else { return nil }
         return ObjectLabel(text: category.text, confidence: best[top], index: category.rawValue)
     }
 
     /// `box` grown by ``cropPadding`` of its size on every side.
     static func padded(_ box: BoundingBox) -> BoundingBox {
-        BoundingBox(x: box.x - box.width * cropPadding, y: box.y - box.height * cropPadding,
-                    width: box.width * (1 + 2 * cropPadding), height: box.height * (1 + 2 * cropPadding))
+        BoundingBox(
+            x: box.x - box.width * cropPadding, y: box.y - box.height * cropPadding,
+            width: box.width * (1 + 2 * cropPadding), height: box.height * (1 + 2 * cropPadding))
     }
 }

@@ -62,18 +62,21 @@ public final class ObjectDetector: Sendable {
         } else {
             detectorModel = LocalModel(path: try Self.builtIn(.objectLocalizer, options))
         }
-        detector = try DetectorModel(try Self.resolve(detectorModel), settings: settings,
-                                     layout: options.detectorOutputLayout, labelOffset: options.detectorLabelOffset)
+        detector = try DetectorModel(
+            try Self.resolve(detectorModel), settings: settings,
+            layout: options.detectorOutputLayout, labelOffset: options.detectorLabelOffset)
         if let custom, options.shouldEnableClassification {
             let classifier = try ClassifierModel(try Self.resolve(custom.localModel), settings: settings)
-            let filter = LabelFilter(threshold: custom.classificationConfidenceThreshold,
-                                     maxCount: custom.maxPerObjectLabelCount, metadataThreshold: classifier.metadataThreshold)
+            let filter = LabelFilter(
+                threshold: custom.classificationConfidenceThreshold,
+                maxCount: custom.maxPerObjectLabelCount, metadataThreshold: classifier.metadataThreshold)
             classification = ObjectClassification(classifier: classifier, kind: .custom(filter))
             maxLabels = filter.maxCount
         } else if options.shouldEnableClassification {
             let labeler = LocalModel(path: try Self.builtIn(.objectLabeler, options))
-            classification = ObjectClassification(classifier: try ClassifierModel(try Self.resolve(labeler), settings: settings),
-                                                  kind: .coarse)
+            classification = ObjectClassification(
+                classifier: try ClassifierModel(try Self.resolve(labeler), settings: settings),
+                kind: .coarse)
             maxLabels = 1
         } else {
             classification = nil
@@ -93,8 +96,9 @@ public final class ObjectDetector: Sendable {
 
     private static func builtIn(_ model: BuiltInModel, _ options: ObjectDetectorOptions) throws(VisionError) -> String {
         do {
-            return try ModelCatalog.path(of: model, modelDirectory: options.modelDirectory,
-                                         allowDownload: options.allowsModelDownload)
+            return try ModelCatalog.path(
+                of: model, modelDirectory: options.modelDirectory,
+                allowDownload: options.allowsModelDownload)
         } catch {
             throw VisionError(error)
         }
@@ -108,17 +112,19 @@ public final class ObjectDetector: Sendable {
 
     /// Detects (and, in stream mode, tracks) the objects in `image` synchronously.
     public func results(in image: VisionImage) throws(VisionError) -> [DetectedObject] {
-        let oriented = try image.oriented(forInputWidth: detector.model.input.width, height: detector.model.input.height,
-                                          scale: options.processing.decodingScale)
+        let oriented = try image.oriented(
+            forInputWidth: detector.model.input.width, height: detector.model.input.height,
+            scale: options.processing.decodingScale)
         switch options.detectorMode {
         case .singleImage:
             let found = try detector.detect(oriented, minimumScore: options.detectionThreshold)
             let chosen = select(found.map { ($0.box, $0.score) }, in: oriented, previous: nil)
             return try chosen.map { index throws(VisionError) in
                 let detection = found[index]
-                return DetectedObject(frame: detection.box, trackingID: nil,
-                                      labels: try labels(of: detection, in: oriented),
-                                      detectionConfidence: detection.score)
+                return DetectedObject(
+                    frame: detection.box, trackingID: nil,
+                    labels: try labels(of: detection, in: oriented),
+                    detectionConfidence: detection.score)
             }
         case .stream:
             let found = try detector.detect(oriented, minimumScore: trackerOptions.lowScoreThreshold)
@@ -127,13 +133,17 @@ public final class ObjectDetector: Sendable {
     }
 
     /// Indices of the objects to report among `candidates` (sorted by score, highest first).
-    private func select(_ candidates: [(box: BoundingBox, score: Float)], in image: OrientedImage,
-                        previous: Int?) -> [Int] {
+    private func select(
+        _ candidates: [(box: BoundingBox, score: Float)], in image: OrientedImage,
+        previous: Int?
+    ) -> [Int] {
         if options.shouldEnableMultipleObjects {
             return Array(candidates.indices.prefix(max(1, options.maximumObjectCount)))
         }
-        return Prominence.pick(candidates, imageWidth: Double(image.uprightWidth), imageHeight: Double(image.uprightHeight),
-                               previous: previous).map { [$0] } ?? []
+        return Prominence.pick(
+            candidates, imageWidth: Double(image.uprightWidth), imageHeight: Double(image.uprightHeight),
+            previous: previous
+        ).map { [$0] } ?? []
     }
 
     /// The detector's own class of a detection, as a label, for detectors with classes.
@@ -168,7 +178,9 @@ public final class ObjectDetector: Sendable {
         // Outside the lock: classify the objects that are due, then merge their labels in.
         var fresh: [(id: Int, labels: [ObjectLabel])] = []
         for track in due {
-            fresh.append((track.id, try labels(of: RawDetection(box: track.box, score: track.score, classIndex: nil), in: image)))
+            fresh.append(
+                (track.id, try labels(of: RawDetection(box: track.box, score: track.score, classIndex: nil), in: image))
+            )
         }
         let limit = maxLabels
         let smoothed = session.withLock { session -> [[ObjectLabel]] in
@@ -177,8 +189,9 @@ public final class ObjectDetector: Sendable {
         }
         return zip(reported, smoothed).map { track, smoothed in
             let own = detectorLabel(classIndex: track.classIndex, score: track.score).map { [$0] } ?? []
-            return DetectedObject(frame: track.box, trackingID: track.id, labels: own + smoothed,
-                                  detectionConfidence: track.score)
+            return DetectedObject(
+                frame: track.box, trackingID: track.id, labels: own + smoothed,
+                detectionConfidence: track.score)
         }
     }
 
@@ -196,8 +209,10 @@ public final class ObjectDetector: Sendable {
 
     /// Detects objects in the background and calls `completion` on `queue` (see ``ImageLabeler`` for why
     /// LiteVision does not default to the main queue).
-    public func process(_ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
-                        completion: @escaping @Sendable ([DetectedObject]?, VisionError?) -> Void) {
+    public func process(
+        _ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
+        completion: @escaping @Sendable ([DetectedObject]?, VisionError?) -> Void
+    ) {
         runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
     }
 }

@@ -69,11 +69,13 @@ extension VisionError {
         case .unsupportedManifest(let path, let reason):
             self = .unsupportedModel(path: path, reason: reason)
         case .builtInModelMissing(let model, let folders, let url):
-            self = .fileNotReadable(path: model.rawValue, reason: """
-                the built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")). Put it in one of these \
-                folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it is \
-                published at \(url) (SHA-256 \(model.sha256))
-                """)
+            self = .fileNotReadable(
+                path: model.rawValue,
+                reason: """
+                    the built-in model \(model.rawValue) is not in \(folders.joined(separator: ", ")). Put it in one of these \
+                    folders (or point the options' modelDirectory or LITEVISION_MODEL_DIR at a folder that has it); it is \
+                    published at \(url) (SHA-256 \(model.sha256))
+                    """)
         case .download(let error):
             self = .modelDownload(error)
         }

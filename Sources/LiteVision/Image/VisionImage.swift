@@ -71,23 +71,31 @@ public struct VisionImage: Sendable {
 
     /// A camera frame or any interleaved 8-bit buffer: `bytes` holds `height` rows of `bytesPerRow` bytes.
     /// - Throws: ``VisionError/invalidImage(_:)`` when the sizes do not fit the bytes.
-    public init(pixels bytes: [UInt8], width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil,
-                orientation: ImageOrientation = .up) throws(VisionError) {
+    public init(
+        pixels bytes: [UInt8], width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil,
+        orientation: ImageOrientation = .up
+    ) throws(VisionError) {
         let stride = bytesPerRow ?? width * format.bytesPerPixel
         try Self.checkSize(width: width, height: height)
         guard stride >= width * format.bytesPerPixel else {
-            throw .invalidImage("bytesPerRow \(stride) is less than width \(width) × \(format.bytesPerPixel) bytes of \(format)")
+            throw .invalidImage(
+                "bytesPerRow \(stride) is less than width \(width) × \(format.bytesPerPixel) bytes of \(format)")
         }
         let needed = stride * (height - 1) + width * format.bytesPerPixel
         guard bytes.count >= needed else {
-            throw .invalidImage("a \(width)x\(height) \(format) buffer with \(stride) bytes per row needs \(needed) bytes, got \(bytes.count)")
+            throw .invalidImage(
+                "a \(width)x\(height) \(format) buffer with \(stride) bytes per row needs \(needed) bytes, got \(bytes.count)"
+            )
         }
-        self.init(buffer: ImageBuffer(width: width, height: height, format: format, bytesPerRow: stride, pixels: bytes),
-                  orientation: orientation)
+        self.init(
+            buffer: ImageBuffer(width: width, height: height, format: format, bytesPerRow: stride, pixels: bytes),
+            orientation: orientation)
     }
 
     static func checkSize(width: Int, height: Int) throws(VisionError) {
-        guard width > 0, height > 0 else { throw .invalidImage("width and height must be positive, got \(width)x\(height)") }
+        guard width > 0, height > 0 else {
+            throw .invalidImage("width and height must be positive, got \(width)x\(height)")
+        }
         guard width <= maximumDimension, height <= maximumDimension else {
             throw .invalidImage("\(width)x\(height) is larger than \(maximumDimension) pixels on a side")
         }
@@ -119,15 +127,19 @@ public struct VisionImage: Sendable {
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
     /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
     /// `DecodingScale.automaticMargin` times that size.
-    func pixels(minimumSize: (width: Int, height: Int)?, scale: DecodingScale) throws(VisionError) -> (image: ImageBuffer, scale: Int) {
+    func pixels(
+        minimumSize: (width: Int, height: Int)?, scale: DecodingScale
+    ) throws(VisionError) -> (image: ImageBuffer, scale: Int) {
         switch content {
         case .pixels(let buffer):
             return (buffer, 1)
         case .encoded(let bytes):
             var hint: (width: Int, height: Int)?
             if case .automatic = scale, let minimumSize {
-                hint = (minimumSize.width * DecodingScale.automaticMargin,
-                        minimumSize.height * DecodingScale.automaticMargin)
+                hint = (
+                    minimumSize.width * DecodingScale.automaticMargin,
+                    minimumSize.height * DecodingScale.automaticMargin
+                )
             }
             do {
                 let decoded = try ImageDecoder().decode(bytes, minimumSize: hint)

@@ -27,7 +27,8 @@ final class ClassifierModel: Sendable {
         metadataThreshold = model.file.metadata?.outputTensors.first?.scoreThreshold
         labels = try Self.labels(model: resolved, file: model.file, classCount: classCount, locale: locale)
         guard model.outputs[0].elementCount == classCount else {
-            throw .invalidModel(path: resolved.name, reason: "the runtime reads its output as \(model.outputs[0].shape)")
+            throw .invalidModel(
+                path: resolved.name, reason: "the runtime reads its output as \(model.outputs[0].shape)")
         }
     }
 
@@ -35,35 +36,43 @@ final class ClassifierModel: Sendable {
     static func outputViolations(_ file: TFLiteModelFile) -> [String] {
         var reasons: [String] = []
         if file.outputs.count != 1 {
-            reasons.append("a classifier has exactly one output of scores, this model has \(file.outputs.count) outputs (is it a detector?)")
+            reasons.append(
+                "a classifier has exactly one output of scores, this model has \(file.outputs.count) outputs (is it a detector?)"
+            )
         } else {
             let output = file.outputs[0]
             if ![TensorElementType.uint8, .int8, .float32].contains(output.elementType) {
                 reasons.append("its output must be uint8, int8 or float32 scores, it is \(output.elementType)")
             }
             let shape = output.shape
-            let ok = (shape.count == 2 && shape[0] == 1 && shape[1] > 0)
+            let ok =
+                (shape.count == 2 && shape[0] == 1 && shape[1] > 0)
                 || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1 && shape[3] > 0)
             if !ok { reasons.append("its output must be shaped [1, N] or [1, 1, 1, N], it is \(shape)") }
         }
         return reasons
     }
 
-    private static func labels(model: ResolvedModel, file: TFLiteModelFile, classCount: Int,
-                               locale: String) throws(VisionError) -> [String]? {
+    private static func labels(
+        model: ResolvedModel, file: TFLiteModelFile, classCount: Int,
+        locale: String
+    ) throws(VisionError) -> [String]? {
         guard let (list, source) = try LabelSource.labels(for: model, file: file, output: 0, locale: locale) else {
             return nil
         }
         guard list.count == classCount else {
-            throw .invalidLabels(path: source, reason: "it has \(list.count) labels but the model scores \(classCount) classes")
+            throw .invalidLabels(
+                path: source, reason: "it has \(list.count) labels but the model scores \(classCount) classes")
         }
         return list
     }
 
     /// Runs the classifier on `image`, or the `region` of its stored pixels, and gives `body` the
     /// dequantized scores, one per class.
-    func withScores<R>(of image: OrientedImage, region: PixelRect? = nil,
-                       _ body: (UnsafeBufferPointer<Float>) -> R) throws(VisionError) -> R {
+    func withScores<R>(
+        of image: OrientedImage, region: PixelRect? = nil,
+        _ body: (UnsafeBufferPointer<Float>) -> R
+    ) throws(VisionError) -> R {
         do {
             return try model.pool.withSession { session in
                 try model.writeInput(image, region: region, session: session)

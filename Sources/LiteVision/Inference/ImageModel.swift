@@ -20,9 +20,11 @@ struct ImageModel: Sendable {
     /// Parses and checks `model` with `checkOutputs` (the feature's own rules, returning the reasons it
     /// refuses the model), then compiles it. `probe` runs once on the first compiled copy (e.g. to learn open
     /// output shapes) before the pool is made.
-    init(_ model: ResolvedModel, settings: ProcessingOptions,
-         checkOutputs: (TFLiteModelFile) -> [String],
-         probe: ((InferenceSession) throws(VisionError) -> Void)? = nil) throws(VisionError) {
+    init(
+        _ model: ResolvedModel, settings: ProcessingOptions,
+        checkOutputs: (TFLiteModelFile) -> [String],
+        probe: ((InferenceSession) throws(VisionError) -> Void)? = nil
+    ) throws(VisionError) {
         let path = model.name
         self.path = path
         do {
@@ -34,8 +36,9 @@ struct ImageModel: Sendable {
             throw .unsupportedModel(path: path, reason: reason)
         }
         let tensor = file.inputs[0]
-        input = ModelInput(width: tensor.shape[2], height: tensor.shape[1],
-                           normalization: try Self.normalization(of: file, path: path))
+        input = ModelInput(
+            width: tensor.shape[2], height: tensor.shape[1],
+            normalization: try Self.normalization(of: file, path: path))
 
         let runtime: Runtime
         do {
@@ -68,8 +71,11 @@ struct ImageModel: Sendable {
             throw .invalidModel(path: path, reason: "\(error)")
         }
         guard first.compiled.inputs.count == 1, first.compiled.inputs[0].shape == tensor.shape,
-              first.compiled.outputs.count == file.outputs.count else {
-            throw .invalidModel(path: path, reason: "the runtime reads its signature differently (inputs \(first.compiled.inputs.map(\.shape)))")
+            first.compiled.outputs.count == file.outputs.count
+        else {
+            throw .invalidModel(
+                path: path,
+                reason: "the runtime reads its signature differently (inputs \(first.compiled.inputs.map(\.shape)))")
         }
         try probe?(first)
         outputs = first.compiled.outputs
@@ -86,7 +92,9 @@ struct ImageModel: Sendable {
         if input.elementType != .uint8 && input.elementType != .float32 {
             reasons.append("its input must be uint8 or float32, it is \(input.elementType)")
         }
-        if input.shape.count != 4 || input.shape[0] != 1 || input.shape[3] != 3 || input.shape[1] <= 0 || input.shape[2] <= 0 {
+        if input.shape.count != 4 || input.shape[0] != 1 || input.shape[3] != 3 || input.shape[1] <= 0
+            || input.shape[2] <= 0
+        {
             reasons.append("its input must be shaped [1, height, width, 3] (one RGB image), it is \(input.shape)")
         }
         return reasons
@@ -95,15 +103,24 @@ struct ImageModel: Sendable {
     /// The metadata's normalization for a float32 input (required there, as in ML Kit); nil for uint8.
     static func normalization(of file: TFLiteModelFile, path: String) throws(VisionError) -> ModelInput.Normalization? {
         guard file.inputs[0].elementType == .float32 else { return nil }
-        guard let options = file.metadata?.inputTensors.first?.normalization, !options.mean.isEmpty, !options.std.isEmpty else {
-            throw .unsupportedModel(path: path, reason: """
-                its input is float32 but its metadata has no NormalizationOptions (mean and std), so LiteVision \
-                cannot know how to scale pixels; add them with the TFLite Support metadata writer, as ML Kit requires
-                """)
+        guard let options = file.metadata?.inputTensors.first?.normalization, !options.mean.isEmpty,
+            !options.std.isEmpty
+        else {
+            throw .unsupportedModel(
+                path: path,
+                reason: """
+                    its input is float32 but its metadata has no NormalizationOptions (mean and std), so LiteVision \
+                    cannot know how to scale pixels; add them with the TFLite Support metadata writer, as ML Kit requires
+                    """)
         }
         guard [1, 3].contains(options.mean.count), [1, 3].contains(options.std.count),
-              options.std.allSatisfy({ $0 != 0 && $0.isFinite }), options.mean.allSatisfy(\.isFinite) else {
-            throw .unsupportedModel(path: path, reason: "its NormalizationOptions must have 1 or 3 finite means and non-zero stds, got mean \(options.mean) std \(options.std)")
+            options.std.allSatisfy({ $0 != 0 && $0.isFinite }), options.mean.allSatisfy(\.isFinite)
+        else {
+            throw .unsupportedModel(
+                path: path,
+                reason:
+                    "its NormalizationOptions must have 1 or 3 finite means and non-zero stds, got mean \(options.mean) std \(options.std)"
+            )
         }
         let mean = options.mean.count == 1 ? SIMD3(repeating: options.mean[0]) : SIMD3(options.mean)
         let std = options.std.count == 1 ? SIMD3(repeating: options.std[0]) : SIMD3(options.std)
@@ -114,7 +131,8 @@ struct ImageModel: Sendable {
     func writeInput(_ image: OrientedImage, region: PixelRect? = nil, session: InferenceSession) throws(VisionError) {
         do {
             _ = try session.compiled.withInput(0) { tensor in
-                InputWriter.write(image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
+                InputWriter.write(
+                    image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
             }
         } catch {
             throw VisionError(runningModel: error)

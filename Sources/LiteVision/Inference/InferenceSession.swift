@@ -22,8 +22,11 @@ extension InferenceSession {
     /// The resize coefficients for a `sourceWidth`×`sourceHeight` → `width`×`height` resize, kept from the
     /// previous call when the sizes are the same (every frame of a video).
     func plan(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> ResizePlan {
-        if let cached = cachedPlan, cached.matches(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                                   width: width, height: height) {
+        if let cached = cachedPlan,
+            cached.matches(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                width: width, height: height)
+        {
             return cached
         }
         let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)

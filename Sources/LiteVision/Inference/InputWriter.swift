@@ -11,26 +11,31 @@ import LiteVisionImaging
 /// get the bytes as they are; float32 models get `(value - mean) / std` with the metadata's NormalizationOptions.
 enum InputWriter {
     /// Fills `tensor` with the `region` of `image`'s stored pixels, resized to `input` and turned upright.
-    static func write(_ image: OrientedImage, region: PixelRect, as input: ModelInput,
-                      into tensor: UnsafeMutableRawBufferPointer, session: InferenceSession) {
+    static func write(
+        _ image: OrientedImage, region: PixelRect, as input: ModelInput,
+        into tensor: UnsafeMutableRawBufferPointer, session: InferenceSession
+    ) {
         let orientation = image.orientation
         let width = input.width, height = input.height
         let stored = orientation.inverse.uprightSize(width: width, height: height)
         let byteCount = width * height * 3
         precondition(tensor.count >= byteCount * (input.normalization == nil ? 1 : 4), "input tensor too small")
         if input.normalization == nil && orientation == .up {
-            resize(image.pixels, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
+            resize(
+                image.pixels, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
             return
         }
         if session.resized.count != byteCount { session.resized = [UInt8](repeating: 0, count: byteCount) }
         session.resized.withUnsafeMutableBytes { resized in
-            resize(image.pixels, region: region, into: resized.baseAddress!, width: stored.width, height: stored.height,
-                   session: session)
+            resize(
+                image.pixels, region: region, into: resized.baseAddress!, width: stored.width, height: stored.height,
+                session: session)
         }
         guard let normalization = input.normalization else {
             session.resized.withUnsafeBytes { resized in
-                Resampler.orient(rgb: resized.baseAddress!, width: stored.width, height: stored.height,
-                                 orientation: orientation, into: tensor.baseAddress!)
+                Resampler.orient(
+                    rgb: resized.baseAddress!, width: stored.width, height: stored.height,
+                    orientation: orientation, into: tensor.baseAddress!)
             }
             return
         }
@@ -38,44 +43,53 @@ enum InputWriter {
             if session.oriented.count != byteCount { session.oriented = [UInt8](repeating: 0, count: byteCount) }
             session.resized.withUnsafeBytes { resized in
                 session.oriented.withUnsafeMutableBytes { oriented in
-                    Resampler.orient(rgb: resized.baseAddress!, width: stored.width, height: stored.height,
-                                     orientation: orientation, into: oriented.baseAddress!)
+                    Resampler.orient(
+                        rgb: resized.baseAddress!, width: stored.width, height: stored.height,
+                        orientation: orientation, into: oriented.baseAddress!)
                 }
             }
         }
         let upright = orientation == .up ? session.resized : session.oriented
         upright.withUnsafeBufferPointer { pixels in
-            normalize(pixels, count: width * height, mean: normalization.mean, inverseStd: normalization.inverseStd,
-                      into: tensor.baseAddress!.assumingMemoryBound(to: Float.self))
+            normalize(
+                pixels, count: width * height, mean: normalization.mean, inverseStd: normalization.inverseStd,
+                into: tensor.baseAddress!.assumingMemoryBound(to: Float.self))
         }
     }
 
     /// Resizes `image` (or its `region`) to `width`×`height` RGB8 at `destination`, reusing the session's
     /// resize plan when the sizes repeat (every frame of a video).
-    private static func resize(_ image: ImageBuffer, region area: PixelRect, into destination: UnsafeMutableRawPointer,
-                               width: Int, height: Int, session: InferenceSession) {
+    private static func resize(
+        _ image: ImageBuffer, region area: PixelRect, into destination: UnsafeMutableRawPointer,
+        width: Int, height: Int, session: InferenceSession
+    ) {
         precondition(area.isInside(width: image.width, height: image.height), "region outside the image")
         let plan = session.plan(sourceWidth: area.width, sourceHeight: area.height, width: width, height: height)
         let bytesPerPixel = image.format.bytesPerPixel
         image.pixels.withUnsafeBytes { pixels in
             let start = area.y * image.bytesPerRow + area.x * bytesPerPixel
             let end = (area.y + area.height - 1) * image.bytesPerRow + (area.x + area.width) * bytesPerPixel
-            Resampler.resizeBilinearAntialiased(pixels: UnsafeRawBufferPointer(rebasing: pixels[start..<end]),
-                                                width: area.width, height: area.height, bytesPerRow: image.bytesPerRow,
-                                                format: image.format, into: destination, width: width, height: height,
-                                                plan: plan)
+            Resampler.resizeBilinearAntialiased(
+                pixels: UnsafeRawBufferPointer(rebasing: pixels[start..<end]),
+                width: area.width, height: area.height, bytesPerRow: image.bytesPerRow,
+                format: image.format, into: destination, width: width, height: height,
+                plan: plan)
         }
     }
 
     /// `(value - mean) * (1 / std)` per channel, for `count` RGB pixels.
-    static func normalize(_ pixels: UnsafeBufferPointer<UInt8>, count: Int, mean: SIMD3<Float>,
-                          inverseStd: SIMD3<Float>, into output: UnsafeMutablePointer<Float>) {
+    static func normalize(
+        _ pixels: UnsafeBufferPointer<UInt8>, count: Int, mean: SIMD3<Float>,
+        inverseStd: SIMD3<Float>, into output: UnsafeMutablePointer<Float>
+    ) {
         // Expand the per-channel constants over 4 pixels (12 floats) so the loop runs on whole vectors.
-        let mean12 = SIMD16<Float>(mean.x, mean.y, mean.z, mean.x, mean.y, mean.z, mean.x, mean.y,
-                                   mean.z, mean.x, mean.y, mean.z, 0, 0, 0, 0)
-        let scale12 = SIMD16<Float>(inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x, inverseStd.y,
-                                    inverseStd.z, inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x,
-                                    inverseStd.y, inverseStd.z, 0, 0, 0, 0)
+        let mean12 = SIMD16<Float>(
+            mean.x, mean.y, mean.z, mean.x, mean.y, mean.z, mean.x, mean.y,
+            mean.z, mean.x, mean.y, mean.z, 0, 0, 0, 0)
+        let scale12 = SIMD16<Float>(
+            inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x, inverseStd.y,
+            inverseStd.z, inverseStd.x, inverseStd.y, inverseStd.z, inverseStd.x,
+            inverseStd.y, inverseStd.z, 0, 0, 0, 0)
         let base = pixels.baseAddress!
         var pixel = 0
         while pixel + 4 <= count {

@@ -4,8 +4,10 @@ import TFLiteFormat
 /// Where a model's labels come from: the label file the user named, else the metadata's label file of the
 /// given output (for the requested locale), else none.
 enum LabelSource {
-    static func labels(for model: ResolvedModel, file: TFLiteModelFile, output: Int,
-                       locale: String) throws(VisionError) -> (labels: [String], source: String)? {
+    static func labels(
+        for model: ResolvedModel, file: TFLiteModelFile, output: Int,
+        locale: String
+    ) throws(VisionError) -> (labels: [String], source: String)? {
         if let labelFile = model.labelFile {
             return (LabelMap(text: labelFile.bytes).labels, labelFile.path)
         }

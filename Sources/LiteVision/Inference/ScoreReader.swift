@@ -2,8 +2,10 @@ import LiteRT
 
 /// Reads a model's score output as floats, dequantizing `(q - zeroPoint) * scale`.
 enum ScoreReader {
-    static func dequantize(_ raw: UnsafeRawBufferPointer, signature: TensorSignature, count: Int,
-                           into scores: inout [Float]) {
+    static func dequantize(
+        _ raw: UnsafeRawBufferPointer, signature: TensorSignature, count: Int,
+        into scores: inout [Float]
+    ) {
         if scores.count != count { scores = [Float](repeating: 0, count: count) }
         let scale = signature.quantization?.scale ?? 1
         let zeroPoint = Float(signature.quantization?.zeroPoint ?? 0)

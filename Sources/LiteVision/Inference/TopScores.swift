@@ -1,6 +1,8 @@
 /// The highest scores at or above a threshold, highest first, ties by lower index.
 enum TopScores {
-    static func select(_ scores: UnsafeBufferPointer<Float>, threshold: Float, limit: Int) -> [(index: Int, score: Float)] {
+    static func select(
+        _ scores: UnsafeBufferPointer<Float>, threshold: Float, limit: Int
+    ) -> [(index: Int, score: Float)] {
         guard limit > 0 else { return [] }
         var top: [(index: Int, score: Float)] = []
         top.reserveCapacity(limit + 1)

@@ -21,7 +21,6 @@ public struct CustomImageLabelerOptions: Sendable, Hashable {
     /// At most this many labels are returned. When unset (`nil`) or invalid (not positive), 10 — as in ML Kit.
     public var maxResultCount: Int?
 
-
     /// Which locale's label file to use when the model's metadata has several (LiteVision addition):
     /// the file whose locale matches, else the one without a locale. Defaults to English.
     public var labelLocale: String = "en"

@@ -12,7 +12,9 @@ extension ImageLabeler {
     /// one-thread-per-core options that is one file at a time with a parallel inference; a labeler made with
     /// `threadCount = 1` labels one file per core, which keeps every core busy through decoding too and is
     /// the fastest way through a folder. `body` is called on one thread at a time.
-    public func labelFiles(_ paths: [String], _ body: (_ index: Int, _ result: Result<[ImageLabel], VisionError>) -> Void) {
+    public func labelFiles(
+        _ paths: [String], _ body: (_ index: Int, _ result: Result<[ImageLabel], VisionError>) -> Void
+    ) {
         let workers = max(1, min(paths.count, Runtime.defaultThreadCount / max(1, options.processing.threadCount)))
         if workers == 1 {
             for (index, path) in paths.enumerated() { body(index, label(path)) }

@@ -46,8 +46,9 @@ public final class ImageLabeler: Sendable {
             throw VisionError(error)
         }
         classifier = try ClassifierModel(model, settings: options.processing, locale: options.labelLocale)
-        filter = LabelFilter(threshold: options.confidenceThreshold, maxCount: options.maxResultCount,
-                             metadataThreshold: classifier.metadataThreshold)
+        filter = LabelFilter(
+            threshold: options.confidenceThreshold, maxCount: options.maxResultCount,
+            metadataThreshold: classifier.metadataThreshold)
     }
 
     /// The model's input size (width, height): the size every image is resized to.
@@ -59,11 +60,14 @@ public final class ImageLabeler: Sendable {
     /// Labels `image` synchronously: the labels with confidence at or above the threshold, highest first
     /// (ties by index), at most ``maxResultCount``.
     public func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
-        let oriented = try image.oriented(forInputWidth: classifier.input.width, height: classifier.input.height,
-                                          scale: options.processing.decodingScale)
+        let oriented = try image.oriented(
+            forInputWidth: classifier.input.width, height: classifier.input.height,
+            scale: options.processing.decodingScale)
         let pixels = oriented.pixels
         guard pixels.width >= Self.minimumImageDimension, pixels.height >= Self.minimumImageDimension else {
-            throw .invalidImage("it is \(pixels.width)x\(pixels.height) pixels; labeling needs at least \(Self.minimumImageDimension)x\(Self.minimumImageDimension)")
+            throw .invalidImage(
+                "it is \(pixels.width)x\(pixels.height) pixels; labeling needs at least \(Self.minimumImageDimension)x\(Self.minimumImageDimension)"
+            )
         }
         let labels = classifier.labels
         return try classifier.withScores(of: oriented) { scores in
@@ -82,8 +86,10 @@ public final class ImageLabeler: Sendable {
     /// Labels `image` in the background and calls `completion` with the labels or the error, as ML Kit's
     /// `process(_:completion:)`. ML Kit calls back on the main thread; Linux programs often run no main
     /// loop, so LiteVision calls back on `queue`, a background queue unless you pass `.main`.
-    public func process(_ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
-                        completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void) {
+    public func process(
+        _ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
+        completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void
+    ) {
         runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
     }
 }

@@ -19,8 +19,10 @@ enum Prominence {
     }
 
     /// The index of the most prominent of `candidates`, preferring `previous` (an index) when it is close.
-    static func pick(_ candidates: [(box: BoundingBox, score: Float)], imageWidth: Double, imageHeight: Double,
-                     previous: Int? = nil) -> Int? {
+    static func pick(
+        _ candidates: [(box: BoundingBox, score: Float)], imageWidth: Double, imageHeight: Double,
+        previous: Int? = nil
+    ) -> Int? {
         let values = candidates.map { of($0.box, score: $0.score, imageWidth: imageWidth, imageHeight: imageHeight) }
         guard let best = values.indices.max(by: { values[$0] < values[$1] }) else { return nil }
         if let previous, values.indices.contains(previous), values[previous] >= stickiness * values[best] {

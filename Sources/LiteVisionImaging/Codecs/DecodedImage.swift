@@ -27,8 +27,10 @@ package struct DecodedImage: Sendable {
     package var warning: String?
 
     /// Creates a decoded image from its parts.
-    package init(image: ImageBuffer, orientation: ImageOrientation, format: ImageFileFormat,
-                originalWidth: Int, originalHeight: Int, scaleDenominator: Int = 1, warning: String? = nil) {
+    package init(
+        image: ImageBuffer, orientation: ImageOrientation, format: ImageFileFormat,
+        originalWidth: Int, originalHeight: Int, scaleDenominator: Int = 1, warning: String? = nil
+    ) {
         self.image = image
         self.orientation = orientation
         self.format = format

@@ -39,12 +39,13 @@ package enum EXIFReader {
 
     /// The TIFF payload of the first `Exif\0\0` APP1 segment, as Pillow and most readers use it.
     static func exifPayload(inJPEG bytes: ByteView) -> ByteView? {
-        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00] // "Exif\0\0"
+        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]  // "Exif\0\0"
         var found: ByteView?
         JPEGMarkerScanner.forEachSegment(in: bytes) { segment in
             guard segment.marker == 0xE1, segment.payload.matches(exifHeader, at: 0) else { return true }
-            found = segment.payload.slice(offset: exifHeader.count,
-                                          length: segment.payload.count - exifHeader.count)
+            found = segment.payload.slice(
+                offset: exifHeader.count,
+                length: segment.payload.count - exifHeader.count)
             return false
         }
         return found

@@ -11,7 +11,8 @@ enum FormatSniffer {
             return .failure(.truncated("JPEG data ends after \(bytes.count) byte(s), inside its signature"))
         }
         if bytes.count < PNGChunkScanner.signature.count,
-           bytes.matches(Array(PNGChunkScanner.signature.prefix(bytes.count)), at: 0) {
+            bytes.matches(Array(PNGChunkScanner.signature.prefix(bytes.count)), at: 0)
+        {
             return .failure(.truncated("PNG data ends after \(bytes.count) byte(s), inside its signature"))
         }
         if bytes.count >= 3, bytes.matches([0xFF, 0xD8], at: 0) {
@@ -26,7 +27,8 @@ enum FormatSniffer {
         if ascii("GIF87a") || ascii("GIF89a") { return "a GIF image" }
         if ascii("RIFF") && ascii("WEBP", at: 8) { return "a WebP image" }
         if ascii("BM"), let dibHeaderSize = bytes.u32(at: 14, littleEndian: true),
-           [12, 40, 52, 56, 64, 108, 124].contains(dibHeaderSize) {
+            [12, 40, 52, 56, 64, 108, 124].contains(dibHeaderSize)
+        {
             return "a BMP image"
         }
         if ascii("II*\0") || ascii("MM\0*") { return "a TIFF image" }

@@ -4,8 +4,10 @@ extension ImageDecoder {
     ///
     /// The file is read once, into a buffer of its exact size. A missing or unreadable file throws
     /// ``ImageDecodingError/fileNotReadable(path:reason:)`` with the system's reason.
-    package func decodeFile(atPath path: String,
-                           minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
+    package func decodeFile(
+        atPath path: String,
+        minimumSize: (width: Int, height: Int)? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
         try decode(Self.readFile(path), minimumSize: minimumSize)
     }
 

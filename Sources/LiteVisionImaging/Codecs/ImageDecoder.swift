@@ -40,8 +40,10 @@ package struct ImageDecoder: Sendable {
     /// - Returns: the pixels, the EXIF orientation and the stored size.
     /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt,
     ///   or declares a size beyond ``maxPixelCount``.
-    package func decode(_ bytes: UnsafeRawBufferPointer,
-                       minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
+    package func decode(
+        _ bytes: UnsafeRawBufferPointer,
+        minimumSize: (width: Int, height: Int)? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
         let view = ByteView(bytes: bytes)
         switch FormatSniffer.format(of: view) {
         case .failure(let error): throw error
@@ -51,8 +53,10 @@ package struct ImageDecoder: Sendable {
     }
 
     /// Decodes JPEG or PNG bytes held in an array; see ``decode(_:minimumSize:)-(UnsafeRawBufferPointer,_)``.
-    package func decode(_ bytes: [UInt8],
-                       minimumSize: (width: Int, height: Int)? = nil) throws(ImageDecodingError) -> DecodedImage {
+    package func decode(
+        _ bytes: [UInt8],
+        minimumSize: (width: Int, height: Int)? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageDecodingError) in try decode(raw, minimumSize: minimumSize) }
         }
@@ -70,12 +74,14 @@ package struct ImageDecoder: Sendable {
             let header = try TurboJPEGDecoder.withHandle { handle throws(ImageDecodingError) in
                 try TurboJPEGDecoder.readHeader(handle, view)
             }
-            return ImageHeaderInfo(format: .jpeg, width: header.width, height: header.height,
-                                   orientation: EXIFReader.orientation(inJPEG: bytes) ?? .up)
+            return ImageHeaderInfo(
+                format: .jpeg, width: header.width, height: header.height,
+                orientation: EXIFReader.orientation(inJPEG: bytes) ?? .up)
         case .success(.png):
             let size = try LibPNGDecoder.readHeader(view)
-            return ImageHeaderInfo(format: .png, width: size.width, height: size.height,
-                                   orientation: EXIFReader.orientation(inPNG: bytes) ?? .up)
+            return ImageHeaderInfo(
+                format: .png, width: size.width, height: size.height,
+                orientation: EXIFReader.orientation(inPNG: bytes) ?? .up)
         }
     }
 
@@ -95,18 +101,23 @@ package struct ImageDecoder: Sendable {
         }
     }
 
-    private func decodeJPEG(_ view: ByteView,
-                            minimumSize: (width: Int, height: Int)?) throws(ImageDecodingError) -> DecodedImage {
+    private func decodeJPEG(
+        _ view: ByteView,
+        minimumSize: (width: Int, height: Int)?
+    ) throws(ImageDecodingError) -> DecodedImage {
         try TurboJPEGDecoder.withHandle { handle throws(ImageDecodingError) in
             let header = try TurboJPEGDecoder.readHeader(handle, view)
             try checkLimit(width: header.width, height: header.height)
-            let denominator = JPEGScaling.denominator(width: header.width, height: header.height,
-                                                      minimum: minimumSize)
-            let (image, warning) = try TurboJPEGDecoder.decodeRGB(handle, view, header: header,
-                                                                   denominator: denominator)
-            return DecodedImage(image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
-                                format: .jpeg, originalWidth: header.width, originalHeight: header.height,
-                                scaleDenominator: denominator, warning: warning)
+            let denominator = JPEGScaling.denominator(
+                width: header.width, height: header.height,
+                minimum: minimumSize)
+            let (image, warning) = try TurboJPEGDecoder.decodeRGB(
+                handle, view, header: header,
+                denominator: denominator)
+            return DecodedImage(
+                image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
+                format: .jpeg, originalWidth: header.width, originalHeight: header.height,
+                scaleDenominator: denominator, warning: warning)
         }
     }
 
@@ -114,8 +125,9 @@ package struct ImageDecoder: Sendable {
         let size = try LibPNGDecoder.readHeader(view)
         try checkLimit(width: size.width, height: size.height)
         let (image, warning) = try LibPNGDecoder.decodeRGB(view)
-        return DecodedImage(image: image, orientation: EXIFReader.orientation(inPNG: view.bytes) ?? .up,
-                            format: .png, originalWidth: size.width, originalHeight: size.height,
-                            scaleDenominator: 1, warning: warning)
+        return DecodedImage(
+            image: image, orientation: EXIFReader.orientation(inPNG: view.bytes) ?? .up,
+            format: .png, originalWidth: size.width, originalHeight: size.height,
+            scaleDenominator: 1, warning: warning)
     }
 }

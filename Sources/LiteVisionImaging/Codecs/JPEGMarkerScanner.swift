@@ -45,11 +45,12 @@ enum JPEGMarkerScanner {
             switch marker {
             case 0xD9:
                 return .reachedEnd
-            case 0x00, 0x01, 0xD0...0xD7: // stuffed byte, TEM, RSTn: no length, no payload
+            case 0x00, 0x01, 0xD0...0xD7:  // stuffed byte, TEM, RSTn: no length, no payload
                 continue
             default:
                 guard let length = bytes.u16(at: position), length >= 2,
-                      let payload = bytes.slice(offset: position + 2, length: Int(length) - 2) else { return .ranOut }
+                    let payload = bytes.slice(offset: position + 2, length: Int(length) - 2)
+                else { return .ranOut }
                 if marker == 0xDA { return .reachedScan(dataOffset: position + Int(length)) }
                 guard body(Segment(marker: marker, payload: payload)) else { return .stopped }
                 position += Int(length)

@@ -32,8 +32,10 @@ enum JPEGScaling {
         for d in candidateDenominators where d > 1 {
             let w = scaled(width, by: d), h = scaled(height, by: d)
             guard w >= minimum.width, h >= minimum.height else { continue }
-            let chosen = availableFactors.first { scaled(width, num: $0.num, by: $0.denom) <= w
-                                                  && scaled(height, num: $0.num, by: $0.denom) <= h }
+            let chosen = availableFactors.first {
+                scaled(width, num: $0.num, by: $0.denom) <= w
+                    && scaled(height, num: $0.num, by: $0.denom) <= h
+            }
             if let chosen, chosen.num == 1, chosen.denom == d { return d }
         }
         return 1

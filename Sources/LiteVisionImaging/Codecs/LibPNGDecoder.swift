@@ -77,7 +77,8 @@ enum LibPNGDecoder {
     private static func error(from image: inout png_image) -> ImageDecodingError {
         let text = message(of: &image)
         if text.contains("beyond end of data") || text.contains("Not enough image data")
-            || text.contains("unexpected end") {
+            || text.contains("unexpected end")
+        {
             return .truncated("PNG data ends before the image is complete (libpng: \(text))")
         }
         return .corrupt("PNG data is invalid (libpng: \(text))")

@@ -21,8 +21,9 @@ enum PNGChunkScanner {
         guard hasSignature(bytes) else { return }
         var position = signature.count
         while let length32 = bytes.u32(at: position), length32 <= 0x7FFF_FFFF,
-              let typeBytes = bytes.slice(offset: position + 4, length: 4),
-              let data = bytes.slice(offset: position + 8, length: Int(length32)) {
+            let typeBytes = bytes.slice(offset: position + 4, length: 4),
+            let data = bytes.slice(offset: position + 8, length: Int(length32))
+        {
             let type = String(decoding: typeBytes.bytes, as: UTF8.self)
             guard body(Chunk(type: type, data: data)), type != "IEND" else { return }
             position += 12 + Int(length32)
@@ -32,7 +33,8 @@ enum PNGChunkScanner {
     /// Width and height from the IHDR chunk, which must come first; `nil` when it is missing or short.
     static func headerSize(in bytes: ByteView) -> (width: UInt32, height: UInt32)? {
         guard hasSignature(bytes), bytes.u32(at: 8) == 13, bytes.matches(Array("IHDR".utf8), at: 12),
-              let width = bytes.u32(at: 16), let height = bytes.u32(at: 20) else { return nil }
+            let width = bytes.u32(at: 16), let height = bytes.u32(at: 20)
+        else { return nil }
         return (width, height)
     }
 }

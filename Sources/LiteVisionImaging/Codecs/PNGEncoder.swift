@@ -28,13 +28,15 @@ package enum PNGEncoder {
             var succeeded = false
             let output = image.pixels.withUnsafeBytes { source in
                 [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    succeeded = png_image_write_to_memory(&png, buffer.baseAddress, &size, 0,
-                                                          source.baseAddress, Int32(image.bytesPerRow), nil) != 0
+                    succeeded =
+                        png_image_write_to_memory(
+                            &png, buffer.baseAddress, &size, 0,
+                            source.baseAddress, Int32(image.bytesPerRow), nil) != 0
                     initialized = succeeded ? size : 0
                 }
             }
             if succeeded { return output }
-            guard size > capacity else { break } // a real failure, not a short buffer
+            guard size > capacity else { break }  // a real failure, not a short buffer
             capacity = size
         }
         let message = withUnsafeBytes(of: &png.message) { raw in

@@ -17,7 +17,8 @@ enum TIFFOrientationParser {
             return nil
         }
         guard tiff.u16(at: 2, littleEndian: littleEndian) == 42,
-              let ifdOffset32 = tiff.u32(at: 4, littleEndian: littleEndian) else { return nil }
+            let ifdOffset32 = tiff.u32(at: 4, littleEndian: littleEndian)
+        else { return nil }
         let ifdOffset = Int(ifdOffset32)
         guard ifdOffset >= 8, let entryCount = tiff.u16(at: ifdOffset, littleEndian: littleEndian) else {
             return nil
@@ -25,7 +26,8 @@ enum TIFFOrientationParser {
         for index in 0..<Int(entryCount) {
             let entry = ifdOffset + 2 + index * 12
             guard tiff.contains(offset: entry, length: 12),
-                  let tag = tiff.u16(at: entry, littleEndian: littleEndian) else { return nil }
+                let tag = tiff.u16(at: entry, littleEndian: littleEndian)
+            else { return nil }
             guard tag == orientationTag else { continue }
             return inlineValue(of: entry, in: tiff, littleEndian: littleEndian)
         }
@@ -36,14 +38,15 @@ enum TIFFOrientationParser {
     /// their signed variants); `nil` for other types or counts.
     private static func inlineValue(of entry: Int, in tiff: ByteView, littleEndian: Bool) -> Int? {
         guard let type = tiff.u16(at: entry + 2, littleEndian: littleEndian),
-              let count = tiff.u32(at: entry + 4, littleEndian: littleEndian), count >= 1 else { return nil }
+            let count = tiff.u32(at: entry + 4, littleEndian: littleEndian), count >= 1
+        else { return nil }
         let valueOffset = entry + 8
         switch type {
-        case 1, 6: // BYTE, SBYTE
+        case 1, 6:  // BYTE, SBYTE
             return tiff.u8(at: valueOffset).map { Int($0) }
-        case 3, 8: // SHORT, SSHORT (the type EXIF specifies for Orientation)
+        case 3, 8:  // SHORT, SSHORT (the type EXIF specifies for Orientation)
             return tiff.u16(at: valueOffset, littleEndian: littleEndian).map { Int($0) }
-        case 4, 9: // LONG, SLONG: only meaningful with a single element
+        case 4, 9:  // LONG, SLONG: only meaningful with a single element
             guard count == 1 else { return nil }
             return tiff.u32(at: valueOffset, littleEndian: littleEndian).map { Int($0) }
         default:

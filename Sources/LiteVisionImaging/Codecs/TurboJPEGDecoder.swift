@@ -34,9 +34,11 @@ enum TurboJPEGDecoder {
     /// Reads the frame header: stored width, height and colour space.
     static func readHeader(_ handle: tjhandle, _ bytes: ByteView) throws(ImageDecodingError) -> Header {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let status = tjDecompressHeader3(handle, source(bytes), UInt(bytes.count),
-                                         &width, &height, &subsampling, &colorspace)
-        let failed = status != 0
+        let status = tjDecompressHeader3(
+            handle, source(bytes), UInt(bytes.count),
+            &width, &height, &subsampling, &colorspace)
+        let failed =
+            status != 0
             && !(tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) && width > 0 && height > 0)
         if failed || width <= 0 || height <= 0 {
             // libjpeg-turbo reads a cut-off header as a tables-only stream (size 0x0) or fails.
@@ -58,17 +60,20 @@ enum TurboJPEGDecoder {
     ///
     /// Returns the pixels and the warning libjpeg-turbo emitted for recoverable damage, if any.
     /// A file that ends early ("Premature end of JPEG file") is an error, not a warning.
-    static func decodeRGB(_ handle: tjhandle, _ bytes: ByteView, header: Header,
-                          denominator: Int) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
+    static func decodeRGB(
+        _ handle: tjhandle, _ bytes: ByteView, header: Header,
+        denominator: Int
+    ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
         let width = JPEGScaling.scaled(header.width, by: denominator)
         let height = JPEGScaling.scaled(header.height, by: denominator)
         let channels = header.isCMYK ? 4 : 3
         let pixelFormat = header.isCMYK ? TJPF_CMYK : TJPF_RGB
         var outcome: Result<String?, ImageDecodingError> = .success(nil)
         var pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
-            let status = tjDecompress2(handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
-                                       Int32(width), Int32(width * channels), Int32(height),
-                                       Int32(pixelFormat.rawValue), flags)
+            let status = tjDecompress2(
+                handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
+                Int32(width), Int32(width * channels), Int32(height),
+                Int32(pixelFormat.rawValue), flags)
             outcome = classify(status: status, handle: handle, bytes: bytes)
             if case .success = outcome { initialized = buffer.count } else { initialized = 0 }
         }
@@ -88,7 +93,9 @@ enum TurboJPEGDecoder {
     /// libjpeg-turbo keeps only its first warning's text, so a file cut short after some other
     /// recoverable damage would not say "Premature end of JPEG file": such files are recognised by
     /// their missing EOI marker instead.
-    private static func classify(status: Int32, handle: tjhandle, bytes: ByteView) -> Result<String?, ImageDecodingError> {
+    private static func classify(
+        status: Int32, handle: tjhandle, bytes: ByteView
+    ) -> Result<String?, ImageDecodingError> {
         guard status != 0 else { return .success(nil) }
         let message = errorMessage(handle)
         if message.contains("Premature end of JPEG file") {
@@ -98,8 +105,10 @@ enum TurboJPEGDecoder {
             return .failure(.corrupt("JPEG data is invalid (libjpeg-turbo: \(message))"))
         }
         if !JPEGMarkerScanner.hasEndMarkerAfterFirstScan(bytes) {
-            return .failure(.truncated("JPEG data ends before the image is complete: no end-of-image marker "
-                                       + "(libjpeg-turbo: \(message))"))
+            return .failure(
+                .truncated(
+                    "JPEG data ends before the image is complete: no end-of-image marker "
+                        + "(libjpeg-turbo: \(message))"))
         }
         return .success(message)
     }

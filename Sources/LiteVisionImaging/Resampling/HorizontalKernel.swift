@@ -37,17 +37,21 @@ enum HorizontalKernel {
     @inline(__always)
     static func resample(_ input: UnsafeRawPointer, _ row: Row, pairedOutput: Bool, out: UnsafeMutableRawPointer) {
         if row.clip {
-            pairedOutput ? dispatch(input, row, out, ClippedRounding.self, PairedSink.self)
+            pairedOutput
+                ? dispatch(input, row, out, ClippedRounding.self, PairedSink.self)
                 : dispatch(input, row, out, ClippedRounding.self, ByteSink.self)
         } else {
-            pairedOutput ? dispatch(input, row, out, UnclippedRounding.self, PairedSink.self)
+            pairedOutput
+                ? dispatch(input, row, out, UnclippedRounding.self, PairedSink.self)
                 : dispatch(input, row, out, UnclippedRounding.self, ByteSink.self)
         }
     }
 
     @inline(__always)
-    static func dispatch<R: Rounding, S: PixelSink>(_ input: UnsafeRawPointer, _ row: Row,
-                                                    _ out: UnsafeMutableRawPointer, _: R.Type, _: S.Type) {
+    static func dispatch<R: Rounding, S: PixelSink>(
+        _ input: UnsafeRawPointer, _ row: Row,
+        _ out: UnsafeMutableRawPointer, _: R.Type, _: S.Type
+    ) {
         let v = row.table.vectorsPerPixel
         switch row.format {
         case .rgb8: row3(input, v, row.weights, row.starts, row.outCount, out, R.self, S.self)
@@ -60,8 +64,10 @@ enum HorizontalKernel {
     /// Resamples two paired rows at once (sharing the weight loads) into pixels at `outA` and `outB`;
     /// the same as two ``resample(_:_:pairedOutput:out:)`` calls.
     @inline(__always)
-    static func resampleTwo(_ inputA: UnsafeRawPointer, _ inputB: UnsafeRawPointer, _ row: Row, pairedOutput: Bool,
-                            outA: UnsafeMutableRawPointer, outB: UnsafeMutableRawPointer) {
+    static func resampleTwo(
+        _ inputA: UnsafeRawPointer, _ inputB: UnsafeRawPointer, _ row: Row, pairedOutput: Bool,
+        outA: UnsafeMutableRawPointer, outB: UnsafeMutableRawPointer
+    ) {
         guard row.format == .rgb8 else {
             resample(inputA, row, pairedOutput: pairedOutput, out: outA)
             resample(inputB, row, pairedOutput: pairedOutput, out: outB)
@@ -70,17 +76,21 @@ enum HorizontalKernel {
         let v = row.table.vectorsPerPixel
         switch (row.clip, pairedOutput) {
         case (false, true):
-            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
-                   UnclippedRounding.self, PairedSink.self)
+            row3x2(
+                inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                UnclippedRounding.self, PairedSink.self)
         case (false, false):
-            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
-                   UnclippedRounding.self, ByteSink.self)
+            row3x2(
+                inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                UnclippedRounding.self, ByteSink.self)
         case (true, true):
-            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
-                   ClippedRounding.self, PairedSink.self)
+            row3x2(
+                inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                ClippedRounding.self, PairedSink.self)
         case (true, false):
-            row3x2(inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
-                   ClippedRounding.self, ByteSink.self)
+            row3x2(
+                inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
+                ClippedRounding.self, ByteSink.self)
         }
     }
 
@@ -94,11 +104,13 @@ enum HorizontalKernel {
     }
 
     /// ``row3(_:_:_:_:_:_:_:_:)`` for two rows at once.
-    static func row3x2<R: Rounding, S: PixelSink>(_ pairedA: UnsafeRawPointer, _ pairedB: UnsafeRawPointer,
-                                                  _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
-                                                  _ starts: UnsafePointer<Int>, _ outCount: Int,
-                                                  _ outA: UnsafeMutableRawPointer, _ outB: UnsafeMutableRawPointer,
-                                                  _: R.Type, _: S.Type) {
+    static func row3x2<R: Rounding, S: PixelSink>(
+        _ pairedA: UnsafeRawPointer, _ pairedB: UnsafeRawPointer,
+        _ vectors: Int, _ weights: UnsafePointer<SIMD8<Int16>>,
+        _ starts: UnsafePointer<Int>, _ outCount: Int,
+        _ outA: UnsafeMutableRawPointer, _ outB: UnsafeMutableRawPointer,
+        _: R.Type, _: S.Type
+    ) {
         let delta = pairedB - pairedA
         for i in 0..<outCount {
             var p = pairedA + starts[i] &* 16
@@ -133,10 +145,12 @@ enum HorizontalKernel {
     }
 
     /// Three elements per pixel: three accumulators whose lanes hold channels `(4j + lane) % 3`.
-    static func row3<R: Rounding, S: PixelSink>(_ paired: UnsafeRawPointer, _ vectors: Int,
-                                                _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
-                                                _ outCount: Int, _ out: UnsafeMutableRawPointer,
-                                                _: R.Type, _: S.Type) {
+    static func row3<R: Rounding, S: PixelSink>(
+        _ paired: UnsafeRawPointer, _ vectors: Int,
+        _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
+        _ outCount: Int, _ out: UnsafeMutableRawPointer,
+        _: R.Type, _: S.Type
+    ) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors
@@ -161,11 +175,13 @@ enum HorizontalKernel {
     }
 
     /// Four elements per pixel: each vector is one pixel, the accumulator lanes are the channels.
-    static func row4<R: Rounding, S: PixelSink, O: ChannelOrder>(_ paired: UnsafeRawPointer, _ vectors: Int,
-                                                                 _ weights: UnsafePointer<SIMD8<Int16>>,
-                                                                 _ starts: UnsafePointer<Int>, _ outCount: Int,
-                                                                 _ out: UnsafeMutableRawPointer,
-                                                                 _: R.Type, _: S.Type, _: O.Type) {
+    static func row4<R: Rounding, S: PixelSink, O: ChannelOrder>(
+        _ paired: UnsafeRawPointer, _ vectors: Int,
+        _ weights: UnsafePointer<SIMD8<Int16>>,
+        _ starts: UnsafePointer<Int>, _ outCount: Int,
+        _ out: UnsafeMutableRawPointer,
+        _: R.Type, _: S.Type, _: O.Type
+    ) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors
@@ -186,10 +202,12 @@ enum HorizontalKernel {
     }
 
     /// One element per pixel (gray): all lanes are the same channel; the gray value is replicated.
-    static func row1<R: Rounding, S: PixelSink>(_ paired: UnsafeRawPointer, _ vectors: Int,
-                                                _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
-                                                _ outCount: Int, _ out: UnsafeMutableRawPointer,
-                                                _: R.Type, _: S.Type) {
+    static func row1<R: Rounding, S: PixelSink>(
+        _ paired: UnsafeRawPointer, _ vectors: Int,
+        _ weights: UnsafePointer<SIMD8<Int16>>, _ starts: UnsafePointer<Int>,
+        _ outCount: Int, _ out: UnsafeMutableRawPointer,
+        _: R.Type, _: S.Type
+    ) {
         for i in 0..<outCount {
             var p = paired + starts[i] &* 16
             var k = weights + i &* vectors

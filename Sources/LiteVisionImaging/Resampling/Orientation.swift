@@ -10,9 +10,10 @@ extension Resampler {
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * bpp)
         source.pixels.withUnsafeBytes { input in
             pixels.withUnsafeMutableBytes { output in
-                orientPixels(input.baseAddress!, width: source.width, height: source.height,
-                             bytesPerRow: source.bytesPerRow, bytesPerPixel: bpp, orientation: orientation,
-                             into: output.baseAddress!)
+                orientPixels(
+                    input.baseAddress!, width: source.width, height: source.height,
+                    bytesPerRow: source.bytesPerRow, bytesPerPixel: bpp, orientation: orientation,
+                    into: output.baseAddress!)
             }
         }
         return ImageBuffer(width: size.width, height: size.height, format: source.format, pixels: pixels)
@@ -21,31 +22,39 @@ extension Resampler {
     /// Turns tightly packed RGB8 pixels (`width`×`height` as stored) upright into `destination`,
     /// which must hold `width * height * 3` bytes and must not overlap the source. This is the path
     /// for small images (a model input resized in stored orientation).
-    package static func orient(rgb source: UnsafeRawPointer, width: Int, height: Int,
-                              orientation: ImageOrientation, into destination: UnsafeMutableRawPointer) {
+    package static func orient(
+        rgb source: UnsafeRawPointer, width: Int, height: Int,
+        orientation: ImageOrientation, into destination: UnsafeMutableRawPointer
+    ) {
         precondition(width > 0 && height > 0, "orient: size must be positive")
-        orientPixels(source, width: width, height: height, bytesPerRow: width * 3, bytesPerPixel: 3,
-                     orientation: orientation, into: destination)
+        orientPixels(
+            source, width: width, height: height, bytesPerRow: width * 3, bytesPerPixel: 3,
+            orientation: orientation, into: destination)
     }
 
     /// Turns borrowed pixels of any format upright into tightly packed rows at `destination`.
     /// - Parameters:
     ///   - pixels: must hold `bytesPerRow * (height - 1) + width * format.bytesPerPixel` bytes.
     ///   - destination: `width * height * format.bytesPerPixel` bytes, not overlapping the source.
-    package static func orient(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
-                              format: PixelFormat, orientation: ImageOrientation,
-                              into destination: UnsafeMutableRawPointer) {
+    package static func orient(
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+        format: PixelFormat, orientation: ImageOrientation,
+        into destination: UnsafeMutableRawPointer
+    ) {
         let bpp = format.bytesPerPixel
         precondition(width > 0 && height > 0 && bytesPerRow >= width * bpp, "orient: inconsistent sizes")
         precondition(pixels.count >= bytesPerRow * (height - 1) + width * bpp, "orient: source buffer too small")
-        orientPixels(pixels.baseAddress!, width: width, height: height, bytesPerRow: bytesPerRow,
-                     bytesPerPixel: bpp, orientation: orientation, into: destination)
+        orientPixels(
+            pixels.baseAddress!, width: width, height: height, bytesPerRow: bytesPerRow,
+            bytesPerPixel: bpp, orientation: orientation, into: destination)
     }
 
     /// Upright pixel `(u, v)` is read at `start + u * stepU + v * stepV` bytes into the source.
-    static func orientPixels(_ source: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int,
-                             bytesPerPixel bpp: Int, orientation: ImageOrientation,
-                             into destination: UnsafeMutableRawPointer) {
+    static func orientPixels(
+        _ source: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int,
+        bytesPerPixel bpp: Int, orientation: ImageOrientation,
+        into destination: UnsafeMutableRawPointer
+    ) {
         let lastX = (width - 1) * bpp, lastY = (height - 1) * bytesPerRow
         let (start, stepU, stepV): (Int, Int, Int)
         switch orientation {
@@ -83,8 +92,10 @@ enum OrientKernel {
 
     /// Pixels of one fixed-size scalar type (1 or 4 bytes).
     @inline(__always)
-    static func copy<T: FixedWidthInteger>(_: T.Type, _ source: UnsafeRawPointer, _ stepU: Int, _ stepV: Int,
-                                           _ width: Int, _ height: Int, _ destination: UnsafeMutableRawPointer) {
+    static func copy<T: FixedWidthInteger>(
+        _: T.Type, _ source: UnsafeRawPointer, _ stepU: Int, _ stepV: Int,
+        _ width: Int, _ height: Int, _ destination: UnsafeMutableRawPointer
+    ) {
         let size = MemoryLayout<T>.size
         var v0 = 0
         while v0 < height {
@@ -96,8 +107,9 @@ enum OrientKernel {
                     let src = source + v &* stepV
                     let dst = destination + v &* width &* size
                     for u in u0..<u1 {
-                        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: u &* stepU, as: T.self),
-                                       toByteOffset: u &* size, as: T.self)
+                        dst.storeBytes(
+                            of: src.loadUnaligned(fromByteOffset: u &* stepU, as: T.self),
+                            toByteOffset: u &* size, as: T.self)
                     }
                 }
                 u0 = u1
@@ -108,8 +120,10 @@ enum OrientKernel {
 
     /// Three-byte pixels.
     @inline(__always)
-    static func copy3(_ source: UnsafeRawPointer, _ stepU: Int, _ stepV: Int,
-                      _ width: Int, _ height: Int, _ destination: UnsafeMutableRawPointer) {
+    static func copy3(
+        _ source: UnsafeRawPointer, _ stepU: Int, _ stepV: Int,
+        _ width: Int, _ height: Int, _ destination: UnsafeMutableRawPointer
+    ) {
         var v0 = 0
         while v0 < height {
             let v1 = min(v0 + tile, height)

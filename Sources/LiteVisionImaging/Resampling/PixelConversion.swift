@@ -10,20 +10,26 @@ package enum PixelConversion {
     /// - Parameters:
     ///   - y: the luma plane, `yBytesPerRow * (height - 1) + width` bytes at least.
     ///   - cbcr: the chroma plane, `cbcrBytesPerRow * (ceil(height/2) - 1) + 2 * ceil(width/2)` bytes at least.
-    package static func nv12ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
-                                 cbcr: UnsafeRawBufferPointer, cbcrBytesPerRow: Int,
-                                 width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
-        try semiPlanar(y: y, yBytesPerRow: yBytesPerRow, chroma: cbcr, chromaBytesPerRow: cbcrBytesPerRow,
-                       planeName: "CbCr", cbFirst: true, width: width, height: height, range: range)
+    package static func nv12ToRGB(
+        y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+        cbcr: UnsafeRawBufferPointer, cbcrBytesPerRow: Int,
+        width: Int, height: Int, range: YUVRange
+    ) throws(PixelBufferError) -> ImageBuffer {
+        try semiPlanar(
+            y: y, yBytesPerRow: yBytesPerRow, chroma: cbcr, chromaBytesPerRow: cbcrBytesPerRow,
+            planeName: "CbCr", cbFirst: true, width: width, height: height, range: range)
     }
 
     /// Converts an NV21 frame (a Y plane and one plane of interleaved Cr, Cb pairs — Android's camera
     /// default) to RGB8; otherwise the same as ``nv12ToRGB(y:yBytesPerRow:cbcr:cbcrBytesPerRow:width:height:range:)``.
-    package static func nv21ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
-                                 crcb: UnsafeRawBufferPointer, crcbBytesPerRow: Int,
-                                 width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
-        try semiPlanar(y: y, yBytesPerRow: yBytesPerRow, chroma: crcb, chromaBytesPerRow: crcbBytesPerRow,
-                       planeName: "CrCb", cbFirst: false, width: width, height: height, range: range)
+    package static func nv21ToRGB(
+        y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+        crcb: UnsafeRawBufferPointer, crcbBytesPerRow: Int,
+        width: Int, height: Int, range: YUVRange
+    ) throws(PixelBufferError) -> ImageBuffer {
+        try semiPlanar(
+            y: y, yBytesPerRow: yBytesPerRow, chroma: crcb, chromaBytesPerRow: crcbBytesPerRow,
+            planeName: "CrCb", cbFirst: false, width: width, height: height, range: range)
     }
 
     /// Converts an I420 frame (Y, U = Cb and V = Cr planes) to RGB8.
@@ -31,10 +37,12 @@ package enum PixelConversion {
     ///   - y: the luma plane, `yBytesPerRow * (height - 1) + width` bytes at least.
     ///   - u: the Cb plane, `uBytesPerRow * (ceil(height/2) - 1) + ceil(width/2)` bytes at least.
     ///   - v: the Cr plane, likewise with `vBytesPerRow`.
-    package static func i420ToRGB(y: UnsafeRawBufferPointer, yBytesPerRow: Int,
-                                 u: UnsafeRawBufferPointer, uBytesPerRow: Int,
-                                 v: UnsafeRawBufferPointer, vBytesPerRow: Int,
-                                 width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
+    package static func i420ToRGB(
+        y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+        u: UnsafeRawBufferPointer, uBytesPerRow: Int,
+        v: UnsafeRawBufferPointer, vBytesPerRow: Int,
+        width: Int, height: Int, range: YUVRange
+    ) throws(PixelBufferError) -> ImageBuffer {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         try PixelBufferError.check(plane: "Y", count: y.count, bytesPerRow: yBytesPerRow, rowBytes: width, rows: height)
@@ -44,7 +52,10 @@ package enum PixelConversion {
         let uBase = u.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let vBase = v.baseAddress!.assumingMemoryBound(to: UInt8.self)
         return convert(width: width, height: height, range: range, cbFirst: true) { row in
-            (yBase + row * yBytesPerRow, .planar(cb: uBase + (row / 2) * uBytesPerRow, cr: vBase + (row / 2) * vBytesPerRow))
+            (
+                yBase + row * yBytesPerRow,
+                .planar(cb: uBase + (row / 2) * uBytesPerRow, cr: vBase + (row / 2) * vBytesPerRow)
+            )
         }
     }
 
@@ -55,22 +66,26 @@ package enum PixelConversion {
         image.pixels.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { out in
                 for row in 0..<image.height {
-                    RowConversion.toRGB(source.baseAddress! + row * image.bytesPerRow, format: image.format,
-                                        width: image.width, into: out.baseAddress! + row * image.width * 3)
+                    RowConversion.toRGB(
+                        source.baseAddress! + row * image.bytesPerRow, format: image.format,
+                        width: image.width, into: out.baseAddress! + row * image.width * 3)
                 }
             }
         }
         return ImageBuffer(width: image.width, height: image.height, format: .rgb8, pixels: pixels)
     }
 
-    static func semiPlanar(y: UnsafeRawBufferPointer, yBytesPerRow: Int, chroma: UnsafeRawBufferPointer,
-                           chromaBytesPerRow: Int, planeName: String, cbFirst: Bool,
-                           width: Int, height: Int, range: YUVRange) throws(PixelBufferError) -> ImageBuffer {
+    static func semiPlanar(
+        y: UnsafeRawBufferPointer, yBytesPerRow: Int, chroma: UnsafeRawBufferPointer,
+        chromaBytesPerRow: Int, planeName: String, cbFirst: Bool,
+        width: Int, height: Int, range: YUVRange
+    ) throws(PixelBufferError) -> ImageBuffer {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         try PixelBufferError.check(plane: "Y", count: y.count, bytesPerRow: yBytesPerRow, rowBytes: width, rows: height)
-        try PixelBufferError.check(plane: planeName, count: chroma.count, bytesPerRow: chromaBytesPerRow,
-                                   rowBytes: 2 * cw, rows: ch)
+        try PixelBufferError.check(
+            plane: planeName, count: chroma.count, bytesPerRow: chromaBytesPerRow,
+            rowBytes: 2 * cw, rows: ch)
         let yBase = y.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let cBase = chroma.baseAddress!.assumingMemoryBound(to: UInt8.self)
         return convert(width: width, height: height, range: range, cbFirst: cbFirst) { row in
@@ -79,16 +94,19 @@ package enum PixelConversion {
     }
 
     /// Runs the row kernel over every row; `rowPlanes` gives the luma row and chroma of row `r`.
-    static func convert(width: Int, height: Int, range: YUVRange, cbFirst: Bool,
-                        rowPlanes: (Int) -> (UnsafePointer<UInt8>, YUVRowKernel.Chroma)) -> ImageBuffer {
+    static func convert(
+        width: Int, height: Int, range: YUVRange, cbFirst: Bool,
+        rowPlanes: (Int) -> (UnsafePointer<UInt8>, YUVRowKernel.Chroma)
+    ) -> ImageBuffer {
         let k = YUVCoefficients(range)
         let vectors = YUVRowKernel.Vectors(k, cbFirst: cbFirst)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         pixels.withUnsafeMutableBufferPointer { out in
             for row in 0..<height {
                 let (luma, chroma) = rowPlanes(row)
-                YUVRowKernel.convertRow(y: luma, chroma: chroma, width: width, k: k, vectors: vectors,
-                                        out: out.baseAddress! + row * width * 3)
+                YUVRowKernel.convertRow(
+                    y: luma, chroma: chroma, width: width, k: k, vectors: vectors,
+                    out: out.baseAddress! + row * width * 3)
             }
         }
         return ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels)

@@ -22,14 +22,17 @@ package enum Resampler {
     ///   - destination: at least `dstWidth * dstHeight * 3` writable bytes.
     ///   - plan: precomputed weights for these sizes (see ``ResizePlan``); computed when `nil`.
     ///   - threads: the most worker threads to use; the work is split only when it is large enough.
-    package static func resizeBilinearAntialiased(_ source: ImageBuffer, into destination: UnsafeMutableRawPointer,
-                                                 width dstWidth: Int, height dstHeight: Int,
-                                                 plan: ResizePlan? = nil, threads: Int = defaultThreadCount) {
+    package static func resizeBilinearAntialiased(
+        _ source: ImageBuffer, into destination: UnsafeMutableRawPointer,
+        width dstWidth: Int, height dstHeight: Int,
+        plan: ResizePlan? = nil, threads: Int = defaultThreadCount
+    ) {
         source.pixels.withUnsafeBytes { pixels in
-            resizeBilinearAntialiased(pixels: pixels, width: source.width, height: source.height,
-                                      bytesPerRow: source.bytesPerRow, format: source.format,
-                                      into: destination, width: dstWidth, height: dstHeight,
-                                      plan: plan, threads: threads)
+            resizeBilinearAntialiased(
+                pixels: pixels, width: source.width, height: source.height,
+                bytesPerRow: source.bytesPerRow, format: source.format,
+                into: destination, width: dstWidth, height: dstHeight,
+                plan: plan, threads: threads)
         }
     }
 
@@ -39,39 +42,50 @@ package enum Resampler {
     ///   - pixels: the source bytes; must hold `bytesPerRow * (height - 1) + width * bytesPerPixel`.
     ///   - bytesPerRow: distance between source rows, at least `width * format.bytesPerPixel`.
     ///   - destination: at least `dstWidth * dstHeight * 3` writable bytes.
-    package static func resizeBilinearAntialiased(pixels: UnsafeRawBufferPointer, width: Int, height: Int,
-                                                 bytesPerRow: Int, format: PixelFormat,
-                                                 into destination: UnsafeMutableRawPointer,
-                                                 width dstWidth: Int, height dstHeight: Int,
-                                                 plan: ResizePlan? = nil, threads: Int = defaultThreadCount) {
+    package static func resizeBilinearAntialiased(
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int,
+        bytesPerRow: Int, format: PixelFormat,
+        into destination: UnsafeMutableRawPointer,
+        width dstWidth: Int, height dstHeight: Int,
+        plan: ResizePlan? = nil, threads: Int = defaultThreadCount
+    ) {
         precondition(dstWidth > 0 && dstHeight > 0, "Resampler: destination size must be positive")
         precondition(width > 0 && height > 0, "Resampler: source size must be positive")
         precondition(bytesPerRow >= width * format.bytesPerPixel, "Resampler: bytesPerRow too small")
-        precondition(pixels.count >= bytesPerRow * (height - 1) + width * format.bytesPerPixel,
-                     "Resampler: source buffer smaller than bytesPerRow * height")
+        precondition(
+            pixels.count >= bytesPerRow * (height - 1) + width * format.bytesPerPixel,
+            "Resampler: source buffer smaller than bytesPerRow * height")
         if let plan {
-            precondition(plan.sourceWidth == width && plan.sourceHeight == height
-                         && plan.width == dstWidth && plan.height == dstHeight,
-                         "Resampler: the plan was made for other sizes")
+            precondition(
+                plan.sourceWidth == width && plan.sourceHeight == height
+                    && plan.width == dstWidth && plan.height == dstHeight,
+                "Resampler: the plan was made for other sizes")
         }
         guard let base = pixels.baseAddress else { return }
-        let resolved = plan ?? ResizePlan(sourceWidth: width, sourceHeight: height,
-                                          width: dstWidth, height: dstHeight, formats: [format])
-        let engine = ResizeEngine(source: base.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: bytesPerRow,
-                                  format: format, destination: destination.assumingMemoryBound(to: UInt8.self),
-                                  plan: resolved)
+        let resolved =
+            plan
+            ?? ResizePlan(
+                sourceWidth: width, sourceHeight: height,
+                width: dstWidth, height: dstHeight, formats: [format])
+        let engine = ResizeEngine(
+            source: base.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: bytesPerRow,
+            format: format, destination: destination.assumingMemoryBound(to: UInt8.self),
+            plan: resolved)
         engine.run(threads: max(1, threads))
     }
 
     /// Resizes `source` to a new tightly packed RGB8 image of `dstWidth`×`dstHeight`.
-    package static func resizeBilinearAntialiased(_ source: ImageBuffer, width dstWidth: Int, height dstHeight: Int,
-                                                 plan: ResizePlan? = nil,
-                                                 threads: Int = defaultThreadCount) -> ImageBuffer {
+    package static func resizeBilinearAntialiased(
+        _ source: ImageBuffer, width dstWidth: Int, height dstHeight: Int,
+        plan: ResizePlan? = nil,
+        threads: Int = defaultThreadCount
+    ) -> ImageBuffer {
         precondition(dstWidth > 0 && dstHeight > 0, "Resampler: destination size must be positive")
         var pixels = [UInt8](repeating: 0, count: dstWidth * dstHeight * 3)
         pixels.withUnsafeMutableBytes { out in
-            resizeBilinearAntialiased(source, into: out.baseAddress!, width: dstWidth, height: dstHeight,
-                                      plan: plan, threads: threads)
+            resizeBilinearAntialiased(
+                source, into: out.baseAddress!, width: dstWidth, height: dstHeight,
+                plan: plan, threads: threads)
         }
         return ImageBuffer(width: dstWidth, height: dstHeight, format: .rgb8, pixels: pixels)
     }

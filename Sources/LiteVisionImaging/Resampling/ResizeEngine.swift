@@ -35,9 +35,10 @@ struct ResizeEngine: @unchecked Sendable {
                 plan.vertical.weights.withUnsafeBufferPointer { vWeights in
                     var row: HorizontalKernel.Row? = nil
                     if let table {
-                        row = HorizontalKernel.Row(table: table, weights: hWeights.baseAddress!,
-                                                   starts: hStarts.baseAddress!, outCount: plan.width,
-                                                   format: format, clip: plan.horizontal.needsClip)
+                        row = HorizontalKernel.Row(
+                            table: table, weights: hWeights.baseAddress!,
+                            starts: hStarts.baseAddress!, outCount: plan.width,
+                            format: format, clip: plan.horizontal.needsClip)
                     }
                     let context = Context(row: row, vWeights: vWeights.baseAddress!)
                     if workers == 1 {
@@ -88,7 +89,8 @@ struct ResizeEngine: @unchecked Sendable {
                 let row = source + y * sourceBytesPerRow
                 if let hRow = context.row {
                     HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
-                    HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + y * rowBytes)
+                    HorizontalKernel.resample(
+                        scratch.paired, hRow, pairedOutput: false, out: destination + y * rowBytes)
                 } else {
                     RowConversion.toRGB(row, format: format, width: plan.width, into: destination + y * rowBytes)
                 }
@@ -109,7 +111,7 @@ struct ResizeEngine: @unchecked Sendable {
         let vertical = plan.vertical
         let rowBytes = plan.width * 3
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
-        var next = Int.min     // the next source row the ring does not hold yet
+        var next = Int.min  // the next source row the ring does not hold yet
         // The ring has one row more than any window, so the row after a window can be made early
         // (with the window's last row) without evicting a row the window still needs.
         let bandEnd = vertical.first[end - 1] + vertical.count[end - 1]
@@ -123,8 +125,9 @@ struct ResizeEngine: @unchecked Sendable {
                     // Two rows at a time share the weight loads.
                     HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
                     HorizontalKernel.pairRow(row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2)
-                    HorizontalKernel.resampleTwo(scratch.paired, scratch.paired2, hRow, pairedOutput: true,
-                                                 outA: slot, outB: scratch.ringRow(next + 1))
+                    HorizontalKernel.resampleTwo(
+                        scratch.paired, scratch.paired2, hRow, pairedOutput: true,
+                        outA: slot, outB: scratch.ringRow(next + 1))
                     next += 2
                     continue
                 }
@@ -142,11 +145,13 @@ struct ResizeEngine: @unchecked Sendable {
             VerticalPairedKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
             let out = destination + yy * rowBytes
             if vertical.needsClip {
-                VerticalPairedKernel.resampleRow(rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                                                 taps: taps, count: rowBytes, out: out, ClippedRounding.self)
+                VerticalPairedKernel.resampleRow(
+                    rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                    taps: taps, count: rowBytes, out: out, ClippedRounding.self)
             } else {
-                VerticalPairedKernel.resampleRow(rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                                                 taps: taps, count: rowBytes, out: out, UnclippedRounding.self)
+                VerticalPairedKernel.resampleRow(
+                    rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self)
             }
         }
     }
@@ -160,15 +165,18 @@ struct ResizeEngine: @unchecked Sendable {
             for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
             let weights = context.vWeights + yy * vertical.stride
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-            VerticalKernel.resampleRow(rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                                       taps: taps, count: rowBytes, out: destination + yy * rowBytes)
+            VerticalKernel.resampleRow(
+                rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+                taps: taps, count: rowBytes, out: destination + yy * rowBytes)
         }
     }
 
     /// Pillow's other order: per output row, the vertical pass over full source rows (in the
     /// source format), then the horizontal pass of that one row.
-    func runVerticalFirst(_ start: Int, _ end: Int, _ context: Context, _ hRow: HorizontalKernel.Row,
-                          _ scratch: Scratch) {
+    func runVerticalFirst(
+        _ start: Int, _ end: Int, _ context: Context, _ hRow: HorizontalKernel.Row,
+        _ scratch: Scratch
+    ) {
         let vertical = plan.vertical
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
         for yy in start..<end {
@@ -176,8 +184,9 @@ struct ResizeEngine: @unchecked Sendable {
             for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
             let weights = context.vWeights + yy * vertical.stride
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-            VerticalKernel.resampleRow(rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                                       taps: taps, count: sourceElements, out: scratch.bytes)
+            VerticalKernel.resampleRow(
+                rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+                taps: taps, count: sourceElements, out: scratch.bytes)
             HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired)
             HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + yy * plan.width * 3)
         }

@@ -25,8 +25,9 @@ package struct ResizePlan: Sendable {
     /// Precomputes the weights for resizing `sourceWidth`×`sourceHeight` pixels to `width`×`height`.
     /// All sizes must be positive.
     package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
-        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
-                  formats: [.rgb8, .rgba8])
+        self.init(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+            formats: [.rgb8, .rgba8])
     }
 
     /// Precomputes the weights, laying out the horizontal table only for the given source formats.
@@ -42,7 +43,8 @@ package struct ResizePlan: Sendable {
         vertical = PillowAxis(inSize: sourceHeight, outSize: height)
         let resizesWidth = sourceWidth != width
         rgbTable = resizesWidth && formats.contains(.rgb8) ? ResizePlan.table(horizontal, for: .rgb8) : nil
-        quadTable = resizesWidth && (formats.contains(.rgba8) || formats.contains(.bgra8))
+        quadTable =
+            resizesWidth && (formats.contains(.rgba8) || formats.contains(.bgra8))
             ? ResizePlan.table(horizontal, for: .rgba8) : nil
     }
 

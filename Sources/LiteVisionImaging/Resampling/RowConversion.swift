@@ -3,8 +3,10 @@ enum RowConversion {
     /// Converts `width` pixels of `format` at `source` into RGB8 at `destination` (3 bytes each).
     /// The alpha byte of four-byte formats is dropped; gray is replicated into the three channels.
     @inline(__always)
-    static func toRGB(_ source: UnsafePointer<UInt8>, format: PixelFormat, width: Int,
-                      into destination: UnsafeMutablePointer<UInt8>) {
+    static func toRGB(
+        _ source: UnsafePointer<UInt8>, format: PixelFormat, width: Int,
+        into destination: UnsafeMutablePointer<UInt8>
+    ) {
         switch format {
         case .rgb8:
             destination.update(from: source, count: width &* 3)
@@ -25,8 +27,10 @@ enum RowConversion {
 
     /// Four bytes per pixel to three, taking channels `red`, 1 and `blue`.
     @inline(__always)
-    static func fourToThree(_ source: UnsafePointer<UInt8>, width: Int,
-                            into destination: UnsafeMutablePointer<UInt8>, red: Int, blue: Int) {
+    static func fourToThree(
+        _ source: UnsafePointer<UInt8>, width: Int,
+        into destination: UnsafeMutablePointer<UInt8>, red: Int, blue: Int
+    ) {
         // Four pixels at a time with one 16-byte load; the last pixels one by one.
         var x = 0
         let raw = UnsafeRawPointer(source)

@@ -8,8 +8,10 @@ enum VerticalKernel {
     /// The weights of one output row as `pmaddwd` operands: for each pair of taps, the vector of
     /// high parts and the vector of low parts. `pairs` must hold `(taps + 1) / 2 * 2` vectors.
     @inline(__always)
-    static func prepareWeights(_ weights: UnsafePointer<Int32>, taps: Int,
-                               into pairs: UnsafeMutablePointer<SIMD8<Int16>>) {
+    static func prepareWeights(
+        _ weights: UnsafePointer<Int32>, taps: Int,
+        into pairs: UnsafeMutablePointer<SIMD8<Int16>>
+    ) {
         var t = 0
         var slot = 0
         while t < taps {
@@ -17,8 +19,10 @@ enum VerticalKernel {
             let b = t &+ 1 < taps ? weights[t &+ 1] : 0
             let high = SIMD2<Int16>(Int16(truncatingIfNeeded: a >> 11), Int16(truncatingIfNeeded: b >> 11))
             let low = SIMD2<Int16>(Int16(truncatingIfNeeded: a & 2047), Int16(truncatingIfNeeded: b & 2047))
-            pairs[slot] = SIMD8(lowHalf: SIMD4(lowHalf: high, highHalf: high), highHalf: SIMD4(lowHalf: high, highHalf: high))
-            pairs[slot &+ 1] = SIMD8(lowHalf: SIMD4(lowHalf: low, highHalf: low), highHalf: SIMD4(lowHalf: low, highHalf: low))
+            pairs[slot] = SIMD8(
+                lowHalf: SIMD4(lowHalf: high, highHalf: high), highHalf: SIMD4(lowHalf: high, highHalf: high))
+            pairs[slot &+ 1] = SIMD8(
+                lowHalf: SIMD4(lowHalf: low, highHalf: low), highHalf: SIMD4(lowHalf: low, highHalf: low))
             slot &+= 2
             t &+= 2
         }
@@ -30,9 +34,11 @@ enum VerticalKernel {
     ///   - weights: the fixed-point weights (for the scalar tail).
     ///   - pairs: the weights prepared by ``prepareWeights(_:taps:into:)``.
     @inline(__always)
-    static func resampleRow(rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int32>,
-                            pairs: UnsafePointer<SIMD8<Int16>>, taps: Int, count: Int,
-                            out: UnsafeMutablePointer<UInt8>) {
+    static func resampleRow(
+        rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int32>,
+        pairs: UnsafePointer<SIMD8<Int16>>, taps: Int, count: Int,
+        out: UnsafeMutablePointer<UInt8>
+    ) {
         guard count >= 16 else {
             scalarRow(rows: rows, weights: weights, taps: taps, from: 0, count: count, out: out)
             return
@@ -47,8 +53,10 @@ enum VerticalKernel {
 
     /// Sixteen output bytes at offset `at`.
     @inline(__always)
-    static func chunk16(rows: UnsafePointer<UnsafePointer<UInt8>>, pairs: UnsafePointer<SIMD8<Int16>>,
-                        taps: Int, at: Int, out: UnsafeMutablePointer<UInt8>) {
+    static func chunk16(
+        rows: UnsafePointer<UnsafePointer<UInt8>>, pairs: UnsafePointer<SIMD8<Int16>>,
+        taps: Int, at: Int, out: UnsafeMutablePointer<UInt8>
+    ) {
         var h0 = SIMD4<Int32>(), h1 = SIMD4<Int32>(), h2 = SIMD4<Int32>(), h3 = SIMD4<Int32>()
         var l0 = SIMD4<Int32>(), l1 = SIMD4<Int32>(), l2 = SIMD4<Int32>(), l3 = SIMD4<Int32>()
         var t = 0
@@ -71,15 +79,19 @@ enum VerticalKernel {
         }
         let v0 = SIMDOps.roundToByte((h0 &<< 11) &+ l0), v1 = SIMDOps.roundToByte((h1 &<< 11) &+ l1)
         let v2 = SIMDOps.roundToByte((h2 &<< 11) &+ l2), v3 = SIMDOps.roundToByte((h3 &<< 11) &+ l3)
-        let bytes = SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int32>(lowHalf: SIMD8(lowHalf: v0, highHalf: v1),
-                                                                     highHalf: SIMD8(lowHalf: v2, highHalf: v3)))
+        let bytes = SIMD16<UInt8>(
+            truncatingIfNeeded: SIMD16<Int32>(
+                lowHalf: SIMD8(lowHalf: v0, highHalf: v1),
+                highHalf: SIMD8(lowHalf: v2, highHalf: v3)))
         UnsafeMutableRawPointer(out + at).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
     }
 
     /// The plain loop, for rows shorter than one vector.
     @inline(__always)
-    static func scalarRow(rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int32>,
-                          taps: Int, from: Int, count: Int, out: UnsafeMutablePointer<UInt8>) {
+    static func scalarRow(
+        rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int32>,
+        taps: Int, from: Int, count: Int, out: UnsafeMutablePointer<UInt8>
+    ) {
         for x in from..<count {
             var sum: Int32 = 0
             for t in 0..<taps { sum &+= Int32(rows[t][x]) &* weights[t] }

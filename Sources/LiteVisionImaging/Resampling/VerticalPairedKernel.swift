@@ -5,7 +5,8 @@ enum VerticalPairedKernel {
     /// The `pmaddwd` operand of each tap: the weight pair `(K - 128 * Kh, Kh)`, `Kh = min(K >> 7, 32767)`,
     /// repeated over the four lanes.
     @inline(__always)
-    static func prepareWeights(_ weights: UnsafePointer<Int32>, taps: Int, into out: UnsafeMutablePointer<SIMD8<Int16>>) {
+    static func prepareWeights(_ weights: UnsafePointer<Int32>, taps: Int, into out: UnsafeMutablePointer<SIMD8<Int16>>)
+    {
         for t in 0..<taps {
             let k = Int(weights[t])
             let high = min(k >> 7, 32767)
@@ -20,9 +21,11 @@ enum VerticalPairedKernel {
     ///   - rows: `taps` paired rows, 16-byte aligned, each holding `count` lanes.
     ///   - pairs: the weights prepared by ``prepareWeights(_:taps:into:)``.
     ///   - weights: the plain weights (for rows shorter than 16 elements).
-    static func resampleRow<R: Rounding>(rows: UnsafePointer<UnsafeRawPointer>, pairs: UnsafePointer<SIMD8<Int16>>,
-                                         weights: UnsafePointer<Int32>, taps: Int, count: Int,
-                                         out: UnsafeMutablePointer<UInt8>, _: R.Type) {
+    static func resampleRow<R: Rounding>(
+        rows: UnsafePointer<UnsafeRawPointer>, pairs: UnsafePointer<SIMD8<Int16>>,
+        weights: UnsafePointer<Int32>, taps: Int, count: Int,
+        out: UnsafeMutablePointer<UInt8>, _: R.Type
+    ) {
         guard count >= 16 else {
             for x in 0..<count {
                 var sum: Int32 = 0
@@ -46,9 +49,11 @@ enum VerticalPairedKernel {
                 a2 &+= SIMDOps.multiplyAddPairs(r.loadUnaligned(fromByteOffset: 32, as: SIMD8<Int16>.self), k)
                 a3 &+= SIMDOps.multiplyAddPairs(r.loadUnaligned(fromByteOffset: 48, as: SIMD8<Int16>.self), k)
             }
-            let v = SIMD16<Int32>(lowHalf: SIMD8(lowHalf: R.round(a0), highHalf: R.round(a1)),
-                                  highHalf: SIMD8(lowHalf: R.round(a2), highHalf: R.round(a3)))
-            UnsafeMutableRawPointer(out + at).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: v), as: SIMD16<UInt8>.self)
+            let v = SIMD16<Int32>(
+                lowHalf: SIMD8(lowHalf: R.round(a0), highHalf: R.round(a1)),
+                highHalf: SIMD8(lowHalf: R.round(a2), highHalf: R.round(a3)))
+            UnsafeMutableRawPointer(out + at).storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: v), as: SIMD16<UInt8>.self)
             x &+= 16
         }
     }

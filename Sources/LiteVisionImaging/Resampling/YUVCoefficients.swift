@@ -39,9 +39,11 @@ struct YUVCoefficients: Sendable {
     func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> (UInt8, UInt8, UInt8) {
         let yTerm = Int32(y) &* luma &+ bias
         let cbv = Int32(cb) &- 128, crv = Int32(cr) &- 128
-        return (YUVCoefficients.clip((yTerm &+ redCr &* crv) >> YUVCoefficients.fractionBits),
-                YUVCoefficients.clip((yTerm &+ greenCb &* cbv &+ greenCr &* crv) >> YUVCoefficients.fractionBits),
-                YUVCoefficients.clip((yTerm &+ blueCb &* cbv) >> YUVCoefficients.fractionBits))
+        return (
+            YUVCoefficients.clip((yTerm &+ redCr &* crv) >> YUVCoefficients.fractionBits),
+            YUVCoefficients.clip((yTerm &+ greenCb &* cbv &+ greenCr &* crv) >> YUVCoefficients.fractionBits),
+            YUVCoefficients.clip((yTerm &+ blueCb &* cbv) >> YUVCoefficients.fractionBits)
+        )
     }
 
     @inline(__always)

@@ -30,8 +30,10 @@ enum YUVRowKernel {
     }
 
     /// Converts `width` pixels of luma at `y` with the chroma of `chroma` into RGB8 at `out`.
-    static func convertRow(y: UnsafePointer<UInt8>, chroma: Chroma, width: Int, k: YUVCoefficients,
-                           vectors v: Vectors, out: UnsafeMutablePointer<UInt8>) {
+    static func convertRow(
+        y: UnsafePointer<UInt8>, chroma: Chroma, width: Int, k: YUVCoefficients,
+        vectors v: Vectors, out: UnsafeMutablePointer<UInt8>
+    ) {
         switch chroma {
         case .interleaved(let plane, let cbFirst):
             row(y: y, chroma: InterleavedChroma(plane: plane, cbFirst: cbFirst), width: width, k: k, v: v, out: out)
@@ -42,15 +44,18 @@ enum YUVRowKernel {
 
     /// The row loop, specialised per chroma layout.
     @inline(__always)
-    static func row<C: ChromaSource>(y: UnsafePointer<UInt8>, chroma: C, width: Int, k: YUVCoefficients,
-                                     v: Vectors, out: UnsafeMutablePointer<UInt8>) {
+    static func row<C: ChromaSource>(
+        y: UnsafePointer<UInt8>, chroma: C, width: Int, k: YUVCoefficients,
+        v: Vectors, out: UnsafeMutablePointer<UInt8>
+    ) {
         let yRaw = UnsafeRawPointer(y)
         let outRaw = UnsafeMutableRawPointer(out)
         var x = 0
         // Eight pixels per step; `x + 8 < width` leaves room for the fourth byte of the last store.
         while x &+ 8 < width {
-            step8(chroma.pairs(at: x), yRaw.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self), v,
-                  outRaw + x &* 3)
+            step8(
+                chroma.pairs(at: x), yRaw.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self), v,
+                outRaw + x &* 3)
             x &+= 8
         }
         while x < width {
@@ -119,7 +124,8 @@ struct InterleavedChroma: ChromaSource {
 
     @inline(__always)
     func pairs(at x: Int) -> SIMD8<Int16> {
-        SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(plane).loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self)) &- 128
+        SIMD8<Int16>(
+            truncatingIfNeeded: UnsafeRawPointer(plane).loadUnaligned(fromByteOffset: x, as: SIMD8<UInt8>.self)) &- 128
     }
 
     @inline(__always)
@@ -136,8 +142,14 @@ struct PlanarChroma: ChromaSource {
 
     @inline(__always)
     func pairs(at x: Int) -> SIMD8<Int16> {
-        let u = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
-        let w = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self)) &- 128
+        let u =
+            SIMD4<Int32>(
+                truncatingIfNeeded: UnsafeRawPointer(cb).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self))
+            &- 128
+        let w =
+            SIMD4<Int32>(
+                truncatingIfNeeded: UnsafeRawPointer(cr).loadUnaligned(fromByteOffset: x >> 1, as: SIMD4<UInt8>.self))
+            &- 128
         return unsafeBitCast((u & 0xFFFF) | (w &<< 16), to: SIMD8<Int16>.self)
     }
 

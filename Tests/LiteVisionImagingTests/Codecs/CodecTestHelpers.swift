@@ -106,4 +106,3 @@ enum CodecTestHelpers {
         return sos + 2 + (Int(jpeg[sos + 2]) << 8 | Int(jpeg[sos + 3]))
     }
 }
-

@@ -44,18 +44,20 @@ import LiteVisionImaging
 
     @Test func littleEndianTIFFIsRead() {
         // "II", 42, IFD0 at 8; one entry: tag 0x0112, SHORT, count 1, value 6; no next IFD.
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]
+        let tiff: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ]
         #expect(tiff.withUnsafeBytes { EXIFReader.orientation(inEXIF: $0) } == .right)
     }
 
     @Test func orientationAfterOtherTagsIsFound() {
         // Big-endian IFD0 with three entries; the orientation (8 = .left) is the last one.
         var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x03]
-        tiff += [0x01, 0x0F, 0x00, 0x02, 0x00, 0x00, 0x00, 0x04, 0x41, 0x42, 0x43, 0x00] // Make "ABC"
-        tiff += [0x01, 0x1A, 0x00, 0x05, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40] // XResolution
-        tiff += [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00] // Orientation
+        tiff += [0x01, 0x0F, 0x00, 0x02, 0x00, 0x00, 0x00, 0x04, 0x41, 0x42, 0x43, 0x00]  // Make "ABC"
+        tiff += [0x01, 0x1A, 0x00, 0x05, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x40]  // XResolution
+        tiff += [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00]  // Orientation
         tiff += [0x00, 0x00, 0x00, 0x00]
         #expect(tiff.withUnsafeBytes { EXIFReader.orientation(inEXIF: $0) } == .left)
     }
@@ -69,12 +71,12 @@ import LiteVisionImaging
     @Test func garbageAPP1IsUpAndStillDecodes() throws {
         let plain = try JPEGEncoder.encode(Self.photo)
         let cases: [[UInt8]] = [
-            Array("Exif\0\0".utf8) + [0x12, 0x34, 0x56, 0x78, 0x9A],                  // no TIFF header
+            Array("Exif\0\0".utf8) + [0x12, 0x34, 0x56, 0x78, 0x9A],  // no TIFF header
             Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0xFF, 0xFF, 0xFF, 0xF0],  // IFD0 far away
-            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0xFF, 0xFF], // 65535 entries
-            Array("Exif\0\0".utf8),                                                      // empty TIFF
-            Array("Exif".utf8),                                                          // short header
-            Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8),                    // XMP, not EXIF
+            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0xFF, 0xFF],  // 65535 entries
+            Array("Exif\0\0".utf8),  // empty TIFF
+            Array("Exif".utf8),  // short header
+            Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8),  // XMP, not EXIF
         ]
         for payload in cases {
             let jpeg = Self.withAPP1(payload, in: plain)
@@ -88,7 +90,7 @@ import LiteVisionImaging
         // An APP1 claiming 60000 bytes in a file of a few dozen: the reader must not follow it.
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0xEA, 0x60] + Array("Exif\0\0MM\0*".utf8)
         #expect(bytes.withUnsafeBytes { EXIFReader.orientation(inJPEG: $0) } == nil)
-        let tooShort: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01] // length below 2
+        let tooShort: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01]  // length below 2
         #expect(tooShort.withUnsafeBytes { EXIFReader.orientation(inJPEG: $0) } == nil)
     }
 
@@ -105,7 +107,8 @@ import LiteVisionImaging
         for _ in 0..<3000 {
             var damaged = header
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                damaged[Int.random(in: 2..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                damaged[Int.random(in: 2..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
             let found = damaged.withUnsafeBytes { EXIFReader.orientation(inJPEG: $0) }
             #expect(found == nil || ImageOrientation.allCases.contains(found!))
@@ -114,9 +117,11 @@ import LiteVisionImaging
 
     @Test func pngEXIfChunkIsRead() throws {
         let png = try PNGEncoder.encode(Self.photo)
-        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01,
-                             0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x03, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01,
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x03, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ]
         let tagged = CodecTestHelpers.insertingChunk(CodecTestHelpers.pngChunk("eXIf", tiff), into: png)
         let decoded = try ImageDecoder().decode(tagged)
         #expect(decoded.orientation == .down)

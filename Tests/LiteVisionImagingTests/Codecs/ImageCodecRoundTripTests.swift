@@ -52,7 +52,9 @@ import LiteVisionTestSupport
     @Test func paddedRowsAreHonoured() throws {
         // 64x48 RGB with 10 bytes of padding per row.
         var padded: [UInt8] = []
-        for y in 0..<48 { padded += Self.photo.pixels[(y * 192)..<((y + 1) * 192)] + [UInt8](repeating: 0xAB, count: 10) }
+        for y in 0..<48 {
+            padded += Self.photo.pixels[(y * 192)..<((y + 1) * 192)] + [UInt8](repeating: 0xAB, count: 10)
+        }
         let image = ImageBuffer(width: 64, height: 48, format: .rgb8, bytesPerRow: 202, pixels: padded)
         #expect(try ImageDecoder().decode(PNGEncoder.encode(image)).image.pixels == Self.photo.pixels)
         let jpeg = try ImageDecoder().decode(JPEGEncoder.encode(image, quality: 100)).image
@@ -88,10 +90,10 @@ import LiteVisionTestSupport
         // Flat colour patches so that JPEG loss is negligible; expected RGB from Pillow's formula
         // R = k - k * (255 - c) / 255 (its CMYK;I unpacking followed by its cmyk2rgb).
         let patches: [([UInt8], [UInt8])] = [
-            ([255, 255, 255, 255], [255, 255, 255]), // no ink: white
-            ([255, 255, 255, 0], [0, 0, 0]),         // full black
-            ([0, 255, 255, 255], [0, 255, 255]),     // full cyan
-            ([255, 128, 255, 200], [200, 100, 200]), // half magenta on grey
+            ([255, 255, 255, 255], [255, 255, 255]),  // no ink: white
+            ([255, 255, 255, 0], [0, 0, 0]),  // full black
+            ([0, 255, 255, 255], [0, 255, 255]),  // full cyan
+            ([255, 128, 255, 200], [200, 100, 200]),  // half magenta on grey
         ]
         for (cmyk, rgb) in patches {
             let pixels = [[UInt8]](repeating: cmyk, count: 16 * 16).flatMap { $0 }
@@ -99,7 +101,9 @@ import LiteVisionTestSupport
             let decoded = try ImageDecoder().decode(jpeg).image
             #expect(decoded.format == .rgb8 && decoded.pixels.count == 16 * 16 * 3)
             let center = CodecTestHelpers.pixel(decoded, x: 8, y: 8)
-            for c in 0..<3 { #expect(abs(Int(center[c]) - Int(rgb[c])) <= 2, "CMYK \(cmyk) -> \(center), expected \(rgb)") }
+            for c in 0..<3 {
+                #expect(abs(Int(center[c]) - Int(rgb[c])) <= 2, "CMYK \(cmyk) -> \(center), expected \(rgb)")
+            }
         }
     }
 

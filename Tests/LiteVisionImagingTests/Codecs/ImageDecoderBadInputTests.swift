@@ -45,7 +45,8 @@ import LiteVisionTestSupport
 
     @Test func textFileNamedJPGIsUnsupported() throws {
         let path = TestData.temporaryDirectory("codecs").appendingPathComponent("page.jpg").path
-        try "<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         do {
             _ = try decoder.decodeFile(atPath: path)
             Issue.record("a text file decoded")
@@ -57,13 +58,20 @@ import LiteVisionTestSupport
     }
 
     @Test func otherFormatsAreNamed() {
-        #expect(unsupportedKind(Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00])?.contains("GIF") == true)
-        #expect(unsupportedKind(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [0, 0])?.contains("WebP") == true)
+        #expect(
+            unsupportedKind(Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00])?.contains("GIF") == true)
+        #expect(
+            unsupportedKind(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [0, 0])?.contains("WebP")
+                == true)
         #expect(unsupportedKind([0, 0, 0, 0x1C] + Array("ftypheic".utf8) + [0, 0, 0, 0])?.contains("HEIF") == true)
         #expect(unsupportedKind(Array("II*\0".utf8) + [8, 0, 0, 0])?.contains("TIFF") == true)
-        #expect(unsupportedKind(Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 20))?
-            .contains("BMP") == true)
-        #expect(throws: ImageDecodingError.corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it")) {
+        #expect(
+            unsupportedKind(
+                Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 20))?
+                .contains("BMP") == true)
+        #expect(
+            throws: ImageDecodingError.corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it")
+        ) {
             try decoder.decode([0xFF, 0xD8, 0x00, 0x00])
         }
         let unknown = unsupportedKind([0x00, 0x01, 0x02, 0x03, 0xF0, 0xF1])
@@ -108,7 +116,8 @@ import LiteVisionTestSupport
     @Test func truncatedPNGIsAnError() throws {
         let png = try PNGEncoder.encode(CodecTestHelpers.photoCrop)
         for length in [5, 20, 40, png.count / 2, png.count - 13] {
-            #expect(isTruncated { try decoder.decode(Array(png.prefix(length))) }, "first \(length) of \(png.count) bytes")
+            #expect(
+                isTruncated { try decoder.decode(Array(png.prefix(length))) }, "first \(length) of \(png.count) bytes")
         }
     }
 
@@ -147,9 +156,12 @@ import LiteVisionTestSupport
             for _ in 0..<300 {
                 var damaged = original
                 for _ in 0..<Int.random(in: 1...8, using: &generator) {
-                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
-                if Bool.random(using: &generator) { damaged = Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator))) }
+                if Bool.random(using: &generator) {
+                    damaged = Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))
+                }
                 do {
                     let decoded = try decoder.decode(damaged)
                     #expect(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 3)
@@ -166,7 +178,7 @@ import LiteVisionTestSupport
     @Test func invalidJPEGHeaderIsCorrupt() throws {
         var jpeg = try JPEGEncoder.encode(CodecTestHelpers.photoCrop)
         let sof = try #require(CodecTestHelpers.offset(ofMarker: 0xC0, in: jpeg))
-        jpeg[sof + 4] = 5 // sample precision 5 bits: not a JPEG precision
+        jpeg[sof + 4] = 5  // sample precision 5 bits: not a JPEG precision
         do {
             _ = try decoder.decode(jpeg)
             Issue.record("decoded a JPEG with 5-bit precision")
@@ -178,7 +190,7 @@ import LiteVisionTestSupport
 
     @Test func pngWithBadCRCIsCorrupt() throws {
         var png = try PNGEncoder.encode(CodecTestHelpers.photoCrop)
-        png[29] ^= 0xFF // inside the IHDR CRC
+        png[29] ^= 0xFF  // inside the IHDR CRC
         do {
             _ = try decoder.decode(png)
             Issue.record("decoded a PNG with a bad IHDR CRC")
@@ -209,8 +221,9 @@ import LiteVisionTestSupport
     }
 
     @Test func hugeDeclaredPNGIsRefusedFromTheHeader() {
-        let png = CodecTestHelpers.pngHeader(width: 60000, height: 60000,
-                                             rest: CodecTestHelpers.pngChunk("IDAT", [0x78, 0x9C]))
+        let png = CodecTestHelpers.pngHeader(
+            width: 60000, height: 60000,
+            rest: CodecTestHelpers.pngChunk("IDAT", [0x78, 0x9C]))
         #expect(throws: ImageDecodingError.tooLarge(width: 60000, height: 60000, limit: 100_000_000)) {
             try decoder.decode(png)
         }
@@ -223,7 +236,7 @@ import LiteVisionTestSupport
 
     @Test func theLimitIsConfigurable() throws {
         #expect(ImageDecoder.defaultMaxPixelCount == 100_000_000)
-        let bird = try CodecTestHelpers.photoBytes("bird.jpg") // 2000x1508 = 3,016,000 pixels
+        let bird = try CodecTestHelpers.photoBytes("bird.jpg")  // 2000x1508 = 3,016,000 pixels
         #expect(throws: ImageDecodingError.tooLarge(width: 2000, height: 1508, limit: 3_015_999)) {
             try ImageDecoder(maxPixelCount: 3_015_999).decode(bird)
         }

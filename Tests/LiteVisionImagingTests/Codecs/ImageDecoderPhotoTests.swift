@@ -47,18 +47,20 @@ import LiteVisionTestSupport
     /// Our decoding was bit-identical to Pillow on every shared photo (max abs diff 0), so the tolerance on
     /// the means only absorbs their printed rounding. The photos cover 4:4:4, 4:2:0, 4:2:2 and 4:4:0
     /// chroma subsampling and an Adobe APP14 marker.
-    @Test(arguments: [
-        ("bird.jpg", [127.2978, 132.1030, 141.5311], [85, 122, 174], [158, 148, 157]),
-        ("grace_hopper.jpg", [82.5876, 72.4325, 86.3691], [21, 26, 82], [208, 123, 86]),
-        ("sunflower.jpg", [186.4267, 158.3100, 81.1678], [176, 167, 152], [254, 205, 4]),
-        ("img_meal_one.jpg", [145.0726, 93.5400, 51.0653], [66, 79, 23], [142, 43, 2]),
-        ("yolox_dog_bicycle_truck.jpg", [134.4470, 135.6657, 114.0797], [57, 58, 50], [119, 6, 10]),
-    ] as [(String, [Double], [UInt8], [UInt8])])
+    @Test(
+        arguments: [
+            ("bird.jpg", [127.2978, 132.1030, 141.5311], [85, 122, 174], [158, 148, 157]),
+            ("grace_hopper.jpg", [82.5876, 72.4325, 86.3691], [21, 26, 82], [208, 123, 86]),
+            ("sunflower.jpg", [186.4267, 158.3100, 81.1678], [176, 167, 152], [254, 205, 4]),
+            ("img_meal_one.jpg", [145.0726, 93.5400, 51.0653], [66, 79, 23], [142, 43, 2]),
+            ("yolox_dog_bicycle_truck.jpg", [134.4470, 135.6657, 114.0797], [57, 58, 50], [119, 6, 10]),
+        ] as [(String, [Double], [UInt8], [UInt8])])
     func pixelsMatchPillow(name: String, mean: [Double], corner: [UInt8], center: [UInt8]) throws {
         let image = try ImageDecoder().decodeFile(atPath: TestData.image(name)).image
         let m = CodecTestHelpers.meanRGB(image)
-        #expect(abs(m.r - mean[0]) < 0.001 && abs(m.g - mean[1]) < 0.001 && abs(m.b - mean[2]) < 0.001,
-                "mean RGB \(m) of \(name), Pillow says \(mean)")
+        #expect(
+            abs(m.r - mean[0]) < 0.001 && abs(m.g - mean[1]) < 0.001 && abs(m.b - mean[2]) < 0.001,
+            "mean RGB \(m) of \(name), Pillow says \(mean)")
         #expect(CodecTestHelpers.pixel(image, x: 0, y: 0) == corner)
         #expect(CodecTestHelpers.pixel(image, x: image.width / 2, y: image.height / 2) == center)
     }

@@ -10,9 +10,9 @@ struct OrientationTests {
         (.upMirrored, 3, 2, [3, 2, 1, 6, 5, 4]),
         (.down, 3, 2, [6, 5, 4, 3, 2, 1]),
         (.downMirrored, 3, 2, [4, 5, 6, 1, 2, 3]),
-        (.right, 2, 3, [4, 1, 5, 2, 6, 3]),          // EXIF 6: rotate 90° clockwise
-        (.left, 2, 3, [3, 6, 2, 5, 1, 4]),           // EXIF 8: rotate 90° counter-clockwise
-        (.leftMirrored, 2, 3, [1, 4, 2, 5, 3, 6]),   // EXIF 5: transpose
+        (.right, 2, 3, [4, 1, 5, 2, 6, 3]),  // EXIF 6: rotate 90° clockwise
+        (.left, 2, 3, [3, 6, 2, 5, 1, 4]),  // EXIF 8: rotate 90° counter-clockwise
+        (.leftMirrored, 2, 3, [1, 4, 2, 5, 3, 6]),  // EXIF 5: transpose
         (.rightMirrored, 2, 3, [6, 3, 5, 2, 4, 1]),  // EXIF 7: transverse
     ]
 
@@ -33,7 +33,9 @@ struct OrientationTests {
         var pixels = [UInt8](repeating: 0xEE, count: stride * h)
         for y in 0..<h {
             for x in 0..<w {
-                for c in 0..<bpp { pixels[y * stride + x * bpp + c] = UInt8(truncatingIfNeeded: (y * w + x) * 7 + c * 61 + y) }
+                for c in 0..<bpp {
+                    pixels[y * stride + x * bpp + c] = UInt8(truncatingIfNeeded: (y * w + x) * 7 + c * 61 + y)
+                }
             }
         }
         return ImageBuffer(width: w, height: h, format: format, bytesPerRow: stride, pixels: pixels)
@@ -51,8 +53,10 @@ struct OrientationTests {
                 for v in 0..<out.height {
                     for u in 0..<out.width {
                         let s = orientation.storedPixel(forUprightX: u, y: v, storedWidth: w, storedHeight: h)
-                        for c in 0..<bpp where out.pixels[(v * out.width + u) * bpp + c]
-                            != image.pixels[s.y * image.bytesPerRow + s.x * bpp + c] {
+                        for c in 0..<bpp
+                        where out.pixels[(v * out.width + u) * bpp + c]
+                            != image.pixels[s.y * image.bytesPerRow + s.x * bpp + c]
+                        {
                             mismatches += 1
                         }
                     }
@@ -67,7 +71,7 @@ struct OrientationTests {
         for format in [PixelFormat.gray8, .rgb8, .rgba8, .bgra8] {
             let image = Self.distinct(29, 18, format)
             let back = Resampler.orient(Resampler.orient(image, orientation), orientation.inverse)
-            let packed = Resampler.orient(image, .up)   // the original without row padding
+            let packed = Resampler.orient(image, .up)  // the original without row padding
             #expect(back.width == 29 && back.height == 18)
             #expect(back.pixels == packed.pixels, "\(orientation) \(format)")
         }
@@ -79,8 +83,9 @@ struct OrientationTests {
         var out = [UInt8](repeating: 0, count: 224 * 224 * 3)
         image.pixels.withUnsafeBytes { src in
             out.withUnsafeMutableBytes { dst in
-                Resampler.orient(rgb: src.baseAddress!, width: 224, height: 224, orientation: orientation,
-                                 into: dst.baseAddress!)
+                Resampler.orient(
+                    rgb: src.baseAddress!, width: 224, height: 224, orientation: orientation,
+                    into: dst.baseAddress!)
             }
         }
         #expect(out == Resampler.orient(image, orientation).pixels)
@@ -88,7 +93,8 @@ struct OrientationTests {
         var small = [UInt8](repeating: 0, count: 7 * 3 * 3)
         odd.pixels.withUnsafeBytes { src in
             small.withUnsafeMutableBytes { dst in
-                Resampler.orient(rgb: src.baseAddress!, width: 7, height: 3, orientation: orientation, into: dst.baseAddress!)
+                Resampler.orient(
+                    rgb: src.baseAddress!, width: 7, height: 3, orientation: orientation, into: dst.baseAddress!)
             }
         }
         #expect(small == Resampler.orient(odd, orientation).pixels)
@@ -108,8 +114,10 @@ struct OrientationTests {
                         if s.x == x && s.y == y { found = (u, v) }
                     }
                 }
-                let r = orientation.mapToUpright(rect: BoundingBox(x: Double(x), y: Double(y), width: 1, height: 1), storedWidth: w, storedHeight: h)
-                #expect(found != nil && r.x == Double(found!.0) && r.y == Double(found!.1) && r.width == 1 && r.height == 1)
+                let r = orientation.mapToUpright(
+                    rect: BoundingBox(x: Double(x), y: Double(y), width: 1, height: 1), storedWidth: w, storedHeight: h)
+                #expect(
+                    found != nil && r.x == Double(found!.0) && r.y == Double(found!.1) && r.width == 1 && r.height == 1)
             }
         }
         let rect = BoundingBox(x: 1.5, y: 0.25, width: 4, height: 2.5)
@@ -121,7 +129,8 @@ struct OrientationTests {
 
     @Test("a 90° rotation moves the top-left stored corner to the top-right upright corner")
     func rightCorner() {
-        let r = ImageOrientation.right.mapToUpright(rect: BoundingBox(x: 0, y: 0, width: 10, height: 20), storedWidth: 100, storedHeight: 50)
+        let r = ImageOrientation.right.mapToUpright(
+            rect: BoundingBox(x: 0, y: 0, width: 10, height: 20), storedWidth: 100, storedHeight: 50)
         #expect(r.x == 30 && r.y == 0 && r.width == 20 && r.height == 10)
     }
 }

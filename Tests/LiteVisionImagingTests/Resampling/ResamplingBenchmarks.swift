@@ -5,7 +5,8 @@ import LiteVisionImaging
 
 /// Timings of the hot paths. Run only on demand, in a release build:
 /// `LITEVISION_BENCH=1 swift test -c release --filter ResamplingBenchmarks`.
-@Suite("ResamplingBenchmarks", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LITEVISION_BENCH"] != nil))
+@Suite(
+    "ResamplingBenchmarks", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LITEVISION_BENCH"] != nil))
 struct ResamplingBenchmarks {
     /// Best and median wall time of `body` over `runs` runs, in milliseconds.
     static func time(runs: Int = 30, _ body: () -> Void) -> (best: Double, median: Double) {
@@ -38,8 +39,9 @@ struct ResamplingBenchmarks {
             for threads in [1, 2] {
                 let t = Self.time(runs: sw * sh > 4_000_000 ? 15 : 60) {
                     out.withUnsafeMutableBytes {
-                        Resampler.resizeBilinearAntialiased(image, into: $0.baseAddress!, width: dw, height: dh,
-                                                            plan: plan, threads: threads)
+                        Resampler.resizeBilinearAntialiased(
+                            image, into: $0.baseAddress!, width: dw, height: dh,
+                            plan: plan, threads: threads)
                     }
                 }
                 Self.report("\(sw)x\(sh) \(format) -> \(dw)x\(dh) \(threads)T", t)
@@ -51,7 +53,9 @@ struct ResamplingBenchmarks {
             }
             Self.report("\(sw)x\(sh) \(format) -> \(dw)x\(dh) no plan", noPlan)
         }
-        let planTime = Self.time(runs: 15) { _ = ResizePlan(sourceWidth: 4096, sourceHeight: 3040, width: 224, height: 224) }
+        let planTime = Self.time(runs: 15) {
+            _ = ResizePlan(sourceWidth: 4096, sourceHeight: 3040, width: 224, height: 224)
+        }
         Self.report("ResizePlan 4096x3040 -> 224x224", planTime)
     }
 
@@ -64,8 +68,9 @@ struct ResamplingBenchmarks {
             let t = Self.time(runs: 60) {
                 y.withUnsafeBytes { yb in
                     c.withUnsafeBytes { cb in
-                        _ = try? PixelConversion.nv12ToRGB(y: yb, yBytesPerRow: w, cbcr: cb, cbcrBytesPerRow: w,
-                                                           width: w, height: h, range: range)
+                        _ = try? PixelConversion.nv12ToRGB(
+                            y: yb, yBytesPerRow: w, cbcr: cb, cbcrBytesPerRow: w,
+                            width: w, height: h, range: range)
                     }
                 }
             }
@@ -75,8 +80,9 @@ struct ResamplingBenchmarks {
             y.withUnsafeBytes { yb in
                 u.withUnsafeBytes { ub in
                     v.withUnsafeBytes { vb in
-                        _ = try? PixelConversion.i420ToRGB(y: yb, yBytesPerRow: w, u: ub, uBytesPerRow: w / 2, v: vb,
-                                                           vBytesPerRow: w / 2, width: w, height: h, range: .video)
+                        _ = try? PixelConversion.i420ToRGB(
+                            y: yb, yBytesPerRow: w, u: ub, uBytesPerRow: w / 2, v: vb,
+                            vBytesPerRow: w / 2, width: w, height: h, range: .video)
                     }
                 }
             }
@@ -94,8 +100,9 @@ struct ResamplingBenchmarks {
             let t = Self.time(runs: 200) {
                 image.pixels.withUnsafeBytes { src in
                     out.withUnsafeMutableBytes { dst in
-                        Resampler.orient(rgb: src.baseAddress!, width: 224, height: 224, orientation: orientation,
-                                         into: dst.baseAddress!)
+                        Resampler.orient(
+                            rgb: src.baseAddress!, width: 224, height: 224, orientation: orientation,
+                            into: dst.baseAddress!)
                     }
                 }
             }

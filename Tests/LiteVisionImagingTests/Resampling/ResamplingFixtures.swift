@@ -53,7 +53,8 @@ enum ResamplingFixtures {
     }
 
     /// The same image re-laid out in `format` with `padding` extra bytes at the end of every row.
-    static func relayout(_ rgb: ImageBuffer, as format: PixelFormat, padding: Int = 0, alpha: UInt8 = 77) -> ImageBuffer {
+    static func relayout(_ rgb: ImageBuffer, as format: PixelFormat, padding: Int = 0, alpha: UInt8 = 77) -> ImageBuffer
+    {
         let bpp = format.bytesPerPixel
         let stride = rgb.width * bpp + padding
         var pixels = [UInt8](repeating: 0xEE, count: stride * rgb.height)
@@ -120,7 +121,9 @@ enum ReferenceResize {
                 for x in 0..<dw {
                     for c in 0..<3 {
                         var s: Int32 = 1 << 21
-                        for t in 0..<ax.count[x] { s += Int32(src[(y * sw + ax.first[x] + t) * 3 + c]) * ax.weights[x][t] }
+                        for t in 0..<ax.count[x] {
+                            s += Int32(src[(y * sw + ax.first[x] + t) * 3 + c]) * ax.weights[x][t]
+                        }
                         tmp[(y * dw + x) * 3 + c] = clip(s)
                     }
                 }

@@ -28,7 +28,8 @@ struct ResizeFormatTests {
     @Test("gray8 resizes like the RGB image with three equal channels", arguments: 0..<sizes.count)
     func gray(_ index: Int) {
         let (sw, sh, dw, dh) = Self.sizes[index]
-        let gray = ImageBuffer(width: sw, height: sh, format: .gray8, pixels: ResamplingFixtures.random(sw * sh, seed: 7))
+        let gray = ImageBuffer(
+            width: sw, height: sh, format: .gray8, pixels: ResamplingFixtures.random(sw * sh, seed: 7))
         let out = Resampler.resizeBilinearAntialiased(gray, width: dw, height: dh)
         let expected = Resampler.resizeBilinearAntialiased(PixelConversion.toRGB(gray), width: dw, height: dh)
         #expect(out.pixels == expected.pixels)
@@ -42,17 +43,19 @@ struct ResizeFormatTests {
         var out = [UInt8](repeating: 0, count: 192 * 192 * 3)
         image.pixels.withUnsafeBytes { src in
             out.withUnsafeMutableBytes { dst in
-                Resampler.resizeBilinearAntialiased(pixels: src, width: 640, height: 480, bytesPerRow: image.bytesPerRow,
-                                                    format: .bgra8, into: dst.baseAddress!, width: 192, height: 192,
-                                                    plan: plan, threads: 2)
+                Resampler.resizeBilinearAntialiased(
+                    pixels: src, width: 640, height: 480, bytesPerRow: image.bytesPerRow,
+                    format: .bgra8, into: dst.baseAddress!, width: 192, height: 192,
+                    plan: plan, threads: 2)
             }
         }
         #expect(out == Resampler.resizeBilinearAntialiased(image, width: 192, height: 192, threads: 1).pixels)
-        #expect(ResamplingFixtures.fnv1a(out) == 0x1137_fb3b_ad1e_684a)   // Pillow's hash (PillowParityTests)
+        #expect(ResamplingFixtures.fnv1a(out) == 0x1137_fb3b_ad1e_684a)  // Pillow's hash (PillowParityTests)
     }
 
-    @Test("resizing in stored orientation then orienting is close to orienting then resizing",
-          arguments: ImageOrientation.allCases)
+    @Test(
+        "resizing in stored orientation then orienting is close to orienting then resizing",
+        arguments: ImageOrientation.allCases)
     func resizeThenOrient(_ orientation: ImageOrientation) {
         let image = ResamplingFixtures.smooth(517, 606)
         let upright = Resampler.orient(image, orientation)

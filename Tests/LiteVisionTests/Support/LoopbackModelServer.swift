@@ -68,7 +68,8 @@ final class LoopbackModelServer {
             line.append(chunk)
         }
         guard let text = String(data: line, encoding: .utf8),
-              let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw ServerError.noPort

@@ -44,7 +44,8 @@ enum PhotoFixtures {
             ("meal_corner.png", crop(meal, x: 0.3, y: 0.3, width: 0.7, height: 0.7)),
         ]
         for (name, image) in photos {
-            let bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(image) : try JPEGEncoder.encode(image, quality: 92)
+            let bytes =
+                name.hasSuffix(".png") ? try PNGEncoder.encode(image) : try JPEGEncoder.encode(image, quality: 92)
             try Data(bytes).write(to: folder.appendingPathComponent(name))
         }
         return photos.map(\.0)
@@ -63,7 +64,8 @@ enum PhotoFixtures {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw SetupError("""
+            throw SetupError(
+                """
                 reference.py failed (status \(process.terminationStatus)); it needs python3 with Pillow, numpy and \
                 ai-edge-litert==2.3.0 (scripts/setup.sh --dev installs them):
                 \(message.suffix(2000))

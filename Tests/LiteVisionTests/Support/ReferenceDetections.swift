@@ -20,9 +20,12 @@ struct ReferenceImageDetections: Decodable {
 }
 
 enum ReferenceDetections {
-    static func load(from path: String = TestData.path("reference/detections.json")) throws -> [String: [String: ReferenceImageDetections]] {
-        try JSONDecoder().decode([String: [String: ReferenceImageDetections]].self,
-                                 from: Data(contentsOf: URL(fileURLWithPath: path)))
+    static func load(
+        from path: String = TestData.path("reference/detections.json")
+    ) throws -> [String: [String: ReferenceImageDetections]] {
+        try JSONDecoder().decode(
+            [String: [String: ReferenceImageDetections]].self,
+            from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// The two detectors of the reference and the options that run each through LiteVision in single-image
@@ -36,19 +39,25 @@ enum ReferenceDetections {
         options.maximumObjectCount = 100
         options.detectionThreshold = 0.3
         options.modelDirectory = TestData.path("models")
-        if file != "mobile_object_localizer_v1.tflite" { options.detectorModel = LocalModel(path: TestData.model(file)) }
+        if file != "mobile_object_localizer_v1.tflite" {
+            options.detectorModel = LocalModel(path: TestData.model(file))
+        }
         return try ObjectDetector.objectDetector(options: options)
     }
 
     /// The parity rule: every reference detection with score >= 0.5 is found with IoU >= 0.85 and a
     /// score within ±0.05 (and, for detectors with classes, the same label text).
-    static func parityFailures(_ objects: [DetectedObject], reference: [ReferenceDetection], context: String,
-                               checkText: Bool) -> [String] {
+    static func parityFailures(
+        _ objects: [DetectedObject], reference: [ReferenceDetection], context: String,
+        checkText: Bool
+    ) -> [String] {
         var failures: [String] = []
         for expected in reference where expected.score >= 0.5 {
             let best = objects.max { $0.frame.iou(expected.frame.box) < $1.frame.iou(expected.frame.box) }
             guard let best, best.frame.iou(expected.frame.box) >= 0.85 else {
-                failures.append("\(context): no box for \(expected.text) \(expected.score) at \(expected.frame.box) (best IoU \(best.map { $0.frame.iou(expected.frame.box) } ?? 0))")
+                failures.append(
+                    "\(context): no box for \(expected.text) \(expected.score) at \(expected.frame.box) (best IoU \(best.map { $0.frame.iou(expected.frame.box) } ?? 0))"
+                )
                 continue
             }
             let score = best.detectionConfidence
