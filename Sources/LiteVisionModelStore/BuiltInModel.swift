@@ -4,7 +4,7 @@
 /// folder named by the `LITEVISION_MODEL_DIR` environment variable; in the cache folder
 /// (`$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`). When none has it, it is downloaded
 /// into the cache folder from its official URL (or `$LITEVISION_MODEL_BASE_URL/<file name>`) and verified by its
-/// SHA-256 (see ``ModelDownloader``). When that fails too, the error says where to put the file, where to get it
+/// SHA-256 (see `ModelDownloader`). When that fails too, the error says where to put the file, where to get it
 /// (the URL and its SHA-256) and why the download failed.
 public enum BuiltInModel: String, Sendable, CaseIterable {
     /// Google's class-agnostic Mobile Object Localizer v1 (the public model closest to ML Kit's detector).

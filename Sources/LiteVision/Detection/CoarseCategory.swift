@@ -2,13 +2,13 @@
 ///
 /// LiteVision reproduces ML Kit's built-in coarse classifier by classifying each object's crop with the
 /// public object labeler (`object_labeler.tflite`, 631 Open Images classes) and folding its labels into these
-/// five categories with ``CoarseCategoryTable``. An object whose labels fit none of them gets no label.
+/// five categories with `CoarseCategoryTable`. An object whose labels fit none of them gets no label.
 ///
 /// ## How the 631 labels were sorted
 ///
-/// Every label of the object labeler was decided one by one: 404 have a category (``CoarseCategoryTable/entries``),
-/// 225 deliberately have none (``CoarseCategoryTable/uncategorizedLabels``), and the one display name used
-/// twice, "Mouse", is told apart by its index (``CoarseCategoryTable/duplicatedLabels``). The rules:
+/// Every label of the object labeler was decided one by one: 404 have a category (`CoarseCategoryTable/entries`),
+/// 225 deliberately have none (`CoarseCategoryTable/uncategorizedLabels`), and the one display name used
+/// twice, "Mouse", is told apart by its index (`CoarseCategoryTable/duplicatedLabels`). The rules:
 ///
 /// - **Fashion good**: what is worn or carried as part of one's outfit: clothing (babywear and aprons too),
 ///   footwear, hats and caps, crowns and tiaras, belts, ties, scarves, gloves, umbrellas, keychains,
@@ -64,7 +64,7 @@ public enum CoarseCategory: Int, Sendable, CaseIterable, CustomStringConvertible
     /// The category's ``text``.
     public var description: String { text }
 
-    /// The category of an object labeler label; see ``CoarseCategoryTable/category(forLabel:)``.
+    /// The category of an object labeler label; see `CoarseCategoryTable/category(forLabel:)`.
     public static func category(forLabel text: String) -> CoarseCategory? {
         CoarseCategoryTable.category(forLabel: text)
     }

@@ -21,7 +21,8 @@ import Synchronization
 ///
 /// - **Detector**: Google's class-agnostic Mobile Object Localizer (the public model closest to ML Kit's
 ///   own), found as described in ``BuiltInModel``, or your SSD detector (``ObjectDetectorOptions/detectorModel``).
-/// - **Multiple objects off**: the most prominent object only (see ``Prominence``: confident, large, central).
+/// - **Multiple objects off**: the most prominent object only: score × √(box area ÷ image area) ×
+///   (1 − 0.5 × distance from the center ÷ half the diagonal), so confident, large, central objects win.
 ///   On: up to ``ObjectDetectorOptions/maximumObjectCount`` objects, highest score first.
 /// - **Stream mode**: every frame goes through a multi-object tracker (Kalman motion model, two-stage
 ///   ByteTrack-style association that keeps IDs through short misses and low-score frames; a new ID for an

@@ -26,8 +26,8 @@ public struct VisionImage: Sendable {
     /// (`.up` when absent); you may override it.
     public var orientation: ImageOrientation
 
-    /// The largest width or height of a pixel buffer LiteVision accepts (decoders have their own pixel limit,
-    /// ``ImageDecoder/defaultMaxPixelCount``).
+    /// The largest width or height of a pixel buffer LiteVision accepts. (Image files have their own limit:
+    /// one declaring more than 100 megapixels is refused before any pixel is allocated.)
     public static let maximumDimension = 65_535
 
     /// Reads an image file (JPEG or PNG). The file is read now; it is decoded when processed.

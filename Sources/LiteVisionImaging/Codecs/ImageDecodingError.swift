@@ -11,7 +11,7 @@ public enum ImageDecodingError: Error, Sendable, Equatable, CustomStringConverti
     /// The decoder found the data invalid. The value names the file kind and includes the message
     /// of libjpeg-turbo or libpng.
     case corrupt(String)
-    /// The header declares more pixels than the decoder's limit (``ImageDecoder/maxPixelCount``).
+    /// The header declares more pixels than the decoder's limit (100 megapixels by default).
     /// This is detected from the header alone, before any pixel memory is allocated.
     case tooLarge(width: Int, height: Int, limit: Int)
     /// The header declares a zero (or otherwise impossible) width or height.
