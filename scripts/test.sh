@@ -14,7 +14,15 @@ scripts/format.sh --check
 python3 scripts/check-layering.py
 # Release mode (the image kernels are SIMD code, very slow unoptimized), with -enable-testing for the few
 # tests that reach internals through @testable import.
-swift build -c release --build-tests -Xswiftc -enable-testing 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' || true
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+build_status=0
+swift build -c release --build-tests -Xswiftc -enable-testing >"$build_log" 2>&1 || build_status=$?
+grep -vE '^\[[0-9]+/[0-9]+\]|^(Compiling|Emitting|Linking|Write|Wrapping|Building|Planning)' "$build_log" || true
+if ((build_status != 0)); then
+  echo "test: the build failed (exit $build_status)" >&2
+  exit "$build_status"
+fi
 # The DocC catalog of LiteVision: a broken symbol link fails the run.
 if [[ -x scripts/docs.sh ]]; then scripts/docs.sh; fi
 exec swift test -c release --skip-build -Xswiftc -enable-testing

@@ -95,7 +95,7 @@ enum LibraryLocator {
     }
 
     static func cachedPath() -> String? {
-        guard let data = FileManager.default.contents(atPath: cacheFile) else { return nil }
+        guard let data = try? FileContents.read(atPath: cacheFile, maximumSize: 1 << 16) else { return nil }
         let path = trimmed(String(decoding: data, as: UTF8.self))
         return path.isEmpty ? nil : path
     }
@@ -103,10 +103,7 @@ enum LibraryLocator {
     static func remember(_ path: String) {
         let file = cacheFile
         try? FileManager.default.createDirectory(atPath: parentDirectory(file), withIntermediateDirectories: true)
-        // Write to a temporary file and rename, so a concurrent reader never sees half a path.
-        let temporary = file + ".\(getpid()).tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: Data(path.utf8)) {
-            rename(temporary, file)
-        }
+        // Atomically, so a concurrent reader never sees half a path; a failure only means it is not remembered.
+        try? AtomicFile.write(Array(path.utf8), to: file)
     }
 }

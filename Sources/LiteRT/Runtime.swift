@@ -99,8 +99,8 @@ package final class Runtime: @unchecked Sendable {
     private enum OpenResult { case success(Runtime), failure(String) }
 
     private static func open(_ path: String) -> OpenResult {
-        if path.contains("/") && !FileManager.default.fileExists(atPath: path) {
-            return .failure("no such file")
+        if path.contains("/") && access(path, F_OK) != 0 {
+            return .failure(errorDescription(errno))
         }
         var message = [CChar](repeating: 0, count: 1024)
         guard let api = litevision_litert_load(path, &message, message.count) else {

@@ -1,4 +1,5 @@
 import Foundation
+import LiteVisionSystem
 
 /// Timing helpers: medians of repeated runs, in milliseconds.
 enum Measure {
@@ -58,7 +59,7 @@ enum Measure {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         guard spawned == 0 else {
-            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+            throw BenchError("cannot start \(arguments[0]): \(errorDescription(spawned))")
         }
         var status: Int32 = 0
         waitpid(pid, &status, 0)

@@ -48,7 +48,7 @@ struct TrackCommand: ParsableCommand {
         let info = frames.info
         var encoder: VideoEncoder?
         if let annotate {
-            let upright = info.orientation.swapsDimensions ? (info.height, info.width) : (info.width, info.height)
+            let upright = info.orientation.uprightSize(width: info.width, height: info.height)
             do {
                 encoder = try VideoEncoder(
                     path: annotate, width: upright.0, height: upright.1,

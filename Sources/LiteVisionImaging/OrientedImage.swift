@@ -14,9 +14,9 @@ package struct OrientedImage: Sendable {
     }
 
     /// The width of the upright image.
-    package var uprightWidth: Int { orientation.swapsDimensions ? pixels.height : pixels.width }
+    package var uprightWidth: Int { orientation.uprightSize(width: pixels.width, height: pixels.height).width }
     /// The height of the upright image.
-    package var uprightHeight: Int { orientation.swapsDimensions ? pixels.width : pixels.height }
+    package var uprightHeight: Int { orientation.uprightSize(width: pixels.width, height: pixels.height).height }
 
     /// Every stored pixel.
     package var storedBounds: PixelRect { PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height) }

@@ -7,11 +7,12 @@ struct AutoMLManifest: Decodable {
     var labelsFile: String?
     var modelType: String?
 
-    /// The model types AutoML Vision Edge exports; the feature the model is given to checks that it fits.
+    /// The model types AutoML Vision Edge exports; the feature the model is given to checks that it is its own.
     static let knownModelTypes: Set = ["IMAGE_LABELING", "OBJECT_DETECTION"]
 
-    /// The model (and labels) a manifest names, with paths resolved against the manifest's folder.
-    static func resolve(_ manifestPath: String) throws(ModelStoreError) -> LocalModel {
+    /// The model (and labels) a manifest names, with paths resolved against the manifest's folder, and the
+    /// manifest's model type.
+    static func resolve(_ manifestPath: String) throws(ModelStoreError) -> (model: LocalModel, modelType: String?) {
         let bytes: [UInt8]
         do {
             bytes = try FileContents.read(atPath: manifestPath, maximumSize: 1 << 20)
@@ -33,8 +34,8 @@ struct AutoMLManifest: Decodable {
         let folder = manifestPath.lastIndex(of: "/").map { String(manifestPath[...$0]) } ?? ""
         func resolved(_ name: String) -> String { name.hasPrefix("/") ? name : folder + name }
         if let labels = manifest.labelsFile {
-            return LocalModel(path: resolved(manifest.modelFile), labelsPath: resolved(labels))
+            return (LocalModel(path: resolved(manifest.modelFile), labelsPath: resolved(labels)), manifest.modelType)
         }
-        return LocalModel(path: resolved(manifest.modelFile))
+        return (LocalModel(path: resolved(manifest.modelFile)), manifest.modelType)
     }
 }

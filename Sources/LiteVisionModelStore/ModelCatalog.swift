@@ -31,7 +31,10 @@ package enum ModelCatalog {
         let folders = searchFolders(modelDirectory: modelDirectory, cacheFolder: downloader.cacheFolder)
         for folder in folders {
             let path = folder.hasSuffix("/") ? folder + model.rawValue : folder + "/" + model.rawValue
-            if (try? FileContents.requireRegularFile(atPath: path)) != nil { return path }
+            // Present means present (as `stat` sees it): an unreadable file found here is reported when it is
+            // loaded, with the reason, rather than silently replaced by a download.
+            var info = stat()
+            if stat(path, &info) == 0 { return path }
         }
         guard allowDownload else {
             throw .builtInModelMissing(model, folders: folders, url: downloader.url(of: model))

@@ -1,38 +1,56 @@
 import LiteVisionSystem
 
-/// A ``LocalModel`` with everything it names read once: the model's bytes, where they came from, and the
-/// user's label file if there is one. What every feature loads, whatever the kind of source.
+/// A ``LocalModel`` with its model read once, whatever the kind of source: the bytes, where they came from,
+/// the user's label file (read when the feature asks for labels, after it has checked the model) and, for an
+/// AutoML bundle, what its manifest says.
 package struct ResolvedModel: Sendable {
+    /// What an AutoML Vision Edge manifest said about the model.
+    package struct Manifest: Sendable {
+        /// The manifest file.
+        package let path: String
+        /// Its `modelType`: `IMAGE_LABELING`, `OBJECT_DETECTION`, or nil when it names none.
+        package let modelType: String?
+    }
+
     /// How messages name the model: its path, or the name given to bytes in memory.
     package let name: String
     /// The model file on disk, when there is one (the runtime may map it instead of copying the bytes).
     package let path: String?
     /// The whole `.tflite` file.
     package let bytes: [UInt8]
-    /// The user's label file (not the model's metadata): its bytes and path.
-    package let labelFile: (bytes: [UInt8], path: String)?
+    /// The user's label file (instead of the model's metadata), if any.
+    package let labelsPath: String?
+    /// The AutoML manifest the model was named by, if any.
+    package let manifest: Manifest?
+
+    /// The user's label file, read now: its bytes and path, or nil when the model has none.
+    package func readLabelFile() throws(ModelStoreError) -> (bytes: [UInt8], path: String)? {
+        guard let labelsPath else { return nil }
+        return (try LocalModel.read(labelsPath, empty: "the file is empty"), labelsPath)
+    }
 }
 
 extension LocalModel {
-    /// Reads the model (following an AutoML manifest to its model and label files) and its label file.
+    /// Reads the model, following an AutoML manifest to its model file.
     package func resolve() throws(ModelStoreError) -> ResolvedModel {
         switch source {
         case .file(let path):
             return ResolvedModel(
                 name: path, path: path, bytes: try Self.read(path, empty: "the model file is empty"),
-                labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
+                labelsPath: labelsPath, manifest: nil)
         case .memory(let bytes, let name):
             guard !bytes.isEmpty else { throw .fileNotReadable(path: name, reason: "the model has no bytes") }
-            return ResolvedModel(
-                name: name, path: nil, bytes: bytes,
-                labelFile: try labelsPath.map { (labels) throws(ModelStoreError) in try Self.readLabels(labels) })
+            return ResolvedModel(name: name, path: nil, bytes: bytes, labelsPath: labelsPath, manifest: nil)
         case .manifest(let manifestPath):
-            let named = try AutoMLManifest.resolve(manifestPath)
-            return try named.resolve()
+            let (named, modelType) = try AutoMLManifest.resolve(manifestPath)
+            let model = try named.resolve()
+            return ResolvedModel(
+                name: model.name, path: model.path, bytes: model.bytes, labelsPath: model.labelsPath,
+                manifest: ResolvedModel.Manifest(path: manifestPath, modelType: modelType))
         }
     }
 
-    private static func read(_ path: String, empty: String) throws(ModelStoreError) -> [UInt8] {
+    static func read(_ path: String, empty: String) throws(ModelStoreError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             bytes = try FileContents.read(atPath: path)
@@ -41,9 +59,5 @@ extension LocalModel {
         }
         guard !bytes.isEmpty else { throw .fileNotReadable(path: path, reason: empty) }
         return bytes
-    }
-
-    private static func readLabels(_ path: String) throws(ModelStoreError) -> (bytes: [UInt8], path: String) {
-        (try read(path, empty: "the file is empty"), path)
     }
 }

@@ -7,8 +7,9 @@
 /// try file.commit()          // fsync, close, rename over out.json, fsync the folder
 /// ```
 /// Dropping the file without ``commit()`` (an error was thrown) deletes the temporary file. A destination
-/// that exists and is not a regular file (a directory, device or FIFO) is refused rather than replaced, as is
-/// an empty path or one naming a folder.
+/// that exists and is not a regular file (a directory, device or FIFO, or a symbolic link to one) is refused
+/// rather than replaced, as is an empty path or one naming a folder. A symbolic link to a regular file is
+/// replaced by the new file (the link's target is left as it was).
 package final class AtomicFile {
     /// The destination.
     package let path: String
@@ -27,7 +28,7 @@ package final class AtomicFile {
             throw SystemError(.write, path: path, reason: "it names a folder, not a file")
         }
         var info = stat()
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
             throw SystemError(.write, path: path, reason: "it exists and is \(kind); refusing to replace it")
         }

@@ -15,6 +15,8 @@ package enum FileContents {
         guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
         defer { close(descriptor) }
         let size = try regularFileSize(descriptor, path: path)
+        // Opened non-blocking only so that a FIFO cannot hang the open; read a regular file normally.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         guard size <= maximumSize else {
             throw SystemError(.read, path: path, reason: "the file is larger than the \(maximumSize)-byte limit")
         }

@@ -25,7 +25,8 @@ package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The failure the C library reported in `errno` (or `code`).
     package static func fromErrno(_ operation: Operation, path: String, code: Int32 = errno) -> SystemError {
-        SystemError(operation, path: path, reason: errorDescription(code), code: code)
+        let reason = operation == .write && code == ENOENT ? "its folder does not exist" : errorDescription(code)
+        return SystemError(operation, path: path, reason: reason, code: code)
     }
 
     package var description: String {

@@ -55,7 +55,7 @@ package final class LiveFrameSource: Sendable {
             }, job)
         guard created == 0 else {
             Unmanaged<ProducerJob>.fromOpaque(job).release()
-            throw .systemResource("cannot start the playback thread (\(String(cString: strerror(created))))")
+            throw .systemResource("cannot start the playback thread (\(errorDescription(created)))")
         }
         self.thread = thread
     }

@@ -16,13 +16,13 @@ struct RawDetection: Sendable, Equatable {
 /// checked, compiled and ready: the engine behind ``ObjectDetector``.
 ///
 /// Requirements (checked when it is created): one uint8 or float32 `[1, H, W, 3]` input (float32 with
-/// NormalizationOptions), four float32 outputs whose roles can be worked out (see ``DetectorOutputLayout``).
+/// NormalizationOptions), four float32 outputs whose roles can be worked out (see ``ObjectDetectorOptions/DetectorOutputLayout``).
 /// Labels come from the label file given, else the metadata's label file of the classes output. A label file
 /// whose first line is `background` (or `__background__`) is shifted by one, since class `i` is then line
 /// `i + 1`; labels written as Python byte strings (`b'Cheese'`) are unwrapped.
 final class DetectorModel: Sendable {
     let model: ImageModel
-    let layout: DetectorOutputLayout
+    let layout: ObjectDetectorOptions.DetectorOutputLayout
     /// Class labels (already shifted for a background line), or nil.
     let labels: [String]?
     /// The number of boxes the model writes at most.
@@ -32,8 +32,9 @@ final class DetectorModel: Sendable {
 
     init(
         _ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en",
-        layout explicitLayout: DetectorOutputLayout? = nil, labelOffset: Int? = nil
+        layout explicitLayout: ObjectDetectorOptions.DetectorOutputLayout? = nil, labelOffset: Int? = nil
     ) throws(VisionError) {
+        try resolved.requireManifestModelType("OBJECT_DETECTION")
         nonisolated(unsafe) var shapes: [[Int]] = []
         model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations) {
             (session) throws(VisionError) in
@@ -47,12 +48,15 @@ final class DetectorModel: Sendable {
             }
         }
         let path = resolved.name
-        guard let layout = explicitLayout ?? DetectorOutputLayout.infer(file: model.file, shapes: shapes) else {
+        guard
+            let layout = explicitLayout
+                ?? ObjectDetectorOptions.DetectorOutputLayout.infer(file: model.file, shapes: shapes)
+        else {
             throw .unsupportedModel(
                 path: path,
                 reason: """
                     LiteVision cannot tell which of its outputs are the boxes, classes, scores and count (output shapes \
-                    after a run: \(shapes)); pass the order explicitly (DetectorOutputLayout)
+                    after a run: \(shapes)); pass the order explicitly (ObjectDetectorOptions.detectorOutputLayout)
                     """)
         }
         let n = shapes[layout.boxes].count == 3 ? shapes[layout.boxes][1] : 0

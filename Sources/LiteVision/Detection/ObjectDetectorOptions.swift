@@ -37,7 +37,7 @@ public struct ObjectDetectorOptions: Sendable, Hashable {
     /// four post-processed outputs, with or without metadata. Give a label file in the `LocalModel` if the
     /// model has none in its metadata. Objects of a detector with classes carry their class as a label.
     public var detectorModel: LocalModel?
-    /// The output order of `detectorModel`, when LiteVision cannot work it out (see ``DetectorOutputLayout``).
+    /// The output order of `detectorModel`, when LiteVision cannot work it out (see ``ObjectDetectorOptions/DetectorOutputLayout``).
     public var detectorOutputLayout: DetectorOutputLayout?
     /// How many lines of the detector's label file come before class 0. Default: 1 when the first line is
     /// `background`, else 0.

@@ -11,7 +11,7 @@ import LiteVisionSystem
 ///
 /// Encoded images (JPEG, PNG) are kept encoded and decoded when a feature processes them, so the
 /// decoder can use libjpeg-turbo's DCT-domain downscaling down to what the model needs when you allow it
-/// (see ``DecodingScale``). Call ``decoded(scale:)`` to decode once and reuse the pixels with several
+/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:)`` to decode once and reuse the pixels with several
 /// features.
 public struct VisionImage: Sendable {
     enum Content: Sendable {
@@ -113,13 +113,15 @@ public struct VisionImage: Sendable {
     }
 
     /// This image with its pixels decoded (a no-op for pixel images), to reuse with several features.
-    public func decoded(scale: DecodingScale = .full) throws(VisionError) -> VisionImage {
+    public func decoded(scale: ProcessingOptions.DecodingScale = .full) throws(VisionError) -> VisionImage {
         VisionImage(buffer: try pixels(minimumSize: nil, scale: scale).image, orientation: orientation)
     }
 
     /// The pixels, decoded if needed, with their orientation, for a model whose input is `width`×`height`
     /// (upright): what a feature reads.
-    func oriented(forInputWidth width: Int, height: Int, scale: DecodingScale) throws(VisionError) -> OrientedImage {
+    func oriented(
+        forInputWidth width: Int, height: Int, scale: ProcessingOptions.DecodingScale
+    ) throws(VisionError) -> OrientedImage {
         let stored = orientation.inverse.uprightSize(width: width, height: height)
         return OrientedImage(pixels: try pixels(minimumSize: stored, scale: scale).image, orientation: orientation)
     }
@@ -128,7 +130,7 @@ public struct VisionImage: Sendable {
     /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
     /// `DecodingScale.automaticMargin` times that size.
     func pixels(
-        minimumSize: (width: Int, height: Int)?, scale: DecodingScale
+        minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale
     ) throws(VisionError) -> (image: ImageBuffer, scale: Int) {
         switch content {
         case .pixels(let buffer):
@@ -137,8 +139,8 @@ public struct VisionImage: Sendable {
             var hint: (width: Int, height: Int)?
             if case .automatic = scale, let minimumSize {
                 hint = (
-                    minimumSize.width * DecodingScale.automaticMargin,
-                    minimumSize.height * DecodingScale.automaticMargin
+                    minimumSize.width * ProcessingOptions.DecodingScale.automaticMargin,
+                    minimumSize.height * ProcessingOptions.DecodingScale.automaticMargin
                 )
             }
             do {

@@ -22,6 +22,7 @@ final class ClassifierModel: Sendable {
     var input: ModelInput { model.input }
 
     init(_ resolved: ResolvedModel, settings: ProcessingOptions, locale: String = "en") throws(VisionError) {
+        try resolved.requireManifestModelType("IMAGE_LABELING")
         model = try ImageModel(resolved, settings: settings, checkOutputs: Self.outputViolations)
         classCount = model.file.outputs[0].shape.last!
         metadataThreshold = model.file.metadata?.outputTensors.first?.scoreThreshold

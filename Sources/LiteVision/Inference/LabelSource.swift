@@ -8,7 +8,13 @@ enum LabelSource {
         for model: ResolvedModel, file: TFLiteModelFile, output: Int,
         locale: String
     ) throws(VisionError) -> (labels: [String], source: String)? {
-        if let labelFile = model.labelFile {
+        let labelFile: (bytes: [UInt8], path: String)?
+        do {
+            labelFile = try model.readLabelFile()
+        } catch {
+            throw VisionError(error)
+        }
+        if let labelFile {
             return (LabelMap(text: labelFile.bytes).labels, labelFile.path)
         }
         let map: LabelMap?

@@ -16,7 +16,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Python package.
     public var runtimeLibraryPath: String?
 
-    /// How far large JPEGs may be downscaled while decoding. See ``DecodingScale``.
+    /// How far large JPEGs may be downscaled while decoding. See ``ProcessingOptions/DecodingScale``.
     public var decodingScale: DecodingScale = .full
 
     /// The defaults: one thread per core, the runtime found by search, full decoding.

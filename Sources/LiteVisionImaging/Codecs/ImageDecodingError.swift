@@ -34,8 +34,7 @@ public enum ImageDecodingError: Error, Sendable, Equatable, CustomStringConverti
             return "Corrupt image: \(detail)."
         case .tooLarge(let width, let height, let limit):
             return "Image too large: its header declares \(width)x\(height) = \(width * height) pixels, "
-                + "more than the limit of \(limit) pixels. Downscale the image, or raise "
-                + "ImageDecoder(maxPixelCount:) if such images are expected."
+                + "more than the limit of \(limit) pixels. Downscale the image first."
         case .invalidDimensions(let width, let height):
             return "Invalid image: its header declares a size of \(width)x\(height) pixels; "
                 + "width and height must both be at least 1."

@@ -67,7 +67,9 @@ enum ReferenceLabels {
 }
 
 /// A labeler that returns every label (threshold 0, many results), for comparing with references.
-func exhaustiveLabeler(_ model: LocalModel, decodingScale: DecodingScale = .full) throws -> ImageLabeler {
+func exhaustiveLabeler(
+    _ model: LocalModel, decodingScale: ProcessingOptions.DecodingScale = .full
+) throws -> ImageLabeler {
     var options = CustomImageLabelerOptions(localModel: model)
     options.confidenceThreshold = 0
     options.maxResultCount = 50
