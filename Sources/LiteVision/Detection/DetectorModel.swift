@@ -122,8 +122,8 @@ final class DetectorModel: Sendable {
                 try model.writeInput(image, session: session)
                 try session.compiled.run()
                 return try readDetections(
-                    session.compiled, width: Double(image.uprightWidth),
-                    height: Double(image.uprightHeight), minimumScore: minimumScore)
+                    session.compiled, width: Double(image.resultSize.width),
+                    height: Double(image.resultSize.height), minimumScore: minimumScore)
             }
         } catch {
             throw VisionError(runningModel: error)

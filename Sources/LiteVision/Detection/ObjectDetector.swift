@@ -142,7 +142,7 @@ public final class ObjectDetector: Sendable {
             return Array(candidates.indices.prefix(max(1, options.maximumObjectCount)))
         }
         return Prominence.pick(
-            candidates, imageWidth: Double(image.uprightWidth), imageHeight: Double(image.uprightHeight),
+            candidates, imageWidth: Double(image.resultSize.width), imageHeight: Double(image.resultSize.height),
             previous: previous
         ).map { [$0] } ?? []
     }
@@ -169,7 +169,8 @@ public final class ObjectDetector: Sendable {
             TrackerDetection(box: $0.box, score: $0.score, classIndex: detectorLabels == nil ? nil : $0.classIndex)
         }
         let (reported, due, frame) = session.withLock { session -> ([Track], [Track], Int) in
-            let tracks = session.track(detections, imageWidth: image.uprightWidth, imageHeight: image.uprightHeight)
+            let tracks = session.track(
+                detections, imageWidth: image.resultSize.width, imageHeight: image.resultSize.height)
             let previous = session.lastReported.flatMap { id in tracks.firstIndex { $0.id == id } }
             let chosen = select(tracks.map { ($0.box, $0.score) }, in: image, previous: previous).map { tracks[$0] }
             if !options.shouldEnableMultipleObjects { session.lastReported = chosen.first?.id }

@@ -123,7 +123,8 @@ public struct VisionImage: Sendable {
         forInputWidth width: Int, height: Int, scale: ProcessingOptions.DecodingScale
     ) throws(VisionError) -> OrientedImage {
         let stored = orientation.inverse.uprightSize(width: width, height: height)
-        return OrientedImage(pixels: try pixels(minimumSize: stored, scale: scale).image, orientation: orientation)
+        let decoded = try pixels(minimumSize: stored, scale: scale)
+        return OrientedImage(pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize)
     }
 
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
@@ -131,10 +132,10 @@ public struct VisionImage: Sendable {
     /// `DecodingScale.automaticMargin` times that size.
     func pixels(
         minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale
-    ) throws(VisionError) -> (image: ImageBuffer, scale: Int) {
+    ) throws(VisionError) -> (image: ImageBuffer, originalSize: (width: Int, height: Int)) {
         switch content {
         case .pixels(let buffer):
-            return (buffer, 1)
+            return (buffer, (buffer.width, buffer.height))
         case .encoded(let bytes):
             var hint: (width: Int, height: Int)?
             if case .automatic = scale, let minimumSize {
@@ -145,7 +146,7 @@ public struct VisionImage: Sendable {
             }
             do {
                 let decoded = try ImageDecoder().decode(bytes, minimumSize: hint)
-                return (decoded.image, decoded.scaleDenominator)
+                return (decoded.image, (decoded.originalWidth, decoded.originalHeight))
             } catch {
                 throw .imageDecoding(error)
             }
