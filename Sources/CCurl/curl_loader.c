@@ -15,6 +15,8 @@ static const LiteVisionSymbol kSymbols[] = {
     {"curl_easy_getinfo", offsetof(LiteVisionCurlApi, easy_getinfo)},
     {"curl_easy_cleanup", offsetof(LiteVisionCurlApi, easy_cleanup)},
     {"curl_easy_strerror", offsetof(LiteVisionCurlApi, easy_strerror)},
+    {"curl_slist_append", offsetof(LiteVisionCurlApi, slist_append)},
+    {"curl_slist_free_all", offsetof(LiteVisionCurlApi, slist_free_all)},
 };
 
 const LiteVisionCurlApi* litevision_curl_load(const char* path, char* error, size_t error_capacity) {
@@ -40,6 +42,16 @@ LiteVisionCurlCode litevision_curl_setopt_pointer(const LiteVisionCurlApi* api, 
 LiteVisionCurlCode litevision_curl_setopt_write_function(const LiteVisionCurlApi* api, LiteVisionCurl* handle,
                                                          LiteVisionCurlWriteCallback callback) {
   return api->easy_setopt(handle, kLiteVisionCurlOptWriteFunction, callback);
+}
+
+LiteVisionCurlCode litevision_curl_setopt_header_function(const LiteVisionCurlApi* api, LiteVisionCurl* handle,
+                                                          LiteVisionCurlWriteCallback callback) {
+  return api->easy_setopt(handle, kLiteVisionCurlOptHeaderFunction, callback);
+}
+
+LiteVisionCurlCode litevision_curl_setopt_xferinfo_function(const LiteVisionCurlApi* api, LiteVisionCurl* handle,
+                                                            LiteVisionCurlXferInfoCallback callback) {
+  return api->easy_setopt(handle, kLiteVisionCurlOptXferInfoFunction, callback);
 }
 
 LiteVisionCurlCode litevision_curl_setopt_off_t(const LiteVisionCurlApi* api, LiteVisionCurl* handle, int option,

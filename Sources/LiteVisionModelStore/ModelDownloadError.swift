@@ -1,11 +1,18 @@
+import CCurl
+import LiteVisionSystem
+
 /// Why a model file could not be downloaded; its description says what failed and what to do.
 public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Reason: Sendable, Equatable {
         /// libcurl (`libcurl.so.4`, Debian package `libcurl4`) could not be loaded.
         case libcurlUnavailable(library: String, detail: String)
-        /// The server could not be reached: no network, unknown host, connection refused, timeout.
+        /// The server could not be reached: no network, connection refused, timeout.
         case unreachable(detail: String)
+        /// The server's name could not be resolved (DNS).
+        case hostNotFound(detail: String)
+        /// The TLS connection failed: handshake, or a certificate that does not verify.
+        case tls(detail: String)
         /// The server answered with an HTTP error status (400 or more).
         case httpStatus(Int)
         /// The transfer stopped before the whole file arrived.
@@ -16,6 +23,15 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
         case hashMismatch(expected: String, actual: String, byteCount: Int)
         /// The file could not be written or moved into place.
         case fileSystem(path: String, detail: String)
+        /// The disk holding the cache is full.
+        case noSpace(path: String)
+        /// What arrived is not a TFLite model (for example an HTML error page served with status 200).
+        case notATFLiteModel(detail: String)
+        /// The download was not started because its conditions are not met (for example cellular access
+        /// not allowed while the network is cellular).
+        case conditionsNotMet(String)
+        /// The download was cancelled.
+        case cancelled
         /// Another transfer error reported by libcurl.
         case transfer(code: Int, detail: String)
     }
@@ -26,6 +42,8 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
     public var searchedFolders: [String] = []
     /// The address downloaded.
     public var url: String
+    /// What the server said with an error status (the start of its response body), if anything.
+    public var serverMessage: String?
     /// The SHA-256 the file must have.
     public var expectedSHA256: String
     /// What went wrong.
@@ -59,6 +77,19 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
             "\(url) could not be reached (\(detail)); is this machine online?"
         case .httpStatus(let status):
             "the server answered HTTP \(status) for \(url)"
+                + (serverMessage.map { $0.isEmpty ? "" : " (\"\($0.prefix(300))\")" } ?? "")
+        case .hostNotFound(let detail):
+            "the server's name in \(url) could not be resolved (\(detail)); check the address and the network"
+        case .tls(let detail):
+            "the secure connection to \(url) failed (\(detail)); check the server's certificate"
+        case .noSpace(let path):
+            "the disk holding \(path) is full; nothing was installed"
+        case .notATFLiteModel(let detail):
+            "what \(url) sent is not a TFLite model (\(detail)); nothing was installed"
+        case .conditionsNotMet(let detail):
+            "the download of \(url) was not started: \(detail)"
+        case .cancelled:
+            "the download of \(url) was cancelled"
         case .incomplete(let detail):
             "the download of \(url) stopped before the end (\(detail))"
         case .tooLarge(let limit):
@@ -69,6 +100,44 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
             "\(path) could not be written: \(detail)"
         case .transfer(let code, let detail):
             "the download of \(url) failed (libcurl error \(code): \(detail))"
+        }
+    }
+}
+
+extension ModelDownloadError.Reason {
+    /// Why a transfer failed, or `nil` when it succeeded (a 2xx response): the sink's own failures first
+    /// (the size limit, a write error), then libcurl's code, then the HTTP status.
+    init?(_ response: CurlTransfer.Response, sizeLimit: Int, writeError: SystemError?, tooLarge: Bool) {
+        if tooLarge {
+            self = .tooLarge(limit: sizeLimit)
+            return
+        }
+        if let writeError {
+            self =
+                writeError.code == ENOSPC
+                ? .noSpace(path: writeError.path) : .fileSystem(path: writeError.path, detail: writeError.reason)
+            return
+        }
+        if response.cancelled {
+            self = .cancelled
+            return
+        }
+        switch Int(response.code) {
+        case kLiteVisionCurlOK, kLiteVisionCurlHTTPReturnedError:
+            if (200..<300).contains(response.status) { return nil }
+            self = .httpStatus(response.status)
+        case kLiteVisionCurlFileSizeExceeded:
+            self = .tooLarge(limit: sizeLimit)
+        case kLiteVisionCurlCouldntResolveHost:
+            self = .hostNotFound(detail: response.message)
+        case kLiteVisionCurlSSLConnectError, kLiteVisionCurlPeerFailedVerification:
+            self = .tls(detail: response.message)
+        case kLiteVisionCurlCouldntConnect, kLiteVisionCurlOperationTimedOut:
+            self = .unreachable(detail: response.message)
+        case kLiteVisionCurlPartialFile, kLiteVisionCurlRecvError, kLiteVisionCurlGotNothing:
+            self = .incomplete(detail: response.message)
+        default:
+            self = .transfer(code: Int(response.code), detail: response.message)
         }
     }
 }

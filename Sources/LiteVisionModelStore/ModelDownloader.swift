@@ -76,8 +76,16 @@ package struct ModelDownloader: Sendable {
             throw failure(.fileSystem(path: error.path, detail: error.reason))
         }
         let sink = DownloadSink(file: file, limit: sizeLimit)
-        let transfer = perform(curl, url: url, sink: sink)
-        if let reason = explain(transfer, sink: sink) { throw failure(reason) }
+        let request = CurlTransfer.Request(
+            url: url, sizeLimit: sizeLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime)
+        let response = CurlTransfer.perform(curl, request, body: sink.write)
+        if let reason = ModelDownloadError.Reason(
+            response, sizeLimit: sizeLimit, writeError: sink.writeError, tooLarge: sink.tooLarge)
+        {
+            var error = failure(reason)
+            error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
+            throw error
+        }
         let actual = SHA256Digest.hex(sink.hash.finalize())
         guard actual == expected else {
             throw failure(.hashMismatch(expected: expected, actual: actual, byteCount: sink.count))
@@ -88,84 +96,6 @@ package struct ModelDownloader: Sendable {
             throw failure(.fileSystem(path: error.path, detail: error.reason))
         }
         return finalPath
-    }
-
-    /// The outcome of one transfer: libcurl's code, its error text and the last HTTP status.
-    private struct Transfer {
-        var code: LiteVisionCurlCode
-        var message: String
-        var status: Int
-    }
-
-    private func perform(_ curl: CurlLibrary, url: String, sink: DownloadSink) -> Transfer {
-        let api = curl.api
-        guard let handle = api.pointee.easy_init() else {
-            return Transfer(code: -1, message: "curl_easy_init failed", status: 0)
-        }
-        defer { api.pointee.easy_cleanup(handle) }
-        var errorBuffer = [CChar](repeating: 0, count: Int(kLiteVisionCurlErrorSize) + 1)
-        let ok = LiteVisionCurlCode(kLiteVisionCurlOK)
-        let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
-            let longs: [(Int, Int)] = [
-                (kLiteVisionCurlOptNoSignal, 1), (kLiteVisionCurlOptNoProgress, 1), (kLiteVisionCurlOptFailOnError, 1),
-                (kLiteVisionCurlOptFollowLocation, 1), (kLiteVisionCurlOptMaxRedirs, 10),
-                (kLiteVisionCurlOptConnectTimeout, connectTimeout),
-                (kLiteVisionCurlOptLowSpeedLimit, 1024), (kLiteVisionCurlOptLowSpeedTime, lowSpeedTime),
-            ]
-            var setup = ok
-            for (option, value) in longs where setup == ok {
-                setup = litevision_curl_setopt_long(api, handle, Int32(option), value)
-            }
-            let strings: [(Int, String)] = [
-                (kLiteVisionCurlOptURL, url), (kLiteVisionCurlOptProtocolsStr, "http,https"),
-                (kLiteVisionCurlOptRedirProtocolsStr, "http,https"), (kLiteVisionCurlOptUserAgent, "LiteVision"),
-            ]
-            for (option, value) in strings where setup == ok {
-                setup = litevision_curl_setopt_string(api, handle, Int32(option), value)  // libcurl copies strings
-            }
-            if setup == ok {
-                setup = litevision_curl_setopt_off_t(
-                    api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge), Int64(sizeLimit))
-            }
-            if setup == ok {
-                setup = litevision_curl_setopt_pointer(
-                    api, handle, Int32(kLiteVisionCurlOptErrorBuffer), buffer.baseAddress)
-            }
-            if setup == ok {
-                setup = litevision_curl_setopt_write_function(api, handle, downloadSinkWrite)
-            }
-            guard setup == ok else { return setup }
-            return withExtendedLifetime(sink) {
-                let context = Unmanaged.passUnretained(sink).toOpaque()
-                let set = litevision_curl_setopt_pointer(api, handle, Int32(kLiteVisionCurlOptWriteData), context)
-                return set == ok ? api.pointee.easy_perform(handle) : set
-            }
-        }
-        var status = 0
-        _ = litevision_curl_getinfo_long(api, handle, Int32(kLiteVisionCurlInfoResponseCode), &status)
-        var message = String(nulTerminated: errorBuffer)
-        if message.isEmpty, code != ok { message = code < 0 ? "libcurl failed" : curl.text(code) }
-        return Transfer(code: code, message: message, status: status)
-    }
-
-    /// Why a transfer failed, or `nil` when it succeeded.
-    private func explain(_ transfer: Transfer, sink: DownloadSink) -> ModelDownloadError.Reason? {
-        if sink.tooLarge { return .tooLarge(limit: sizeLimit) }
-        if let error = sink.writeError { return .fileSystem(path: error.path, detail: error.reason) }
-        switch Int(transfer.code) {
-        case kLiteVisionCurlOK:
-            return (200..<300).contains(transfer.status) ? nil : .httpStatus(transfer.status)
-        case kLiteVisionCurlHTTPReturnedError:
-            return .httpStatus(transfer.status)
-        case kLiteVisionCurlFileSizeExceeded:
-            return .tooLarge(limit: sizeLimit)
-        case kLiteVisionCurlCouldntResolveHost, kLiteVisionCurlCouldntConnect, kLiteVisionCurlOperationTimedOut:
-            return .unreachable(detail: transfer.message)
-        case kLiteVisionCurlPartialFile, kLiteVisionCurlRecvError, kLiteVisionCurlGotNothing:
-            return .incomplete(detail: transfer.message)
-        default:
-            return .transfer(code: Int(transfer.code), detail: transfer.message)
-        }
     }
 }
 
@@ -183,29 +113,20 @@ private final class DownloadSink {
         self.limit = limit
     }
 
-    /// Takes `bytes`; returns how many were taken (fewer aborts the transfer).
-    func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+    /// Takes `bytes`; returns whether the transfer goes on.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard count + bytes.count <= limit else {
             tooLarge = true
-            return 0
+            return false
         }
         do {
             try file.write(bytes)
         } catch {
             writeError = error
-            return 0
+            return false
         }
         hash.update(bufferPointer: bytes)
         count += bytes.count
-        return bytes.count
+        return true
     }
-}
-
-/// libcurl's write callback (CURLOPT_WRITEFUNCTION); `userdata` is the ``DownloadSink``.
-private let downloadSinkWrite: LiteVisionCurlWriteCallback = { data, size, count, userdata in
-    guard let userdata else { return 0 }
-    let sink = Unmanaged<DownloadSink>.fromOpaque(userdata).takeUnretainedValue()
-    let total = size * count
-    if total == 0 { return 0 }
-    return sink.write(UnsafeRawBufferPointer(start: data, count: total))
 }

@@ -25,6 +25,12 @@ enum {
   kLiteVisionCurlOptErrorBuffer = 10010,      // CURLOPT_ERRORBUFFER (OBJECTPOINT + 10)
   kLiteVisionCurlOptUserAgent = 10018,        // CURLOPT_USERAGENT (STRINGPOINT + 18)
   kLiteVisionCurlOptWriteFunction = 20011,    // CURLOPT_WRITEFUNCTION (FUNCTIONPOINT + 11)
+  kLiteVisionCurlOptHTTPHeader = 10023,       // CURLOPT_HTTPHEADER (SLISTPOINT + 23)
+  kLiteVisionCurlOptHeaderData = 10029,       // CURLOPT_HEADERDATA (CBPOINT + 29)
+  kLiteVisionCurlOptHeaderFunction = 20079,   // CURLOPT_HEADERFUNCTION (FUNCTIONPOINT + 79)
+  kLiteVisionCurlOptXferInfoData = 10057,     // CURLOPT_XFERINFODATA (CBPOINT + 57)
+  kLiteVisionCurlOptXferInfoFunction = 20219, // CURLOPT_XFERINFOFUNCTION (FUNCTIONPOINT + 219)
+  kLiteVisionCurlOptResumeFromLarge = 30116,  // CURLOPT_RESUME_FROM_LARGE (OFF_T + 116)
   kLiteVisionCurlOptLowSpeedLimit = 19,       // CURLOPT_LOW_SPEED_LIMIT (LONG + 19), bytes per second
   kLiteVisionCurlOptLowSpeedTime = 20,        // CURLOPT_LOW_SPEED_TIME (LONG + 20), seconds
   kLiteVisionCurlOptNoProgress = 43,          // CURLOPT_NOPROGRESS
@@ -53,6 +59,10 @@ enum {
   kLiteVisionCurlPartialFile = 18,
   kLiteVisionCurlHTTPReturnedError = 22,
   kLiteVisionCurlWriteError = 23,
+  kLiteVisionCurlRangeError = 33,
+  kLiteVisionCurlAbortedByCallback = 42,
+  kLiteVisionCurlSSLConnectError = 35,
+  kLiteVisionCurlPeerFailedVerification = 60,
   kLiteVisionCurlOperationTimedOut = 28,
   kLiteVisionCurlTooManyRedirects = 47,
   kLiteVisionCurlGotNothing = 52,
@@ -63,6 +73,10 @@ enum {
 /// curl_write_callback: return the number of bytes taken; anything else aborts with CURLE_WRITE_ERROR.
 typedef size_t (*LiteVisionCurlWriteCallback)(char* _Nonnull data, size_t size, size_t count,
                                               void* _Nullable userdata);
+// CURLOPT_XFERINFOFUNCTION: called about once a second and on every chunk; non-zero aborts the transfer.
+typedef int (*LiteVisionCurlXferInfoCallback)(void* _Nullable userdata, int64_t download_total, int64_t download_now,
+                                              int64_t upload_total, int64_t upload_now);
+typedef struct LiteVisionCurlSlist LiteVisionCurlSlist;  // struct curl_slist
 
 /// The functions LiteVision calls, resolved with dlsym. Every pointer is non-null once loaded.
 typedef struct {
@@ -73,6 +87,9 @@ typedef struct {
   LiteVisionCurlCode (*_Nonnull easy_getinfo)(LiteVisionCurl* _Nonnull handle, int info, ...);
   void (*_Nonnull easy_cleanup)(LiteVisionCurl* _Nonnull handle);
   const char* _Nonnull (*_Nonnull easy_strerror)(LiteVisionCurlCode code);
+  LiteVisionCurlSlist* _Nullable (*_Nonnull slist_append)(LiteVisionCurlSlist* _Nullable list,
+                                                          const char* _Nonnull text);
+  void (*_Nonnull slist_free_all)(LiteVisionCurlSlist* _Nullable list);
 } LiteVisionCurlApi;
 
 /// dlopen()s the library at `path` (e.g. "libcurl.so.4") and resolves the functions above; NULL with a
@@ -92,6 +109,12 @@ LiteVisionCurlCode litevision_curl_setopt_pointer(const LiteVisionCurlApi* _Nonn
 LiteVisionCurlCode litevision_curl_setopt_write_function(const LiteVisionCurlApi* _Nonnull api,
                                                          LiteVisionCurl* _Nonnull handle,
                                                          LiteVisionCurlWriteCallback _Nonnull callback);
+LiteVisionCurlCode litevision_curl_setopt_header_function(const LiteVisionCurlApi* _Nonnull api,
+                                                          LiteVisionCurl* _Nonnull handle,
+                                                          LiteVisionCurlWriteCallback _Nonnull callback);
+LiteVisionCurlCode litevision_curl_setopt_xferinfo_function(const LiteVisionCurlApi* _Nonnull api,
+                                                            LiteVisionCurl* _Nonnull handle,
+                                                            LiteVisionCurlXferInfoCallback _Nonnull callback);
 LiteVisionCurlCode litevision_curl_setopt_off_t(const LiteVisionCurlApi* _Nonnull api, LiteVisionCurl* _Nonnull handle,
                                                 int option, int64_t value);
 LiteVisionCurlCode litevision_curl_getinfo_long(const LiteVisionCurlApi* _Nonnull api, LiteVisionCurl* _Nonnull handle,

@@ -1,0 +1,200 @@
+import CCurl
+import LiteVisionSystem
+
+/// One HTTP(S) GET through libcurl, streamed: the transfer under every download of the model store.
+///
+/// Only HTTP and HTTPS are allowed (also after redirects, which are followed, at most 10). The body of a
+/// response with a status of 400 or more is not handed to `body`: up to 4 KiB of it is kept as the server's
+/// message. A transfer slower than 1 KB/s for `lowSpeedTime` seconds is abandoned, and `shouldCancel` is asked
+/// about once a second (and on every chunk), so a cancelled transfer stops within about a second even when the
+/// server sends nothing.
+struct CurlTransfer {
+    /// What to fetch.
+    struct Request {
+        var url: String
+        /// Extra request headers, `"Name: value"`.
+        var headers: [String] = []
+        /// Ask for the body from this byte on (an HTTP `Range` request); 0 for the whole body.
+        var resumeFrom: Int64 = 0
+        /// The most body bytes accepted (counted from `resumeFrom`).
+        var sizeLimit: Int
+        var connectTimeout: Int
+        var lowSpeedTime: Int
+    }
+
+    /// How the transfer ended.
+    struct Response {
+        /// libcurl's result code (`kLiteVisionCurlOK` when the transfer completed).
+        var code: LiteVisionCurlCode
+        /// libcurl's explanation, when it failed.
+        var message: String
+        /// The HTTP status of the last response (after redirects); 0 when none arrived.
+        var status: Int
+        /// The headers of the last response, names in lower case.
+        var headers: [String: String]
+        /// The start of the body of an error response (status 400 or more), as text.
+        var errorBody: String
+        /// Whether `body` asked to stop.
+        var stoppedByBody: Bool
+        /// Whether `shouldCancel` asked to stop.
+        var cancelled: Bool
+    }
+
+    /// Performs `request`, giving each chunk of a successful response's body to `body` (return `false` to stop).
+    static func perform(
+        _ curl: CurlLibrary, _ request: Request, body: (UnsafeRawBufferPointer) -> Bool,
+        shouldCancel: () -> Bool = { false }
+    ) -> Response {
+        let api = curl.api
+        guard let handle = api.pointee.easy_init() else {
+            return Response(
+                code: -1, message: "curl_easy_init failed", status: 0, headers: [:], errorBody: "",
+                stoppedByBody: false, cancelled: false)
+        }
+        defer { api.pointee.easy_cleanup(handle) }
+        var headerList: OpaquePointer? = nil
+        for header in request.headers { headerList = api.pointee.slist_append(headerList, header) }
+        defer { api.pointee.slist_free_all(headerList) }
+
+        var errorBuffer = [CChar](repeating: 0, count: Int(kLiteVisionCurlErrorSize) + 1)
+        let ok = LiteVisionCurlCode(kLiteVisionCurlOK)
+        return withoutActuallyEscaping(body) { body in
+            withoutActuallyEscaping(shouldCancel) { shouldCancel in
+                let context = TransferContext(body: body, shouldCancel: shouldCancel)
+                let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
+                    var setup = ok
+                    func set(_ option: Int, _ value: Int) {
+                        if setup == ok { setup = litevision_curl_setopt_long(api, handle, Int32(option), value) }
+                    }
+                    func set(_ option: Int, _ value: String) {
+                        if setup == ok { setup = litevision_curl_setopt_string(api, handle, Int32(option), value) }
+                    }
+                    func set(_ option: Int, pointer: UnsafeMutableRawPointer?) {
+                        if setup == ok { setup = litevision_curl_setopt_pointer(api, handle, Int32(option), pointer) }
+                    }
+                    set(kLiteVisionCurlOptNoSignal, 1)
+                    set(kLiteVisionCurlOptNoProgress, 0)  // the transfer-info callback polls for cancellation
+                    set(kLiteVisionCurlOptFollowLocation, 1)
+                    set(kLiteVisionCurlOptMaxRedirs, 10)
+                    set(kLiteVisionCurlOptConnectTimeout, request.connectTimeout)
+                    set(kLiteVisionCurlOptLowSpeedLimit, 1024)
+                    set(kLiteVisionCurlOptLowSpeedTime, request.lowSpeedTime)
+                    set(kLiteVisionCurlOptURL, request.url)  // libcurl copies strings
+                    set(kLiteVisionCurlOptProtocolsStr, "http,https")
+                    set(kLiteVisionCurlOptRedirProtocolsStr, "http,https")
+                    set(kLiteVisionCurlOptUserAgent, "LiteVision")
+                    set(kLiteVisionCurlOptErrorBuffer, pointer: UnsafeMutableRawPointer(buffer.baseAddress))
+                    set(kLiteVisionCurlOptHTTPHeader, pointer: UnsafeMutableRawPointer(headerList))
+                    if setup == ok {
+                        setup = litevision_curl_setopt_off_t(
+                            api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge),
+                            request.resumeFrom + Int64(request.sizeLimit))
+                    }
+                    if setup == ok, request.resumeFrom > 0 {
+                        setup = litevision_curl_setopt_off_t(
+                            api, handle, Int32(kLiteVisionCurlOptResumeFromLarge), request.resumeFrom)
+                    }
+                    if setup == ok { setup = litevision_curl_setopt_write_function(api, handle, transferBodyCallback) }
+                    if setup == ok { setup = litevision_curl_setopt_header_function(api, handle, transferHeaderCallback) }
+                    if setup == ok {
+                        setup = litevision_curl_setopt_xferinfo_function(api, handle, transferInfoCallback)
+                    }
+                    guard setup == ok else { return setup }
+                    return withExtendedLifetime(context) {
+                        let pointer = Unmanaged.passUnretained(context).toOpaque()
+                        set(kLiteVisionCurlOptWriteData, pointer: pointer)
+                        set(kLiteVisionCurlOptHeaderData, pointer: pointer)
+                        set(kLiteVisionCurlOptXferInfoData, pointer: pointer)
+                        return setup == ok ? api.pointee.easy_perform(handle) : setup
+                    }
+                }
+                var status = 0
+                _ = litevision_curl_getinfo_long(api, handle, Int32(kLiteVisionCurlInfoResponseCode), &status)
+                var message = String(nulTerminated: errorBuffer)
+                if message.isEmpty, code != ok { message = code < 0 ? "libcurl failed" : curl.text(code) }
+                return Response(
+                    code: code, message: message, status: status, headers: context.headers,
+                    errorBody: String(decoding: context.errorBody, as: UTF8.self), stoppedByBody: context.stoppedByBody,
+                    cancelled: context.cancelled)
+            }
+        }
+    }
+}
+
+/// What the C callbacks of one transfer share; used by one transfer on one thread.
+private final class TransferContext {
+    let body: (UnsafeRawBufferPointer) -> Bool
+    let shouldCancel: () -> Bool
+    var status = 0
+    var headers: [String: String] = [:]
+    var errorBody: [UInt8] = []
+    var stoppedByBody = false
+    var cancelled = false
+
+    /// How much of an error response's body is kept.
+    static let errorBodyLimit = 4096
+
+    init(body: @escaping (UnsafeRawBufferPointer) -> Bool, shouldCancel: @escaping () -> Bool) {
+        self.body = body
+        self.shouldCancel = shouldCancel
+    }
+
+    func header(_ line: UnsafeRawBufferPointer) {
+        let text = trimmed(String(decoding: line, as: UTF8.self))
+        if text.hasPrefix("HTTP/") {
+            // A new response (the first, or one after a redirect or a 100 Continue): forget the previous one.
+            headers = [:]
+            status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        } else if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].lowercased()
+            headers[name] = trimmed(text[text.index(after: colon)...])
+        }
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if status >= 400 {
+            errorBody.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - errorBody.count)))
+            return true
+        }
+        if !body(bytes) {
+            stoppedByBody = true
+            return false
+        }
+        return true
+    }
+}
+
+/// `text` without spaces, tabs and line ends at either end.
+private func trimmed(_ text: some StringProtocol) -> String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+    return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+}
+
+/// libcurl's body callback (CURLOPT_WRITEFUNCTION); `userdata` is the ``TransferContext``.
+private let transferBodyCallback: LiteVisionCurlWriteCallback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+    let total = size * count
+    if total == 0 { return 0 }
+    return context.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
+}
+
+/// libcurl's header callback (CURLOPT_HEADERFUNCTION): one header line at a time.
+private let transferHeaderCallback: LiteVisionCurlWriteCallback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let total = size * count
+    Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+        .header(UnsafeRawBufferPointer(start: data, count: total))
+    return total
+}
+
+/// libcurl's transfer-info callback (CURLOPT_XFERINFOFUNCTION): stops the transfer once it is cancelled.
+private let transferInfoCallback: LiteVisionCurlXferInfoCallback = { userdata, _, _, _, _ in
+    guard let userdata else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+    if context.shouldCancel() {
+        context.cancelled = true
+        return 1
+    }
+    return 0
+}
