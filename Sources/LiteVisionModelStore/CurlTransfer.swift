@@ -41,9 +41,12 @@ struct CurlTransfer {
     }
 
     /// Performs `request`, giving each chunk of a successful response's body to `body` (return `false` to stop).
+    /// `onResponse` sees the status and headers of a response below 400 once, before its first body byte, and
+    /// may stop the transfer too.
     static func perform(
-        _ curl: CurlLibrary, _ request: Request, body: (UnsafeRawBufferPointer) -> Bool,
-        shouldCancel: () -> Bool = { false }
+        _ curl: CurlLibrary, _ request: Request,
+        onResponse: (_ status: Int, _ headers: [String: String]) -> Bool = { _, _ in true },
+        body: (UnsafeRawBufferPointer) -> Bool, shouldCancel: () -> Bool = { false }
     ) -> Response {
         let api = curl.api
         guard let handle = api.pointee.easy_init() else {
@@ -60,62 +63,71 @@ struct CurlTransfer {
         let ok = LiteVisionCurlCode(kLiteVisionCurlOK)
         return withoutActuallyEscaping(body) { body in
             withoutActuallyEscaping(shouldCancel) { shouldCancel in
-                let context = TransferContext(body: body, shouldCancel: shouldCancel)
-                let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
-                    var setup = ok
-                    func set(_ option: Int, _ value: Int) {
-                        if setup == ok { setup = litevision_curl_setopt_long(api, handle, Int32(option), value) }
+                withoutActuallyEscaping(onResponse) { onResponse in
+                    let context = TransferContext(onResponse: onResponse, body: body, shouldCancel: shouldCancel)
+                    let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
+                        var setup = ok
+                        func set(_ option: Int, _ value: Int) {
+                            if setup == ok { setup = litevision_curl_setopt_long(api, handle, Int32(option), value) }
+                        }
+                        func set(_ option: Int, _ value: String) {
+                            if setup == ok { setup = litevision_curl_setopt_string(api, handle, Int32(option), value) }
+                        }
+                        func set(_ option: Int, pointer: UnsafeMutableRawPointer?) {
+                            if setup == ok {
+                                setup = litevision_curl_setopt_pointer(api, handle, Int32(option), pointer)
+                            }
+                        }
+                        set(kLiteVisionCurlOptNoSignal, 1)
+                        set(kLiteVisionCurlOptNoProgress, 0)  // the transfer-info callback polls for cancellation
+                        set(kLiteVisionCurlOptFollowLocation, 1)
+                        set(kLiteVisionCurlOptMaxRedirs, 10)
+                        set(kLiteVisionCurlOptConnectTimeout, request.connectTimeout)
+                        set(kLiteVisionCurlOptLowSpeedLimit, 1024)
+                        set(kLiteVisionCurlOptLowSpeedTime, request.lowSpeedTime)
+                        set(kLiteVisionCurlOptURL, request.url)  // libcurl copies strings
+                        set(kLiteVisionCurlOptProtocolsStr, "http,https")
+                        set(kLiteVisionCurlOptRedirProtocolsStr, "http,https")
+                        set(kLiteVisionCurlOptUserAgent, "LiteVision")
+                        set(kLiteVisionCurlOptErrorBuffer, pointer: UnsafeMutableRawPointer(buffer.baseAddress))
+                        set(kLiteVisionCurlOptHTTPHeader, pointer: UnsafeMutableRawPointer(headerList))
+                        if setup == ok {
+                            setup = litevision_curl_setopt_off_t(
+                                api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge),
+                                request.resumeFrom + Int64(request.sizeLimit))
+                        }
+                        if setup == ok, request.resumeFrom > 0 {
+                            setup = litevision_curl_setopt_off_t(
+                                api, handle, Int32(kLiteVisionCurlOptResumeFromLarge), request.resumeFrom)
+                        }
+                        if setup == ok {
+                            setup = litevision_curl_setopt_write_function(api, handle, transferBodyCallback)
+                        }
+                        if setup == ok {
+                            setup = litevision_curl_setopt_header_function(api, handle, transferHeaderCallback)
+                        }
+                        if setup == ok {
+                            setup = litevision_curl_setopt_xferinfo_function(api, handle, transferInfoCallback)
+                        }
+                        guard setup == ok else { return setup }
+                        return withExtendedLifetime(context) {
+                            let pointer = Unmanaged.passUnretained(context).toOpaque()
+                            set(kLiteVisionCurlOptWriteData, pointer: pointer)
+                            set(kLiteVisionCurlOptHeaderData, pointer: pointer)
+                            set(kLiteVisionCurlOptXferInfoData, pointer: pointer)
+                            return setup == ok ? api.pointee.easy_perform(handle) : setup
+                        }
                     }
-                    func set(_ option: Int, _ value: String) {
-                        if setup == ok { setup = litevision_curl_setopt_string(api, handle, Int32(option), value) }
-                    }
-                    func set(_ option: Int, pointer: UnsafeMutableRawPointer?) {
-                        if setup == ok { setup = litevision_curl_setopt_pointer(api, handle, Int32(option), pointer) }
-                    }
-                    set(kLiteVisionCurlOptNoSignal, 1)
-                    set(kLiteVisionCurlOptNoProgress, 0)  // the transfer-info callback polls for cancellation
-                    set(kLiteVisionCurlOptFollowLocation, 1)
-                    set(kLiteVisionCurlOptMaxRedirs, 10)
-                    set(kLiteVisionCurlOptConnectTimeout, request.connectTimeout)
-                    set(kLiteVisionCurlOptLowSpeedLimit, 1024)
-                    set(kLiteVisionCurlOptLowSpeedTime, request.lowSpeedTime)
-                    set(kLiteVisionCurlOptURL, request.url)  // libcurl copies strings
-                    set(kLiteVisionCurlOptProtocolsStr, "http,https")
-                    set(kLiteVisionCurlOptRedirProtocolsStr, "http,https")
-                    set(kLiteVisionCurlOptUserAgent, "LiteVision")
-                    set(kLiteVisionCurlOptErrorBuffer, pointer: UnsafeMutableRawPointer(buffer.baseAddress))
-                    set(kLiteVisionCurlOptHTTPHeader, pointer: UnsafeMutableRawPointer(headerList))
-                    if setup == ok {
-                        setup = litevision_curl_setopt_off_t(
-                            api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge),
-                            request.resumeFrom + Int64(request.sizeLimit))
-                    }
-                    if setup == ok, request.resumeFrom > 0 {
-                        setup = litevision_curl_setopt_off_t(
-                            api, handle, Int32(kLiteVisionCurlOptResumeFromLarge), request.resumeFrom)
-                    }
-                    if setup == ok { setup = litevision_curl_setopt_write_function(api, handle, transferBodyCallback) }
-                    if setup == ok { setup = litevision_curl_setopt_header_function(api, handle, transferHeaderCallback) }
-                    if setup == ok {
-                        setup = litevision_curl_setopt_xferinfo_function(api, handle, transferInfoCallback)
-                    }
-                    guard setup == ok else { return setup }
-                    return withExtendedLifetime(context) {
-                        let pointer = Unmanaged.passUnretained(context).toOpaque()
-                        set(kLiteVisionCurlOptWriteData, pointer: pointer)
-                        set(kLiteVisionCurlOptHeaderData, pointer: pointer)
-                        set(kLiteVisionCurlOptXferInfoData, pointer: pointer)
-                        return setup == ok ? api.pointee.easy_perform(handle) : setup
-                    }
+                    var status = 0
+                    _ = litevision_curl_getinfo_long(api, handle, Int32(kLiteVisionCurlInfoResponseCode), &status)
+                    var message = String(nulTerminated: errorBuffer)
+                    if message.isEmpty, code != ok { message = code < 0 ? "libcurl failed" : curl.text(code) }
+                    return Response(
+                        code: code, message: message, status: status, headers: context.headers,
+                        errorBody: String(decoding: context.errorBody, as: UTF8.self),
+                        stoppedByBody: context.stoppedByBody,
+                        cancelled: context.cancelled)
                 }
-                var status = 0
-                _ = litevision_curl_getinfo_long(api, handle, Int32(kLiteVisionCurlInfoResponseCode), &status)
-                var message = String(nulTerminated: errorBuffer)
-                if message.isEmpty, code != ok { message = code < 0 ? "libcurl failed" : curl.text(code) }
-                return Response(
-                    code: code, message: message, status: status, headers: context.headers,
-                    errorBody: String(decoding: context.errorBody, as: UTF8.self), stoppedByBody: context.stoppedByBody,
-                    cancelled: context.cancelled)
             }
         }
     }
@@ -123,6 +135,7 @@ struct CurlTransfer {
 
 /// What the C callbacks of one transfer share; used by one transfer on one thread.
 private final class TransferContext {
+    let onResponse: (Int, [String: String]) -> Bool
     let body: (UnsafeRawBufferPointer) -> Bool
     let shouldCancel: () -> Bool
     var status = 0
@@ -130,11 +143,17 @@ private final class TransferContext {
     var errorBody: [UInt8] = []
     var stoppedByBody = false
     var cancelled = false
+    /// Whether `onResponse` has seen the response whose body is arriving.
+    var responseSeen = false
 
     /// How much of an error response's body is kept.
     static let errorBodyLimit = 4096
 
-    init(body: @escaping (UnsafeRawBufferPointer) -> Bool, shouldCancel: @escaping () -> Bool) {
+    init(
+        onResponse: @escaping (Int, [String: String]) -> Bool, body: @escaping (UnsafeRawBufferPointer) -> Bool,
+        shouldCancel: @escaping () -> Bool
+    ) {
+        self.onResponse = onResponse
         self.body = body
         self.shouldCancel = shouldCancel
     }
@@ -144,6 +163,7 @@ private final class TransferContext {
         if text.hasPrefix("HTTP/") {
             // A new response (the first, or one after a redirect or a 100 Continue): forget the previous one.
             headers = [:]
+            responseSeen = false
             status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         } else if let colon = text.firstIndex(of: ":") {
             let name = text[..<colon].lowercased()
@@ -156,6 +176,13 @@ private final class TransferContext {
             errorBody.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - errorBody.count)))
             return true
         }
+        if !responseSeen {
+            responseSeen = true
+            guard onResponse(status, headers) else {
+                stoppedByBody = true
+                return false
+            }
+        }
         if !body(bytes) {
             stoppedByBody = true
             return false
@@ -164,10 +191,10 @@ private final class TransferContext {
     }
 }
 
-/// `text` without spaces, tabs and line ends at either end.
+/// `text` without white space (spaces, tabs, line ends) at either end.
 private func trimmed(_ text: some StringProtocol) -> String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-    return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+    // Character.isWhitespace, since "\r\n" is one Character in Swift.
+    String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
 }
 
 /// libcurl's body callback (CURLOPT_WRITEFUNCTION); `userdata` is the ``TransferContext``.

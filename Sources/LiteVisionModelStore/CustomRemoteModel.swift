@@ -1,0 +1,41 @@
+/// A model hosted on a server, downloaded on demand into a cache on this machine, as ML Kit's
+/// `CustomRemoteModel`.
+///
+/// ```swift
+/// let source = URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f")
+/// let remoteModel = CustomRemoteModel(remoteModelSource: source)
+/// ```
+/// Two remote models with the same source are the same model: they share one downloaded copy.
+public final class CustomRemoteModel: Sendable, Hashable, CustomStringConvertible {
+    /// Where the model is downloaded from.
+    public let remoteModelSource: RemoteModelSource
+    /// A readable name for messages: the file name of the source's address.
+    public let name: String
+
+    /// A remote model downloaded from `remoteModelSource`.
+    public init(remoteModelSource: RemoteModelSource) {
+        self.remoteModelSource = remoteModelSource
+        switch remoteModelSource.location {
+        case .url(let url, _):
+            let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            name = path.split(separator: "/").last.map(String.init) ?? url
+        }
+    }
+
+    /// The identity of the model in the cache (equal sources, equal keys).
+    package var cacheKey: String {
+        switch remoteModelSource.location {
+        case .url(let url, _): SHA256Digest.hex(of: Array("url\u{0}\(url)".utf8)).prefix(32).description
+        }
+    }
+
+    public static func == (lhs: CustomRemoteModel, rhs: CustomRemoteModel) -> Bool {
+        lhs.remoteModelSource.location == rhs.remoteModelSource.location
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(remoteModelSource.location)
+    }
+
+    public var description: String { "remote model \(name)" }
+}

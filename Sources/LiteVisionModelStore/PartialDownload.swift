@@ -1,0 +1,262 @@
+import CCurl
+import Crypto
+import FoundationEssentials
+import LiteVisionSystem
+
+/// One model's download in progress, kept in its cache folder as `download.partial` (the bytes received so
+/// far) and `download.json` (what they are a part of: the address, the expected SHA-256, the server's `ETag`),
+/// so that a later download, in this process or another, asks only for the rest.
+struct PartialDownload {
+    /// What `download.json` says.
+    struct Record: Codable, Equatable {
+        var url: String
+        var sha256: String?
+        var etag: String?
+    }
+
+    /// How one transfer ended.
+    enum Outcome {
+        /// The server says the installed version is current (`304 Not Modified`).
+        case upToDate(InstalledModel)
+        /// The whole file is in `download.partial`.
+        case complete
+        /// The partial bytes cannot be continued: start again from the first byte.
+        case restart
+    }
+
+    let folder: String
+    let url: String
+    let expectedSHA256: String?
+    private var hash = SHA256()
+    private var size: Int64 = 0
+    private var etag: String?
+
+    var partialPath: String { folder + "/download.partial" }
+    var recordPath: String { folder + "/download.json" }
+
+    init(folder: String, url: String, expectedSHA256: String?) {
+        self.folder = folder
+        self.url = url
+        self.expectedSHA256 = expectedSHA256
+    }
+
+    /// Runs one transfer: continues the partial file when it belongs to this download, else starts afresh.
+    mutating func run(
+        _ curl: CurlLibrary, downloader: RemoteModelDownloader, installed: InstalledModel?,
+        progress: (Int64, Int64?) -> Void, isCancelled: () -> Bool,
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> Outcome {
+        try loadPartial(failure: failure)
+        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+        }
+        defer { close(descriptor) }
+        let resumeFrom = size
+        var headers: [String] = []
+        if resumeFrom > 0, let etag { headers.append("If-Range: \(etag)") }
+        if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag {
+            headers.append("If-None-Match: \(known)")
+        }
+        let request = CurlTransfer.Request(
+            url: url, headers: headers, resumeFrom: resumeFrom, sizeLimit: downloader.sizeLimit,
+            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime)
+        var total: Int64?
+        var writeError: SystemError?
+        var tooLarge = false
+        var restart = false
+        let response = CurlTransfer.perform(
+            curl, request,
+            onResponse: { status, headers in
+                // 206 continues the partial file; anything else (200: the server ignored the range, or the file
+                // changed under If-Range) is the whole file from its first byte.
+                if status == 206 {
+                    guard headers["content-range"].flatMap(Self.rangeStart) == resumeFrom else {
+                        restart = true
+                        return false
+                    }
+                } else if size > 0 {
+                    if ftruncate(descriptor, 0) != 0 {
+                        writeError = .fromErrno(.write, path: partialPath)
+                        return false
+                    }
+                    hash = SHA256()
+                    size = 0
+                }
+                total = Self.totalSize(status: status, headers: headers, resumeFrom: resumeFrom)
+                etag = headers["etag"]
+                do {
+                    try AtomicFile.write(
+                        Array(try JSONEncoder().encode(Record(url: url, sha256: expectedSHA256, etag: etag))),
+                        to: recordPath)
+                } catch let error as SystemError {
+                    writeError = error
+                    return false
+                } catch {
+                    writeError = SystemError(.write, path: recordPath, reason: "\(error)")
+                    return false
+                }
+                progress(size, total)
+                return true
+            },
+            body: { bytes in
+                guard size + Int64(bytes.count) <= Int64(downloader.sizeLimit) else {
+                    tooLarge = true
+                    return false
+                }
+                do throws(SystemError) {
+                    try Self.write(bytes, to: descriptor, path: partialPath)
+                } catch {
+                    writeError = error
+                    return false
+                }
+                hash.update(bufferPointer: bytes)
+                size += Int64(bytes.count)
+                progress(size, total)
+                return true
+            }, shouldCancel: isCancelled)
+        // The partial bytes cannot be continued: the server refused the range (416), answered a range request
+        // with the whole file (libcurl stops with a range error), or sent a range that does not start where asked.
+        if restart || response.status == 416 || response.code == LiteVisionCurlCode(kLiteVisionCurlRangeError) {
+            return .restart
+        }
+        if response.status == 304, let installed { return .upToDate(installed) }
+        if let reason = ModelDownloadError.Reason(
+            response, sizeLimit: downloader.sizeLimit, writeError: writeError, tooLarge: tooLarge)
+        {
+            var error = failure(reason)
+            error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
+            if case .tooLarge = reason { discard() }
+            throw error
+        }
+        if fsync(descriptor) != 0 { throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno))) }
+        return .complete
+    }
+
+    /// Checks the complete file and makes it the installed version; the partial files are gone afterwards,
+    /// whatever the outcome.
+    mutating func install(
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> InstalledModel {
+        defer { discard() }
+        let digest = SHA256Digest.hex(hash.finalize())
+        if let expectedSHA256, digest != expectedSHA256 {
+            throw failure(.hashMismatch(expected: expectedSHA256, actual: digest, byteCount: Int(size)))
+        }
+        if let problem = Self.flatBufferProblem(partialPath) { throw failure(.notATFLiteModel(detail: problem)) }
+        let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag)
+        let installed = InstalledModel(folder: folder, record: record)
+        let previous = RemoteModelCacheFolder.installedRecord(in: folder)
+        guard rename(partialPath, installed.path) == 0 else {
+            throw failure(.fileSystem(path: installed.path, detail: errorDescription(errno)))
+        }
+        do {
+            // The commit point: from this rename on, the new version is the model.
+            try AtomicFile.write(Array(try JSONEncoder().encode(record)), to: folder + "/model.json")
+        } catch let error as SystemError {
+            if previous?.sha256 != digest { unlink(installed.path) }
+            throw failure(
+                error.code == ENOSPC ? .noSpace(path: error.path) : .fileSystem(path: error.path, detail: error.reason))
+        } catch {
+            if previous?.sha256 != digest { unlink(installed.path) }
+            throw failure(.fileSystem(path: folder + "/model.json", detail: "\(error)"))
+        }
+        if let previous, previous.sha256 != digest { unlink(folder + "/" + previous.sha256 + ".tflite") }
+        return installed
+    }
+
+    /// Removes the partial file and its record.
+    mutating func discard() {
+        unlink(partialPath)
+        unlink(recordPath)
+        hash = SHA256()
+        size = 0
+        etag = nil
+    }
+
+    /// Continues from the partial file when its record says it is part of this download (hashing what is
+    /// there), else removes it.
+    private mutating func loadPartial(
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) {
+        hash = SHA256()
+        size = 0
+        etag = nil
+        guard let bytes = try? FileContents.read(atPath: recordPath, maximumSize: 1 << 16),
+            let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)),
+            record.url == url, record.sha256 == expectedSHA256
+        else {
+            discard()
+            return
+        }
+        let descriptor = open(partialPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            discard()
+            return
+        }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            size += Int64(count)
+        }
+        etag = record.etag
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let count = Platform.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(.write, path: path)
+            }
+            done += count
+        }
+    }
+
+    /// The first byte of a `Content-Range: bytes START-END/TOTAL` header.
+    static func rangeStart(_ header: String) -> Int64? {
+        guard header.hasPrefix("bytes ") else { return nil }
+        return header.dropFirst(6).split(separator: "-").first.flatMap { Int64($0) }
+    }
+
+    /// The size of the whole file, from `Content-Range` (206) or `Content-Length` (200).
+    static func totalSize(status: Int, headers: [String: String], resumeFrom: Int64) -> Int64? {
+        if status == 206 {
+            return headers["content-range"]?.split(separator: "/").last.flatMap { Int64($0) }
+        }
+        return headers["content-length"].flatMap { Int64($0) }
+    }
+
+    /// Why the file at `path` is not a TFLite model (its FlatBuffer identifier is not `TFL3`), or nil.
+    static func flatBufferProblem(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errorDescription(errno) }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 8)
+        let count = header.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress!, 8) }
+        guard count == 8 else { return "it is only \(max(0, count)) bytes long" }
+        guard Array(header[4..<8]) == Array("TFL3".utf8) else {
+            let start = String(decoding: header.map { (32..<127).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+            return "it does not carry the TFLite identifier TFL3 (it starts with \"\(start)\")"
+        }
+        return nil
+    }
+}
+
+/// Reading a folder's installed record without a ``CustomRemoteModel`` at hand.
+enum RemoteModelCacheFolder {
+    static func installedRecord(in folder: String) -> InstalledModel.Record? {
+        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16) else {
+            return nil
+        }
+        return try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes))
+    }
+}

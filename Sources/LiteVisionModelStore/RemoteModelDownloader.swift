@@ -1,0 +1,101 @@
+import Crypto
+import FoundationEssentials
+import LiteVisionSystem
+
+/// Downloads remote models into a ``RemoteModelCache``: resumable, verified, installed atomically.
+///
+/// - **Up to date at once**: a model whose installed copy has the source's SHA-256 (or, for a source without
+///   one, whose server answers `304 Not Modified` to the installed copy's `ETag`) is not transferred again.
+/// - **Resumable**: bytes already received (`download.partial`) are kept when a transfer fails or is cancelled,
+///   and the next download of the same model, in this process or another, asks only for the rest (`Range`,
+///   guarded by `If-Range` with the server's `ETag`); a server that sends the whole file again is handled.
+/// - **Verified, then installed**: the SHA-256 is checked (when the source gives one) and the file must be a
+///   TFLite FlatBuffer before it becomes the model; a failure leaves the previous version in place.
+/// - **One transfer per model**: concurrent downloads of one model, from any process, take turns on a lock in
+///   its folder; the later ones find it installed.
+package struct RemoteModelDownloader: Sendable {
+    package var cache: RemoteModelCache
+    /// Files larger than this many bytes are refused (500 MB by default).
+    package var sizeLimit = 500_000_000
+    /// Seconds allowed to connect.
+    package var connectTimeout = 20
+    /// A transfer slower than 1 KB/s for this many seconds is abandoned.
+    package var lowSpeedTime = 30
+    /// The libcurl library to load.
+    package var libraryPath = CurlLibrary.defaultPath
+
+    package init(cache: RemoteModelCache = RemoteModelCache()) {
+        self.cache = cache
+    }
+
+    /// Makes the newest version of `model` installed and returns it. `progress` is told the bytes of the file
+    /// present so far and the file's size when known; `isCancelled` is asked about once a second.
+    package func download(
+        _ model: CustomRemoteModel, progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in },
+        isCancelled: () -> Bool = { false }
+    ) throws(ModelDownloadError) -> InstalledModel {
+        let url: String, sha256: String?
+        switch model.remoteModelSource.location {
+        case .url(let address, let digest): (url, sha256) = (address, digest)
+        }
+        func failure(_ reason: ModelDownloadError.Reason) -> ModelDownloadError {
+            ModelDownloadError(url: url, expectedSHA256: sha256 ?? "", reason: reason)
+        }
+        if let sha256, let installed = cache.installed(model), installed.sha256 == sha256 {
+            progress(Int64(installed.size), Int64(installed.size))
+            return installed
+        }
+        let curl: CurlLibrary
+        switch CurlLibrary.load(libraryPath) {
+        case .success(let library): curl = library
+        case .failure(let error): throw failure(error.reason)
+        }
+        let folder = cache.folder(of: model)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw failure(.fileSystem(path: folder, detail: "the folder could not be created (\(error))"))
+        }
+        let lock = try FolderLock(folder + "/.lock", failure: failure)
+        defer { lock.release() }
+        // Another process may have installed it while this one waited for the lock.
+        if let sha256, let installed = cache.installed(model), installed.sha256 == sha256 {
+            progress(Int64(installed.size), Int64(installed.size))
+            return installed
+        }
+        var attempt = PartialDownload(folder: folder, url: url, expectedSHA256: sha256)
+        for _ in 0..<2 {  // a second attempt only when the server refuses the range or ignores If-Range
+            let outcome = try attempt.run(
+                curl, downloader: self, installed: cache.installed(model), progress: progress,
+                isCancelled: isCancelled, failure: failure)
+            switch outcome {
+            case .upToDate(let installed): return installed
+            case .complete: return try attempt.install(failure: failure)
+            case .restart: attempt.discard()
+            }
+        }
+        throw failure(.incomplete(detail: "the server would not send the rest of the file, nor the whole of it"))
+    }
+}
+
+/// An exclusive lock on a file of a model's folder (`flock`), shared by every process using the cache.
+private struct FolderLock {
+    let descriptor: Int32
+
+    init(_ path: String, failure: (ModelDownloadError.Reason) -> ModelDownloadError) throws(ModelDownloadError) {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(.fileSystem(path: path, detail: errorDescription(errno))) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let code = errno
+                close(descriptor)
+                throw failure(.fileSystem(path: path, detail: errorDescription(code)))
+            }
+        }
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
