@@ -14,6 +14,9 @@
 @_exported import struct LiteVisionModelStore.LocalModel
 @_exported import enum LiteVisionModelStore.BuiltInModel
 @_exported import struct LiteVisionModelStore.ModelDownloadError
+@_exported import class LiteVisionModelStore.CustomRemoteModel
+@_exported import class LiteVisionModelStore.RemoteModelSource
+@_exported import class LiteVisionModelStore.URLModelSource
 // The runtime's errors, as VisionError carries them.
 @_exported import struct LiteRT.LiteRTError
 @_exported import struct LiteRT.RuntimeLoadError

@@ -12,4 +12,6 @@ package enum ModelStoreError: Error, Sendable {
     case builtInModelMissing(BuiltInModel, folders: [String], url: String)
     /// A built-in model is in no folder searched and downloading it failed.
     case download(ModelDownloadError)
+    /// A remote model has no downloaded copy on this machine yet.
+    case notDownloaded(CustomRemoteModel)
 }

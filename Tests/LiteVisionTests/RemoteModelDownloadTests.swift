@@ -221,3 +221,47 @@ struct RemoteModelDownloadTests {
         #expect(cache.folder(of: a) == cache.folder(of: b) && cache.folder(of: a) != cache.folder(of: c))
     }
 }
+
+@Suite("Labelers and detectors with a remote model (real HTTP server on loopback)")
+struct RemoteModelFeatureTests {
+    @Test("Refused until downloaded; then the labels are exactly those of the local file")
+    func labelWithRemoteModel() throws {
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let cache = RemoteModelCache()  // the default cache, as a labeler reads it; the model is unique to this server
+        let model = CustomRemoteModel(
+            remoteModelSource: URLModelSource(
+                url: server.base("ok") + "/bird.tflite", sha256: RemoteModelDownloadTests.birdSHA256))
+        defer {
+            try? cache.delete(model)
+            server.stop()
+        }
+        do {
+            _ = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+            Issue.record("a labeler was made from a remote model that is not downloaded")
+        } catch {
+            guard case .remoteModelNotDownloaded(let name) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(name == "bird.tflite")
+            #expect("\(error)".contains("download it first"))
+        }
+        var detectorOptions = CustomObjectDetectorOptions(remoteModel: model)
+        detectorOptions.modelDirectory = TestData.path("models")
+        #expect(throws: VisionError.self) { try ObjectDetector.objectDetector(options: detectorOptions) }
+
+        _ = try RemoteModelDownloader(cache: cache).download(model)
+        let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
+        let remote = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+        let local = try ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
+        let labels = try remote.results(in: image)
+        #expect(!labels.isEmpty)
+        #expect(labels == (try local.results(in: image)))
+        #expect(CustomImageLabelerOptions(remoteModel: model).localModel == nil)
+
+        detectorOptions.detectorMode = .singleImage
+        let objects = try ObjectDetector.objectDetector(options: detectorOptions).results(in: image)
+        #expect(objects.count == 1)
+    }
+}

@@ -64,10 +64,10 @@ public final class ObjectDetector: Sendable {
             detectorModel = LocalModel(path: try Self.builtIn(.objectLocalizer, options))
         }
         detector = try DetectorModel(
-            try Self.resolve(detectorModel), settings: settings,
+            try Self.resolve(.local(detectorModel)), settings: settings,
             layout: options.detectorOutputLayout, labelOffset: options.detectorLabelOffset)
         if let custom, options.shouldEnableClassification {
-            let classifier = try ClassifierModel(try Self.resolve(custom.localModel), settings: settings)
+            let classifier = try ClassifierModel(try Self.resolve(custom.classifier), settings: settings)
             let filter = LabelFilter(
                 threshold: custom.classificationConfidenceThreshold,
                 maxCount: custom.maxPerObjectLabelCount, metadataThreshold: classifier.metadataThreshold)
@@ -76,7 +76,7 @@ public final class ObjectDetector: Sendable {
         } else if options.shouldEnableClassification {
             let labeler = LocalModel(path: try Self.builtIn(.objectLabeler, options))
             classification = ObjectClassification(
-                classifier: try ClassifierModel(try Self.resolve(labeler), settings: settings),
+                classifier: try ClassifierModel(try Self.resolve(.local(labeler)), settings: settings),
                 kind: .coarse)
             maxLabels = 1
         } else {
@@ -87,7 +87,7 @@ public final class ObjectDetector: Sendable {
         session = Mutex(StreamSession(options: trackerOptions))
     }
 
-    private static func resolve(_ model: LocalModel) throws(VisionError) -> ResolvedModel {
+    private static func resolve(_ model: ModelReference) throws(VisionError) -> ResolvedModel {
         do {
             return try model.resolve()
         } catch {

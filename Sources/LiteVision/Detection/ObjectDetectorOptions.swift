@@ -65,8 +65,22 @@ public struct ObjectDetectorOptions: Sendable, Hashable {
 /// (`options.detectorMode = .singleImage`).
 @dynamicMemberLookup
 public struct CustomObjectDetectorOptions: Sendable, Hashable {
-    /// The classifier applied to each detected object (same requirements as for ``ImageLabeler``).
-    public var localModel: LocalModel
+    /// The classifier applied to each detected object (same requirements as for ``ImageLabeler``): local, or
+    /// the downloaded copy of a remote one.
+    package let classifier: ModelReference
+
+    /// The local classifier, when the options were made with one.
+    public var localModel: LocalModel? {
+        if case .local(let model) = classifier { return model }
+        return nil
+    }
+
+    /// The remote classifier, when the options were made with one; making a detector before it is downloaded
+    /// fails with ``VisionError/remoteModelNotDownloaded(_:)``.
+    public var remoteModel: CustomRemoteModel? {
+        if case .remote(let model) = classifier { return model }
+        return nil
+    }
     /// Labels below this confidence are dropped. Unset or invalid: the model's metadata threshold, else 0.
     public var classificationConfidenceThreshold: Float?
     /// Labels per object at most. Default 10; invalid (not positive) also means 10.
@@ -76,7 +90,13 @@ public struct CustomObjectDetectorOptions: Sendable, Hashable {
 
     /// Options classifying objects with `localModel`. Classification is on.
     public init(localModel: LocalModel) {
-        self.localModel = localModel
+        classifier = .local(localModel)
+        common.shouldEnableClassification = true
+    }
+
+    /// Options classifying objects with the downloaded copy of `remoteModel`. Classification is on.
+    public init(remoteModel: CustomRemoteModel) {
+        classifier = .remote(remoteModel)
         common.shouldEnableClassification = true
     }
 

@@ -31,6 +31,9 @@ public enum VisionError: Error, Sendable, CustomStringConvertible {
     /// A built-in model is in none of the folders searched and could not be downloaded either; the error
     /// names the folders, the URL, the expected SHA-256 and why the download failed.
     case modelDownload(ModelDownloadError)
+    /// A labeler or detector was given a remote model that is not downloaded on this machine yet (its name):
+    /// download it first (`ModelManager`), or use a bundled local model until the download succeeded.
+    case remoteModelNotDownloaded(String)
 
     public var description: String {
         switch self {
@@ -54,6 +57,11 @@ public enum VisionError: Error, Sendable, CustomStringConvertible {
             error.description
         case .modelDownload(let error):
             error.description
+        case .remoteModelNotDownloaded(let name):
+            """
+            The remote model \(name) is not downloaded on this machine yet: download it first \
+            (ModelManager.modelManager().download), or use a bundled local model until the download succeeded.
+            """
         }
     }
 }
@@ -78,6 +86,8 @@ extension VisionError {
                     """)
         case .download(let error):
             self = .modelDownload(error)
+        case .notDownloaded(let model):
+            self = .remoteModelNotDownloaded(model.name)
         }
     }
 

@@ -8,9 +8,24 @@ import LiteVisionModelStore
 /// options.confidenceThreshold = 0.5
 /// options.maxResultCount = 3
 /// ```
+///
+/// With a hosted model, `CustomImageLabelerOptions(remoteModel:)` runs its downloaded copy; making a labeler
+/// before it is downloaded fails with ``VisionError/remoteModelNotDownloaded(_:)``.
 public struct CustomImageLabelerOptions: Sendable, Hashable {
-    /// The classifier.
-    public var localModel: LocalModel
+    /// The classifier: local, or the downloaded copy of a remote one.
+    package let model: ModelReference
+
+    /// The local classifier, when the options were made with one.
+    public var localModel: LocalModel? {
+        if case .local(let model) = model { return model }
+        return nil
+    }
+
+    /// The remote classifier, when the options were made with one.
+    public var remoteModel: CustomRemoteModel? {
+        if case .remote(let model) = model { return model }
+        return nil
+    }
 
     /// Only labels with at least this confidence are returned (0...1).
     ///
@@ -30,6 +45,11 @@ public struct CustomImageLabelerOptions: Sendable, Hashable {
 
     /// Options for the classifier in `localModel`, with ML Kit's defaults.
     public init(localModel: LocalModel) {
-        self.localModel = localModel
+        model = .local(localModel)
+    }
+
+    /// Options for the downloaded copy of the classifier `remoteModel`, with ML Kit's defaults.
+    public init(remoteModel: CustomRemoteModel) {
+        model = .remote(remoteModel)
     }
 }

@@ -41,7 +41,7 @@ public final class ImageLabeler: Sendable {
         self.options = options
         let model: ResolvedModel
         do {
-            model = try options.localModel.resolve()
+            model = try options.model.resolve()
         } catch {
             throw VisionError(error)
         }
