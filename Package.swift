@@ -3,7 +3,7 @@
 //
 // Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
 //   6  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
-//   5  LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)      media extras for the CLI, not in the library
+//   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
@@ -15,6 +15,8 @@ let package = Package(
     name: "LiteVision",
     products: [
         .library(name: "LiteVision", targets: ["LiteVision"]),
+        // Hosted models: ML Kit's ModelManager (uses Foundation, so it is a library of its own).
+        .library(name: "LiteVisionModelManager", targets: ["LiteVisionModelManager"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
     ],
@@ -68,7 +70,10 @@ let package = Package(
                 "LiteVisionGeometry", "LiteVisionSystem",
             ]),
 
-        // Layer 5: video (FFmpeg) and drawing (Cairo), kept out of the library.
+        // Layer 5: ML Kit's ModelManager (Foundation: Progress, NotificationCenter); video (FFmpeg) and drawing
+        // (Cairo), kept out of the library.
+        .target(
+            name: "LiteVisionModelManager", dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionSystem"]),
         .target(
             name: "LiteVisionVideo",
             dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
@@ -130,7 +135,7 @@ let package = Package(
             dependencies: [
                 "LiteVision", "LiteVisionVideo", "LiteVisionImaging",
                 "LiteVisionModelStore", "LiteVisionGeometry", "LiteVisionTracking",
-                "TFLiteFormat", "LiteVisionTestSupport",
+                "TFLiteFormat", "LiteVisionModelManager", "LiteVisionTestSupport",
                 "LiteVisionTrackingTestSupport",
             ],
             exclude: ["Fixtures/make_bad_models.py"]),

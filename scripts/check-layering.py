@@ -29,6 +29,7 @@ LAYERS = {
     "LiteVisionCLI": 6,
     "LiteVisionBench": 6,
     # 5: media extras for the CLI, not in the library
+    "LiteVisionModelManager": 5,
     "LiteVisionVideo": 5,
     "LiteVisionDrawing": 5,
     # 4: the ML Kit-shaped API

@@ -15,6 +15,7 @@
 @_exported import enum LiteVisionModelStore.BuiltInModel
 @_exported import struct LiteVisionModelStore.ModelDownloadError
 @_exported import class LiteVisionModelStore.CustomRemoteModel
+@_exported import class LiteVisionModelStore.RemoteModel
 @_exported import class LiteVisionModelStore.RemoteModelSource
 @_exported import class LiteVisionModelStore.URLModelSource
 // The runtime's errors, as VisionError carries them.

@@ -1,19 +1,15 @@
-/// A model hosted on a server, downloaded on demand into a cache on this machine, as ML Kit's
-/// `CustomRemoteModel`.
-///
-/// ```swift
-/// let source = URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f")
-/// let remoteModel = CustomRemoteModel(remoteModelSource: source)
-/// ```
-/// Two remote models with the same source are the same model: they share one downloaded copy.
-public final class CustomRemoteModel: Sendable, Hashable, CustomStringConvertible {
+/// A model hosted on a server, as ML Kit's `RemoteModel`: the base of ``CustomRemoteModel``, the type
+/// download notifications carry.
+public class RemoteModel: Hashable, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked: the class is not final (as in ML Kit, CustomRemoteModel is a subclass), which rules out the
+    // checked conformance; its stored properties are `let`s of Sendable types set once in `init`.
+
     /// Where the model is downloaded from.
     public let remoteModelSource: RemoteModelSource
     /// A readable name for messages: the file name of the source's address.
     public let name: String
 
-    /// A remote model downloaded from `remoteModelSource`.
-    public init(remoteModelSource: RemoteModelSource) {
+    init(remoteModelSource: RemoteModelSource) {
         self.remoteModelSource = remoteModelSource
         switch remoteModelSource.location {
         case .url(let url, _):
@@ -29,7 +25,8 @@ public final class CustomRemoteModel: Sendable, Hashable, CustomStringConvertibl
         }
     }
 
-    public static func == (lhs: CustomRemoteModel, rhs: CustomRemoteModel) -> Bool {
+    /// Two remote models with the same source are the same model: they share one downloaded copy.
+    public static func == (lhs: RemoteModel, rhs: RemoteModel) -> Bool {
         lhs.remoteModelSource.location == rhs.remoteModelSource.location
     }
 
@@ -38,4 +35,21 @@ public final class CustomRemoteModel: Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String { "remote model \(name)" }
+}
+
+/// A custom TFLite model hosted on a server, downloaded on demand into a cache on this machine, as ML Kit's
+/// `CustomRemoteModel`.
+///
+/// ```swift
+/// let source = URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f")
+/// let remoteModel = CustomRemoteModel(remoteModelSource: source)
+/// ```
+/// Two remote models with the same source are the same model: they share one downloaded copy.
+public final class CustomRemoteModel: RemoteModel, @unchecked Sendable {
+    // @unchecked: as for RemoteModel; this subclass adds no stored property.
+
+    /// A remote model downloaded from `remoteModelSource`.
+    public override init(remoteModelSource: RemoteModelSource) {
+        super.init(remoteModelSource: remoteModelSource)
+    }
 }

@@ -13,5 +13,5 @@ package enum ModelStoreError: Error, Sendable {
     /// A built-in model is in no folder searched and downloading it failed.
     case download(ModelDownloadError)
     /// A remote model has no downloaded copy on this machine yet.
-    case notDownloaded(CustomRemoteModel)
+    case notDownloaded(RemoteModel)
 }

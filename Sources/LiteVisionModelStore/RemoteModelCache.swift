@@ -26,12 +26,12 @@ package struct RemoteModelCache: Sendable {
     }
 
     /// The folder of `model`.
-    package func folder(of model: CustomRemoteModel) -> String {
+    package func folder(of model: RemoteModel) -> String {
         (root.hasSuffix("/") ? root : root + "/") + "remote/" + model.cacheKey
     }
 
     /// The installed version of `model`, if there is one whose file is present.
-    package func installed(_ model: CustomRemoteModel) -> InstalledModel? {
+    package func installed(_ model: RemoteModel) -> InstalledModel? {
         let folder = folder(of: model)
         guard let record = RemoteModelCacheFolder.installedRecord(in: folder),
             record.sha256.count == 64, record.sha256.allSatisfy(\.isHexDigit)
@@ -42,7 +42,7 @@ package struct RemoteModelCache: Sendable {
     }
 
     /// Removes every file of `model` (installed version and partial download).
-    package func delete(_ model: CustomRemoteModel) throws(SystemError) {
+    package func delete(_ model: RemoteModel) throws(SystemError) {
         let folder = folder(of: model)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         // The record first: from then on the model is not downloaded, whatever else fails.

@@ -31,7 +31,7 @@ package struct RemoteModelDownloader: Sendable {
     /// Makes the newest version of `model` installed and returns it. `progress` is told the bytes of the file
     /// present so far and the file's size when known; `isCancelled` is asked about once a second.
     package func download(
-        _ model: CustomRemoteModel, progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in },
+        _ model: RemoteModel, progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in },
         isCancelled: () -> Bool = { false }
     ) throws(ModelDownloadError) -> InstalledModel {
         let url: String, sha256: String?

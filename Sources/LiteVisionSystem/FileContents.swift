@@ -43,6 +43,28 @@ package enum FileContents {
         return bytes
     }
 
+    /// The bytes of a file whose size is not known in advance (`/proc` and `/sys` files report 0), read until
+    /// its end, refused past `maximumSize` bytes.
+    package static func readToEnd(atPath path: String, maximumSize: Int) throws(SystemError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(.read, path: path)
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= maximumSize else {
+                throw SystemError(.read, path: path, reason: "the file is larger than the \(maximumSize)-byte limit")
+            }
+            bytes.append(contentsOf: chunk.prefix(count))
+        }
+    }
+
     /// Checks, without opening it for long or blocking, that `path` is a readable regular file, and returns
     /// its size: for inputs that another library (FFmpeg) opens itself.
     package static func requireRegularFile(atPath path: String) throws(SystemError) -> Int {

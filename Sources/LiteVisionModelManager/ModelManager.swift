@@ -1,0 +1,182 @@
+import Dispatch
+import Foundation
+import LiteVisionModelStore
+
+/// Downloads remote models and keeps track of them, as ML Kit's `ModelManager`.
+///
+/// ```swift
+/// import LiteVisionModelManager   // also brings in LiteVision
+///
+/// let remoteModel = CustomRemoteModel(
+///     remoteModelSource: URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f"))
+/// NotificationCenter.default.addObserver(forName: .mlkitModelDownloadDidSucceed, object: nil, queue: nil) { _ in
+///     // ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: remoteModel)) works from now on
+/// }
+/// let progress = ModelManager.modelManager().download(remoteModel, conditions: ModelDownloadConditions())
+/// ```
+///
+/// - A download fetches the model when it is absent or a newer version exists; when the newest is already
+///   there it completes at once, and success is posted all the same.
+/// - Transfers resume: the bytes of an interrupted download are kept and only the rest is fetched next time,
+///   also by another process. Nothing is installed before it is complete and verified (the source's SHA-256,
+///   and the TFLite identifier), and a failed download never replaces the version already there.
+/// - Concurrent downloads of one model share one transfer (and one `Progress`).
+/// - The outcome is posted on `NotificationCenter.default`, from a background thread, as
+///   `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`, with the model under
+///   ``ModelDownloadUserInfoKey/remoteModel`` and, on failure, the ``ModelDownloadError`` under
+///   ``ModelDownloadUserInfoKey/error``.
+///
+/// Downloaded models live in `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME`
+/// when set), under `remote/`.
+public final class ModelManager: @unchecked Sendable {
+    // @unchecked: `transfers` is only read and written with `lock` held; `downloader` is an immutable value.
+    private let lock = NSLock()
+    private var transfers: [RemoteModel: Transfer] = [:]
+    private let downloader: RemoteModelDownloader
+
+    private static let shared = ModelManager(downloader: RemoteModelDownloader())
+
+    /// The model manager of this process (ML Kit's singleton).
+    public static func modelManager() -> ModelManager { shared }
+
+    /// A manager downloading with `downloader` (for a cache other than the default one).
+    package init(downloader: RemoteModelDownloader) {
+        self.downloader = downloader
+    }
+
+    /// Whether a downloaded copy of `remoteModel` is on this machine (a labeler or detector can be made from it).
+    public func isModelDownloaded(_ remoteModel: RemoteModel) -> Bool {
+        downloader.cache.installed(remoteModel) != nil
+    }
+
+    /// Starts downloading `remoteModel` in the background when `conditions` allow it, and returns the transfer's
+    /// progress in bytes (`totalUnitCount` is the file's size once the server has said it); `progress.cancel()`
+    /// stops the transfer within about a second. The outcome is posted on `NotificationCenter.default`.
+    @discardableResult
+    public func download(_ remoteModel: RemoteModel, conditions: ModelDownloadConditions) -> Progress {
+        transfer(of: remoteModel, conditions: conditions).progress
+    }
+
+    /// Downloads `remoteModel` (see ``download(_:conditions:)``) and returns when it is installed; the same
+    /// notifications are posted. (Named after ML Kit's Objective-C `downloadModel:conditions:`, so that
+    /// `download(_:conditions:)` keeps returning a `Progress` inside `async` code too.)
+    /// - Throws: ``ModelDownloadError`` saying why the model could not be downloaded.
+    public func downloadModel(
+        _ remoteModel: RemoteModel, conditions: ModelDownloadConditions = ModelDownloadConditions()
+    ) async throws(ModelDownloadError) {
+        let transfer = transfer(of: remoteModel, conditions: conditions)
+        let outcome = await withCheckedContinuation { continuation in
+            transfer.whenDone { continuation.resume(returning: $0) }
+        }
+        try outcome.get()
+    }
+
+    /// Deletes the downloaded copy of `remoteModel` (no error when there is none) and calls `completion` with
+    /// the error, if any, on a background thread.
+    public func deleteDownloadedModel(
+        _ remoteModel: RemoteModel, completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        let cache = downloader.cache
+        DispatchQueue.global(qos: .utility).async {
+            completion(Self.delete(remoteModel, in: cache))
+        }
+    }
+
+    /// Deletes the downloaded copy of `remoteModel` (no error when there is none).
+    /// - Throws: ``ModelDownloadError`` with a file-system reason when a file could not be removed.
+    public func deleteDownloadedModel(_ remoteModel: RemoteModel) async throws(ModelDownloadError) {
+        if let error = Self.delete(remoteModel, in: downloader.cache) { throw error }
+    }
+
+    private static func delete(_ model: RemoteModel, in cache: RemoteModelCache) -> ModelDownloadError? {
+        do {
+            try cache.delete(model)
+            return nil
+        } catch {
+            return ModelDownloadError(
+                url: model.sourceURL, expectedSHA256: "", reason: .fileSystem(path: error.path, detail: error.reason))
+        }
+    }
+
+    /// The running transfer of `model`, or a new one started now.
+    private func transfer(of model: RemoteModel, conditions: ModelDownloadConditions) -> Transfer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let running = transfers[model] { return running }
+        let transfer = Transfer()
+        transfers[model] = transfer
+        let downloader = downloader
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let outcome = Self.run(downloader, model, conditions: conditions, progress: transfer.progress)
+            lock.withLock { transfers[model] = nil }
+            var userInfo: [AnyHashable: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: model]
+            switch outcome {
+            case .success:
+                NotificationCenter.default.post(name: .mlkitModelDownloadDidSucceed, object: self, userInfo: userInfo)
+            case .failure(let error):
+                userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
+                NotificationCenter.default.post(name: .mlkitModelDownloadDidFail, object: self, userInfo: userInfo)
+            }
+            transfer.finish(outcome)
+        }
+        return transfer
+    }
+
+    private static func run(
+        _ downloader: RemoteModelDownloader, _ model: RemoteModel, conditions: ModelDownloadConditions,
+        progress: Progress
+    ) -> Result<Void, ModelDownloadError> {
+        if !conditions.allowsCellularAccess, let interface = DefaultRoute.current(), DefaultRoute.isCellular(interface)
+        {
+            return .failure(
+                ModelDownloadError(
+                    url: model.sourceURL, expectedSHA256: "",
+                    reason: .conditionsNotMet(
+                        "the network goes through the modem interface \(interface) and allowsCellularAccess is false")))
+        }
+        return Result { () throws(ModelDownloadError) in
+            _ = try downloader.download(
+                model,
+                progress: { completed, total in
+                    if let total, progress.totalUnitCount != total { progress.totalUnitCount = total }
+                    progress.completedUnitCount = completed
+                }, isCancelled: { progress.isCancelled })
+        }
+    }
+}
+
+/// One running download: its progress, and whoever waits for its outcome.
+private final class Transfer: @unchecked Sendable {
+    // @unchecked: `outcome` and `waiters` are only touched with `lock` held; `progress` is thread-safe.
+    let progress = Progress(totalUnitCount: -1)
+    private let lock = NSLock()
+    private var outcome: Result<Void, ModelDownloadError>?
+    private var waiters: [@Sendable (Result<Void, ModelDownloadError>) -> Void] = []
+
+    /// Calls `body` with the outcome once the transfer has ended (at once if it has).
+    func whenDone(_ body: @escaping @Sendable (Result<Void, ModelDownloadError>) -> Void) {
+        let done: Result<Void, ModelDownloadError>? = lock.withLock {
+            if outcome == nil { waiters.append(body) }
+            return outcome
+        }
+        if let done { body(done) }
+    }
+
+    func finish(_ result: Result<Void, ModelDownloadError>) {
+        let waiting = lock.withLock {
+            outcome = result
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter(result) }
+    }
+}
+
+extension RemoteModel {
+    /// The address the model is downloaded from, for errors.
+    fileprivate var sourceURL: String {
+        switch remoteModelSource.location {
+        case .url(let url, _): url
+        }
+    }
+}
