@@ -1,4 +1,7 @@
+import Foundation
 import LiteVision
+import LiteVisionModelManager
+import LiteVisionTestSupport
 import Testing
 
 /// The README's Swift examples, verbatim (keep them in sync): they must compile and run.
@@ -33,5 +36,44 @@ struct ReadmeExamplesTests {
             print(object.trackingID ?? -1, object.frame, object.labels.first?.text ?? "-")  // "0 (21.5, 34.0, …) Food"
         }
         #expect(try detector.results(in: frame).first?.labels.first?.text == "Food")
+    }
+
+    @Test("Hosted models (the address is a loopback server's, the bundled model a shared one)")
+    func hostedModels() throws {
+        let server = try LoopbackModelServer(serving: ["birds.tflite": TestData.model("bird.tflite")])
+        defer { server.stop() }
+        let done = DispatchSemaphore(value: 0)
+
+        let remoteModel = CustomRemoteModel(
+            remoteModelSource: URLModelSource(
+                url: server.base("ok") + "/birds.tflite",
+                sha256: "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"))
+        let observer = NotificationCenter.default.addObserver(
+            forName: .mlkitModelDownloadDidSucceed, object: nil, queue: nil
+        ) { note in
+            // From now on: ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: remoteModel))
+            if note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel == remoteModel {
+                done.signal()
+            }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let progress = ModelManager.modelManager().download(remoteModel, conditions: ModelDownloadConditions())
+        defer {
+            let deleted = DispatchSemaphore(value: 0)
+            ModelManager.modelManager().deleteDownloadedModel(remoteModel) { _ in deleted.signal() }
+            deleted.wait()
+        }
+
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(progress.completedUnitCount == progress.totalUnitCount)
+        // ML Kit's pattern: the remote model if it is downloaded, else the bundled local one.
+        let options =
+            ModelManager.modelManager().isModelDownloaded(remoteModel)
+            ? CustomImageLabelerOptions(remoteModel: remoteModel)
+            : CustomImageLabelerOptions(localModel: LocalModel(path: "../shared/models/bird.tflite"))
+        #expect(options.remoteModel == remoteModel)
+        let labels = try ImageLabeler.imageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: "../shared/images/bird.jpg"))
+        #expect(labels.first?.index == 567)
     }
 }
