@@ -3,7 +3,8 @@
 //
 // Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
 //   6  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
-//   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)
+//   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
+//      GRDB), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
@@ -23,6 +24,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // The model registry server (LiteVisionRegistry), not linked into the library.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -74,6 +78,15 @@ let package = Package(
         // (Cairo), kept out of the library.
         .target(
             name: "LiteVisionModelManager", dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionSystem"]),
+        // The model registry: metadata in SQLite (GRDB), model files content-addressed on disk, HTTP (Hummingbird).
+        .target(
+            name: "LiteVisionRegistry",
+            dependencies: [
+                "LiteVision", "LiteVisionModelStore", "TFLiteFormat", "LiteVisionSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "LiteVisionVideo",
             dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
@@ -96,6 +109,7 @@ let package = Package(
 
         // Tests. Helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
+        .testTarget(name: "LiteVisionRegistryTests", dependencies: ["LiteVisionRegistry", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionTestSupport"]),
         .testTarget(

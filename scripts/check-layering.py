@@ -30,6 +30,7 @@ LAYERS = {
     "LiteVisionBench": 6,
     # 5: media extras for the CLI, not in the library
     "LiteVisionModelManager": 5,
+    "LiteVisionRegistry": 5,
     "LiteVisionVideo": 5,
     "LiteVisionDrawing": 5,
     # 4: the ML Kit-shaped API

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything LiteVision needs on a Debian machine with the Swift toolchain:
 #   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg and Cairo for video and drawing (CLI only);
-#     pkg-config to find them; libcurl (loaded at run time, to download missing built-in models)
+#     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py
 #   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with
@@ -17,7 +17,7 @@ dev=0 bench=0
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 need_apt=()
-for pkg in libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config \
+for pkg in libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev \
            libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done

@@ -1,0 +1,283 @@
+import Crypto
+import FoundationEssentials
+import GRDB
+import LiteVision
+import LiteVisionModelStore
+import LiteVisionSystem
+
+/// The model registry's logic, without HTTP: publishing, listing, choosing the version a client gets,
+/// promoting, rolling out, deleting, and access tokens. Everything is kept in a data folder: `registry.sqlite`
+/// (metadata) and `blobs/` (model files by SHA-256).
+///
+/// Opening a registry cleans up after a crash: incoming upload files and blobs that no version refers to are
+/// deleted, so a `kill -9` during a publish never leaves a half version.
+package final class ModelRegistry: Sendable {
+    /// Names: letters, digits, `.`, `_`, `-`; 1 to 64 characters; no `..`.
+    package static let maximumNameLength = 64
+
+    let database: RegistryDatabase
+    let blobs: BlobStore
+
+    /// Opens (creating it if needed) the registry in `dataFolder`.
+    package init(dataFolder: String) throws(RegistryError) {
+        if mkdir(dataFolder, 0o755) != 0 && errno != EEXIST {
+            throw .storage("cannot create the data folder \(dataFolder): \(errorDescription(errno))")
+        }
+        do {
+            blobs = try BlobStore(dataFolder: dataFolder)
+        } catch {
+            throw .storage("\(error)")
+        }
+        do {
+            database = try RegistryDatabase(
+                path: (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.sqlite")
+            let referenced = try database.pool.read { db in
+                try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version"))
+            }
+            blobs.removeOrphans(keeping: referenced)
+        } catch {
+            throw .storage("the database cannot be opened: \(error)")
+        }
+    }
+
+    /// Checks a model name.
+    package static func validate(name: String) throws(RegistryError) {
+        let allowed = name.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
+        guard !name.isEmpty, name.utf8.count <= maximumNameLength, allowed, !name.contains(".."), name != "." else {
+            throw .invalidName(name)
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Publishes the model in `upload` (complete) as the next version of `name`, which becomes its latest.
+    /// The file must be a classifier or detector LiteVision accepts.
+    package func publish(_ upload: IncomingBlob, as name: String) throws(RegistryError) -> PublishedVersion {
+        try Self.validate(name: name)
+        let bytes: [UInt8]
+        do {
+            bytes = try upload.contents()
+        } catch {
+            throw .storage("\(error)")
+        }
+        let summary: ModelSummary
+        switch ModelSummary.of(bytes) {
+        case .success(let value): summary = value
+        case .failure(let refusal): throw .notAModel(refusal.description)
+        }
+        let stored: (sha256: String, size: Int)
+        do {
+            stored = try blobs.commit(upload)
+        } catch {
+            throw .storage("\(error)")
+        }
+        let summaryText = String(decoding: (try? JSONEncoder().encode(summary)) ?? Data(), as: UTF8.self)
+        do {
+            return try database.pool.write { db in
+                var model =
+                    try ModelRecord.fetchOne(db, key: name)
+                    ?? ModelRecord(
+                        name: name, latestVersion: nil, rolloutVersion: nil, rolloutPercent: 0, isPrivate: false)
+                let next =
+                    (try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
+                        ?? 0) + 1
+                model.latestVersion = next
+                try model.save(db)
+                let record = VersionRecord(
+                    name: name, version: next, sha256: stored.sha256, size: stored.size, created: Date(),
+                    summary: summaryText)
+                try record.insert(db)
+                return PublishedVersion(record, summary: summary)
+            }
+        } catch {
+            throw .storage("the version could not be recorded: \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every model, by name.
+    package func list() throws(RegistryError) -> [ModelRecord] {
+        try read { db in try ModelRecord.order(Column("name")).fetchAll(db) }
+    }
+
+    /// A model and its versions, newest first.
+    package func info(_ name: String) throws(RegistryError) -> (model: ModelRecord, versions: [PublishedVersion]) {
+        try Self.validate(name: name)
+        return try read { db in
+            guard let model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
+            let versions = try VersionRecord.filter(Column("name") == name).order(Column("version").desc).fetchAll(db)
+            return (model, versions.map { PublishedVersion($0) })
+        }
+    }
+
+    /// The version `clientID` gets: the rolled-out version for the clients whose bucket (0–99, from a hash of the
+    /// name and the client id) is below the rollout percentage, else the latest.
+    package func version(of name: String, for clientID: String?) throws(RegistryError) -> PublishedVersion {
+        let (model, versions) = try info(name)
+        var chosen = model.latestVersion
+        if let rollout = model.rolloutVersion, model.rolloutPercent > 0, let clientID,
+            Self.bucket(name: name, clientID: clientID) < model.rolloutPercent
+        {
+            chosen = rollout
+        }
+        guard let version = versions.first(where: { $0.version == chosen }) else { throw .notFound(name) }
+        return version
+    }
+
+    /// A stable bucket 0–99 for a client and a model.
+    package static func bucket(name: String, clientID: String) -> Int {
+        let digest = Array(SHA256.hash(data: Array("\(name)\u{0}\(clientID)".utf8)))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(value % 100)
+    }
+
+    /// The file of a version.
+    package func file(of version: PublishedVersion) -> String { blobs.path(of: version.sha256) }
+
+    /// A new upload to write and then ``publish(_:as:)``.
+    package func incoming() throws(RegistryError) -> IncomingBlob {
+        do {
+            return try blobs.incoming()
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    // MARK: Changing
+
+    /// Makes `version` the latest of `name` (a rollback when it is older).
+    package func promote(_ name: String, version: Int) throws(RegistryError) {
+        try change(name) { db, model in
+            guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            model.latestVersion = version
+        }
+    }
+
+    /// Serves `version` to `percent` % of clients (0 ends the rollout).
+    package func rollout(_ name: String, version: Int, percent: Int) throws(RegistryError) {
+        guard (0...100).contains(percent) else {
+            throw .invalidRequest("the percentage must be 0 to 100, not \(percent)")
+        }
+        try change(name) { db, model in
+            guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            model.rolloutVersion = percent == 0 ? nil : version
+            model.rolloutPercent = percent
+        }
+    }
+
+    /// Deletes a version; the latest moves to the newest remaining one, a rollout of it ends, and its file goes
+    /// when no other version has the same content.
+    package func delete(_ name: String, version: Int) throws(RegistryError) {
+        var orphan: String?
+        try change(name) { db, model in
+            guard let record = try VersionRecord.fetchOne(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            try record.delete(db)
+            if model.latestVersion == version {
+                model.latestVersion = try Int.fetchOne(
+                    db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
+            }
+            if model.rolloutVersion == version {
+                model.rolloutVersion = nil
+                model.rolloutPercent = 0
+            }
+            if try VersionRecord.filter(Column("sha256") == record.sha256).fetchCount(db) == 0 {
+                orphan = record.sha256
+            }
+        }
+        if let orphan { blobs.remove(orphan) }
+    }
+
+    private func change(_ name: String, _ body: (Database, inout ModelRecord) throws -> Void) throws(RegistryError) {
+        try Self.validate(name: name)
+        do {
+            try database.pool.write { db in
+                guard var model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
+                try body(db, &model)
+                try model.update(db)
+            }
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(RegistryError) -> T {
+        do {
+            return try database.pool.read(body)
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+}
+
+/// A published version, as the registry reports it.
+package struct PublishedVersion: Codable, Sendable, Equatable {
+    package var name: String
+    package var version: Int
+    package var sha256: String
+    package var size: Int
+    package var created: Date
+    package var summary: ModelSummary?
+
+    init(_ record: VersionRecord, summary: ModelSummary? = nil) {
+        name = record.name
+        version = record.version
+        sha256 = record.sha256
+        size = record.size
+        created = record.created
+        self.summary = summary ?? (try? JSONDecoder().decode(ModelSummary.self, from: Data(record.summary.utf8)))
+    }
+}
+
+/// What can go wrong in the registry, each with the HTTP status it is answered with.
+package enum RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidName(String)
+    case notFound(String)
+    case notAModel(String)
+    case tooLarge(limit: Int)
+    case invalidRequest(String)
+    case unauthorized(String)
+    case forbidden(String)
+    case storage(String)
+
+    /// The HTTP status of the error.
+    package var status: Int {
+        switch self {
+        case .invalidName, .invalidRequest: 400
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .tooLarge: 413
+        case .notAModel: 422
+        case .storage: 500
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .invalidName(let name):
+            "invalid model name \"\(name.prefix(80))\": use 1 to \(ModelRegistry.maximumNameLength) letters, digits, '.', '_' or '-', and no '..'"
+        case .notFound(let what): "\(what) was not found"
+        case .notAModel(let reason): "the upload is not a model LiteVision can use: \(reason)"
+        case .tooLarge(let limit): "the upload is larger than the \(limit)-byte limit"
+        case .invalidRequest(let reason): reason
+        case .unauthorized(let reason): reason
+        case .forbidden(let reason): reason
+        case .storage(let reason): "the registry could not store or read data: \(reason)"
+        }
+    }
+}

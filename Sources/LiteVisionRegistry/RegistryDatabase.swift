@@ -1,0 +1,83 @@
+import FoundationEssentials
+import GRDB
+
+/// The registry's metadata in SQLite (`<data>/registry.sqlite`, WAL mode), through GRDB: models, their
+/// versions, and access tokens (stored as SHA-256 hashes only).
+///
+/// Every change is one write transaction, so versions of a name are numbered 1, 2, 3… without gaps or
+/// duplicates even when publishers race, and the "latest" pointer and the rollout change atomically.
+final class RegistryDatabase: Sendable {
+    let pool: DatabasePool
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("models, versions, tokens") { db in
+            try db.create(table: "model") { table in
+                table.primaryKey("name", .text)
+                table.column("latestVersion", .integer)
+                table.column("rolloutVersion", .integer)
+                table.column("rolloutPercent", .integer).notNull().defaults(to: 0)
+                table.column("isPrivate", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "version") { table in
+                table.column("name", .text).notNull().references("model", onDelete: .cascade)
+                table.column("version", .integer).notNull()
+                table.column("sha256", .text).notNull()
+                table.column("size", .integer).notNull()
+                table.column("created", .datetime).notNull()
+                table.column("summary", .text).notNull()
+                table.primaryKey(["name", "version"])
+            }
+            try db.create(table: "token") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("hash", .text).notNull().unique()
+                table.column("role", .text).notNull()
+                table.column("model", .text)
+                table.column("created", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}
+
+/// A named model: which version is "latest" and which one is rolled out to a share of clients.
+package struct ModelRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
+    package static let databaseTableName = "model"
+    package var name: String
+    package var latestVersion: Int?
+    package var rolloutVersion: Int?
+    package var rolloutPercent: Int
+    package var isPrivate: Bool
+}
+
+/// One published version of a model.
+struct VersionRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "version"
+    var name: String
+    var version: Int
+    var sha256: String
+    var size: Int
+    var created: Date
+    /// The model's own TFLite metadata, summarized (JSON of ``ModelSummary``).
+    var summary: String
+}
+
+/// An access token: only its SHA-256 is kept.
+struct TokenRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "token"
+    var id: Int64?
+    var hash: String
+    var role: String
+    /// The model a read token is limited to; nil for every model.
+    var model: String?
+    var created: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
