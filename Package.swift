@@ -109,7 +109,12 @@ let package = Package(
 
         // Tests. Helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
-        .testTarget(name: "LiteVisionRegistryTests", dependencies: ["LiteVisionRegistry", "LiteVisionTestSupport"]),
+        .testTarget(
+            name: "LiteVisionRegistryTests",
+            dependencies: [
+                "LiteVisionRegistry", "LiteVisionModelStore", "LiteVisionTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionTestSupport"]),
         .testTarget(

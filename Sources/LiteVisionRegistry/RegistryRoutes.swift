@@ -1,0 +1,231 @@
+import FoundationEssentials
+import Hummingbird
+import LiteVisionSystem
+
+/// The registry's HTTP API on a Hummingbird router. JSON in and out; errors are `{"error": "…"}` with the
+/// status of the ``RegistryError``.
+///
+/// | method and path | what it does | token |
+/// |---|---|---|
+/// | `GET /health` | liveness | — |
+/// | `GET /v1/models` | every model with its latest version and rollout | — |
+/// | `GET /v1/models/{name}?client=ID` | the model, its versions, and the one this client gets (`served`) | — |
+/// | `POST /v1/models/{name}/versions` | publish the request body (a `.tflite` file) as the next version | publish |
+/// | `POST /v1/models/{name}/promote?version=N` | make version N the latest | publish |
+/// | `POST /v1/models/{name}/rollout?version=N&percent=P` | serve N to P % of clients | publish |
+/// | `DELETE /v1/models/{name}/versions/{version}` | delete a version | publish |
+/// | `GET /v1/blobs/{sha256}` | a model file by content: `ETag`, `If-None-Match`, `Range`, immutable | — |
+package struct RegistryRoutes: Sendable {
+    package let registry: ModelRegistry
+    /// Uploads larger than this many bytes are refused as soon as they pass it.
+    package let uploadLimit: Int
+
+    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000) {
+        self.registry = registry
+        self.uploadLimit = uploadLimit
+    }
+
+    /// Adds the routes to `router`.
+    package func add(to router: Router<BasicRequestContext>) {
+        router.get("health") { _, _ in Self.json(["status": "ok"]) }
+        router.get("v1/models") { _, _ in
+            try self.respond { () throws(RegistryError) in
+                Self.json(["models": try registry.list().map(ModelListing.init)])
+            }
+        }
+        router.get("v1/models/:name") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            let client = request.uri.queryParameters.get("client")
+            return try self.respond { () throws(RegistryError) in
+                let (model, versions) = try registry.info(name)
+                let served = try registry.version(of: name, for: client)
+                return Self.json(ModelInfo(model: model, versions: versions, served: served))
+            }
+        }
+        router.post("v1/models/:name/versions") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            return try await self.publish(request, as: name)
+        }
+        router.post("v1/models/:name/promote") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            let version = request.uri.queryParameters.get("version").flatMap { Int($0) }
+            return try self.respond { () throws(RegistryError) in
+                guard let version else { throw .invalidRequest("give the version to promote: ?version=N") }
+                try registry.promote(name, version: version)
+                return Self.json(ModelListing(try registry.info(name).model))
+            }
+        }
+        router.post("v1/models/:name/rollout") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            let version = request.uri.queryParameters.get("version").flatMap { Int($0) }
+            let percent = request.uri.queryParameters.get("percent").flatMap { Int($0) }
+            return try self.respond { () throws(RegistryError) in
+                guard let version, let percent else {
+                    throw .invalidRequest("give the version and the share of clients: ?version=N&percent=P")
+                }
+                try registry.rollout(name, version: version, percent: percent)
+                return Self.json(ModelListing(try registry.info(name).model))
+            }
+        }
+        router.delete("v1/models/:name/versions/:version") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            let version = context.parameters.get("version").flatMap { Int($0) }
+            return try self.respond { () throws(RegistryError) in
+                guard let version else { throw .invalidRequest("the version must be a number") }
+                try registry.delete(name, version: version)
+                return Response(status: .noContent)
+            }
+        }
+        router.get("v1/blobs/:sha256") { request, context in
+            try await self.blob(request, context: context)
+        }
+    }
+
+    /// Streams the body to an incoming blob (never whole in memory), stopping at the size limit, then publishes.
+    private func publish(_ request: Request, as name: String) async throws -> Response {
+        do {
+            try ModelRegistry.validate(name: name)
+            let upload = try registry.incoming()
+            for try await buffer in request.body {
+                guard upload.size + buffer.readableBytes <= uploadLimit else {
+                    throw RegistryError.tooLarge(limit: uploadLimit)
+                }
+                do {
+                    try buffer.withUnsafeReadableBytes { (bytes) throws(SystemError) in try upload.write(bytes) }
+                } catch {
+                    throw RegistryError.storage("\(error)")
+                }
+            }
+            guard upload.size > 0 else {
+                throw RegistryError.invalidRequest("the request has no body: send the .tflite file")
+            }
+            let published = try registry.publish(upload, as: name)
+            var response = Self.json(published)
+            response.status = .created
+            return response
+        } catch let error as RegistryError {
+            return Self.error(error)
+        }
+    }
+
+    /// A model file by content address: immutable, with `ETag`, `If-None-Match` and single `Range` support.
+    private func blob(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let sha256 = context.parameters.get("sha256") ?? ""
+        guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
+        }
+        let path = registry.blobs.path(of: sha256)
+        guard let size = try? FileContents.requireRegularFile(atPath: path) else {
+            return Self.error(.notFound("blob \(sha256)"))
+        }
+        var headers: HTTPFields = [
+            .eTag: "\"\(sha256)\"", .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
+            .contentType: "application/octet-stream",
+        ]
+        if request.headers[.ifNoneMatch].map({ $0.contains(sha256) }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = 0...(max(size, 1) - 1)
+        var status = HTTPResponse.Status.ok
+        let ifRange = request.headers[.ifRange]
+        if let header = request.headers[.range], ifRange == nil || ifRange!.contains(sha256) {
+            guard let requested = Self.byteRange(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            range = requested
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        }
+        headers[.contentLength] = String(range.count)
+        let body = try await FileIO().loadFile(path: path, range: range, context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// The single range of a `Range: bytes=START-[END]` header within `size` bytes, or nil when unsatisfiable.
+    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int(parts[0]), start >= 0, start < size else { return nil }
+        let end = parts[1].isEmpty ? size - 1 : min(Int(parts[1]) ?? -1, size - 1)
+        return end >= start ? start...end : nil
+    }
+
+    /// A refusal when the request has no valid token of `role` (a publish token also reads).
+    private func refusal(_ request: Request, needing role: TokenRole) -> Response? {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            return Self.error(.unauthorized("this needs a \(role.rawValue) token: Authorization: Bearer <token>"))
+        }
+        guard let granted = registry.authorize(String(header.dropFirst(7))) else {
+            return Self.error(.unauthorized("the token is not valid for this registry"))
+        }
+        if role == .publish && granted.role != .publish {
+            return Self.error(.forbidden("this needs a publish token; this token can only read"))
+        }
+        return nil
+    }
+
+    private func respond(_ body: () throws(RegistryError) -> Response) throws -> Response {
+        do {
+            return try body()
+        } catch {
+            return Self.error(error)
+        }
+    }
+
+    static func error(_ error: RegistryError) -> Response {
+        var response = json(["error": error.description])
+        response.status = HTTPResponse.Status(code: error.status)
+        return response
+    }
+
+    static func json(_ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// A model in listings.
+struct ModelListing: Encodable {
+    var name: String
+    var latestVersion: Int?
+    var rolloutVersion: Int?
+    var rolloutPercent: Int
+
+    init(_ model: ModelRecord) {
+        name = model.name
+        latestVersion = model.latestVersion
+        rolloutVersion = model.rolloutVersion
+        rolloutPercent = model.rolloutPercent
+    }
+}
+
+/// A model's details: its versions, and the version the asking client gets with its blob's address.
+struct ModelInfo: Encodable {
+    var name: String
+    var latestVersion: Int?
+    var rolloutVersion: Int?
+    var rolloutPercent: Int
+    var versions: [PublishedVersion]
+    var served: PublishedVersion
+    var servedBlob: String
+
+    init(model: ModelRecord, versions: [PublishedVersion], served: PublishedVersion) {
+        name = model.name
+        latestVersion = model.latestVersion
+        rolloutVersion = model.rolloutVersion
+        rolloutPercent = model.rolloutPercent
+        self.versions = versions
+        self.served = served
+        servedBlob = "/v1/blobs/" + served.sha256
+    }
+}

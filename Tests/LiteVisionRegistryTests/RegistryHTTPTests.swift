@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import LiteVisionModelStore
+import LiteVisionRegistry
+import LiteVisionTestSupport
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The registry's HTTP API, on a real server started on loopback, with real HTTP clients.
+@Suite("Model registry over HTTP (real server on loopback)")
+struct RegistryHTTPTests {
+    /// A running registry server, its base URL and a publish token.
+    struct Server {
+        let base: String
+        let registry: ModelRegistry
+        let publishToken: String
+        let readToken: String
+    }
+
+    /// Runs `body` against a registry server in a fresh data folder; stops the server afterwards.
+    static func withServer(uploadLimit: Int = 200_000_000, _ body: (Server) async throws -> Void) async throws {
+        let folder = TestData.temporaryDirectory("registry-http")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = try ModelRegistry(dataFolder: folder.path)
+        let port = Mutex<Int?>(nil)
+        let app = RegistryServer.application(
+            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit), port: 0,
+            onRunning: { bound in port.withLock { $0 = bound } })
+        let running = Task { try await app.run() }
+        defer { running.cancel() }
+        let deadline = Date().addingTimeInterval(20)
+        while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        guard let bound = port.withLock({ $0 }) else {
+            Issue.record("the registry did not start")
+            return
+        }
+        let server = Server(
+            base: "http://127.0.0.1:\(bound)", registry: registry,
+            publishToken: try registry.createToken(role: .publish),
+            readToken: try registry.createToken(role: .read))
+        try await body(server)
+    }
+
+    /// Sends a request and returns the status, the body and the response headers.
+    static func send(
+        _ method: String, _ url: String, token: String? = nil, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: Data, headers: [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) =
+            if let body { try await URLSession.shared.upload(for: request, from: body) } else {
+                try await URLSession.shared.data(for: request)
+            }
+        let http = response as! HTTPURLResponse
+        return (http.statusCode, data, http.allHeaderFields)
+    }
+
+    static func json(_ data: Data) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    static let bird = try! Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite")))
+
+    @Test("Publish needs a publish token; the published version is listed, described and downloadable")
+    func publishListDownload() async throws {
+        try await Self.withServer { server in
+            let url = server.base + "/v1/models/birds/versions"
+            #expect(try await Self.send("POST", url, body: Self.bird).status == 401)
+            #expect(try await Self.send("POST", url, token: server.readToken, body: Self.bird).status == 403)
+            #expect(
+                try await Self.send("POST", url, token: "lvr_" + String(repeating: "0", count: 64), body: Self.bird)
+                    .status == 401)
+            let published = try await Self.send("POST", url, token: server.publishToken, body: Self.bird)
+            #expect(published.status == 201)
+            #expect(Self.json(published.body)["version"] as? Int == 1)
+
+            let list = try await Self.send("GET", server.base + "/v1/models")
+            #expect(String(decoding: list.body, as: UTF8.self).contains("\"name\":\"birds\""))
+            let info = Self.json(try await Self.send("GET", server.base + "/v1/models/birds?client=device-1").body)
+            let served = info["served"] as? [String: Any]
+            let sha256 = served?["sha256"] as? String ?? ""
+            #expect(sha256 == "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f")
+            #expect((served?["summary"] as? [String: Any])?["labelCount"] as? Int == 965)
+
+            // LiteVision's own resumable downloader fetches the blob and verifies it.
+            let cache = TestData.temporaryDirectory("registry-client")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let model = CustomRemoteModel(
+                remoteModelSource: URLModelSource(
+                    url: server.base + (info["servedBlob"] as? String ?? ""), sha256: sha256))
+            let installed = try RemoteModelDownloader(cache: RemoteModelCache(root: cache.path)).download(model)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: installed.path)) == Self.bird)
+        }
+    }
+
+    @Test("Blobs are immutable and cacheable, and honour If-None-Match and Range")
+    func blobHeaders() async throws {
+        try await Self.withServer { server in
+            let published = Self.json(
+                try await Self.send(
+                    "POST", server.base + "/v1/models/birds/versions", token: server.publishToken, body: Self.bird
+                ).body)
+            let sha256 = published["sha256"] as? String ?? ""
+            let blob = server.base + "/v1/blobs/" + sha256
+            let whole = try await Self.send("GET", blob)
+            #expect(whole.status == 200 && whole.body == Self.bird)
+            #expect((whole.headers["Cache-Control"] as? String)?.contains("immutable") == true)
+            #expect(
+                whole.headers["Etag"] as? String == "\"\(sha256)\""
+                    || whole.headers["ETag"] as? String == "\"\(sha256)\"")
+            #expect(try await Self.send("GET", blob, headers: ["If-None-Match": "\"\(sha256)\""]).status == 304)
+            let part = try await Self.send("GET", blob, headers: ["Range": "bytes=1000-1999"])
+            #expect(part.status == 206 && part.body == Self.bird[1000..<2000])
+            #expect(part.headers["Content-Range"] as? String == "bytes 1000-1999/\(Self.bird.count)")
+            #expect(try await Self.send("GET", blob, headers: ["Range": "bytes=99999999-"]).status == 416)
+            #expect(
+                try await Self.send("GET", server.base + "/v1/blobs/" + String(repeating: "0", count: 64)).status == 404
+            )
+            #expect(try await Self.send("GET", server.base + "/v1/blobs/..%2F..%2Fetc%2Fpasswd").status == 400)
+        }
+    }
+
+    @Test("Bad names, non-models and oversized uploads are refused with the reason; nothing is listed")
+    func refusals() async throws {
+        try await Self.withServer(uploadLimit: 100_000) { server in
+            let tooLong = String(repeating: "x", count: 65)
+            let badName = try await Self.send(
+                "POST", server.base + "/v1/models/\(tooLong)/versions", token: server.publishToken, body: Self.bird)
+            #expect(badName.status == 400)
+            #expect((Self.json(badName.body)["error"] as? String)?.contains("invalid model name") == true)
+            let page = try await Self.send(
+                "POST", server.base + "/v1/models/page/versions", token: server.publishToken, body: Data("<html>".utf8))
+            #expect(page.status == 422)
+            let big = try await Self.send(
+                "POST", server.base + "/v1/models/big/versions", token: server.publishToken, body: Self.bird)
+            #expect(big.status == 413)
+            let list = Self.json(try await Self.send("GET", server.base + "/v1/models").body)
+            #expect((list["models"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("Promote, rollout and delete over HTTP")
+    func changes() async throws {
+        try await Self.withServer { server in
+            let versions = server.base + "/v1/models/m/versions"
+            _ = try await Self.send("POST", versions, token: server.publishToken, body: Self.bird)
+            let labeler = try Data(contentsOf: URL(fileURLWithPath: TestData.model("object_labeler.tflite")))
+            _ = try await Self.send("POST", versions, token: server.publishToken, body: labeler)
+            #expect(try await Self.send("POST", server.base + "/v1/models/m/promote?version=1").status == 401)
+            #expect(
+                try await Self.send("POST", server.base + "/v1/models/m/promote?version=1", token: server.publishToken)
+                    .status == 200)
+            #expect(try server.registry.info("m").model.latestVersion == 1)
+            let rollout = try await Self.send(
+                "POST", server.base + "/v1/models/m/rollout?version=2&percent=30", token: server.publishToken)
+            #expect(rollout.status == 200 && Self.json(rollout.body)["rolloutPercent"] as? Int == 30)
+            #expect(try await Self.send("DELETE", versions + "/2", token: server.publishToken).status == 204)
+            #expect(try server.registry.info("m").versions.map(\.version) == [1])
+            #expect(try await Self.send("DELETE", versions + "/7", token: server.publishToken).status == 404)
+        }
+    }
+}
