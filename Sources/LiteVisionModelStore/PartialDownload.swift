@@ -210,15 +210,7 @@ struct PartialDownload {
     }
 
     private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(SystemError) {
-        var done = 0
-        while done < bytes.count {
-            let count = Platform.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fromErrno(.write, path: path)
-            }
-            done += count
-        }
+        try Platform.writeAll(bytes, to: descriptor, path: path)
     }
 
     /// The first byte of a `Content-Range: bytes START-END/TOTAL` header.

@@ -88,15 +88,7 @@ package final class IncomingBlob {
 
     /// Appends `bytes`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-        var done = 0
-        while done < bytes.count {
-            let count = Platform.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fromErrno(.write, path: path)
-            }
-            done += count
-        }
+        try Platform.writeAll(bytes, to: descriptor, path: path)
         hash.update(bufferPointer: bytes)
         size += bytes.count
     }

@@ -47,15 +47,7 @@ package final class AtomicFile {
     /// Appends `bytes` to the temporary file.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         precondition(descriptor >= 0 && !finished, "write to an AtomicFile that is not open")
-        var done = 0
-        while done < bytes.count {
-            let count = Platform.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fromErrno(.write, path: path)
-            }
-            done += count
-        }
+        try Platform.writeAll(bytes, to: descriptor, path: path)
     }
 
     /// Appends `bytes` to the temporary file.

@@ -32,3 +32,21 @@ package enum Platform {
         #endif
     }
 }
+
+extension Platform {
+    /// Writes all of `bytes` to `descriptor` (retrying short writes and interruptions); `path` names the file
+    /// in the error.
+    package static func writeAll(
+        _ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String
+    ) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(.write, path: path)
+            }
+            done += count
+        }
+    }
+}
