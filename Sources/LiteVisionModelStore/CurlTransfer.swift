@@ -34,8 +34,6 @@ struct CurlTransfer {
         var headers: [String: String]
         /// The start of the body of an error response (status 400 or more), as text.
         var errorBody: String
-        /// Whether `body` asked to stop.
-        var stoppedByBody: Bool
         /// Whether `shouldCancel` asked to stop.
         var cancelled: Bool
     }
@@ -51,8 +49,7 @@ struct CurlTransfer {
         let api = curl.api
         guard let handle = api.pointee.easy_init() else {
             return Response(
-                code: -1, message: "curl_easy_init failed", status: 0, headers: [:], errorBody: "",
-                stoppedByBody: false, cancelled: false)
+                code: -1, message: "curl_easy_init failed", status: 0, headers: [:], errorBody: "", cancelled: false)
         }
         defer { api.pointee.easy_cleanup(handle) }
         var headerList: OpaquePointer? = nil
@@ -125,7 +122,6 @@ struct CurlTransfer {
                     return Response(
                         code: code, message: message, status: status, headers: context.headers,
                         errorBody: String(decoding: context.errorBody, as: UTF8.self),
-                        stoppedByBody: context.stoppedByBody,
                         cancelled: context.cancelled)
                 }
             }
@@ -141,7 +137,6 @@ private final class TransferContext {
     var status = 0
     var headers: [String: String] = [:]
     var errorBody: [UInt8] = []
-    var stoppedByBody = false
     var cancelled = false
     /// Whether `onResponse` has seen the response whose body is arriving.
     var responseSeen = false
@@ -178,16 +173,9 @@ private final class TransferContext {
         }
         if !responseSeen {
             responseSeen = true
-            guard onResponse(status, headers) else {
-                stoppedByBody = true
-                return false
-            }
+            guard onResponse(status, headers) else { return false }
         }
-        if !body(bytes) {
-            stoppedByBody = true
-            return false
-        }
-        return true
+        return body(bytes)
     }
 }
 

@@ -105,7 +105,7 @@ struct PartialDownload {
                     return false
                 }
                 do throws(SystemError) {
-                    try Self.write(bytes, to: descriptor, path: partialPath)
+                    try Platform.writeAll(bytes, to: descriptor, path: partialPath)
                 } catch {
                     writeError = error
                     return false
@@ -146,7 +146,7 @@ struct PartialDownload {
         if let problem = Self.flatBufferProblem(partialPath) { throw failure(.notATFLiteModel(detail: problem)) }
         let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag)
         let installed = InstalledModel(folder: folder, record: record)
-        let previous = RemoteModelCacheFolder.installedRecord(in: folder)
+        let previous = RemoteModelCache.record(in: folder)
         guard rename(partialPath, installed.path) == 0 else {
             throw failure(.fileSystem(path: installed.path, detail: errorDescription(errno)))
         }
@@ -209,10 +209,6 @@ struct PartialDownload {
         etag = record.etag
     }
 
-    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(SystemError) {
-        try Platform.writeAll(bytes, to: descriptor, path: path)
-    }
-
     /// The first byte of a `Content-Range: bytes START-END/TOTAL` header.
     static func rangeStart(_ header: String) -> Int64? {
         guard header.hasPrefix("bytes ") else { return nil }
@@ -240,15 +236,5 @@ struct PartialDownload {
             return "it does not carry the TFLite identifier TFL3 (it starts with \"\(start)\")"
         }
         return nil
-    }
-}
-
-/// Reading a folder's installed record without a ``CustomRemoteModel`` at hand.
-enum RemoteModelCacheFolder {
-    static func installedRecord(in folder: String) -> InstalledModel.Record? {
-        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16) else {
-            return nil
-        }
-        return try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes))
     }
 }

@@ -33,12 +33,20 @@ package struct RemoteModelCache: Sendable {
     /// The installed version of `model`, if there is one whose file is present.
     package func installed(_ model: RemoteModel) -> InstalledModel? {
         let folder = folder(of: model)
-        guard let record = RemoteModelCacheFolder.installedRecord(in: folder),
+        guard let record = Self.record(in: folder),
             record.sha256.count == 64, record.sha256.allSatisfy(\.isHexDigit)
         else { return nil }
         let installed = InstalledModel(folder: folder, record: record)
         guard (try? FileContents.requireRegularFile(atPath: installed.path)) == record.size else { return nil }
         return installed
+    }
+
+    /// What `model.json` in `folder` says, if it can be read.
+    static func record(in folder: String) -> InstalledModel.Record? {
+        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16) else {
+            return nil
+        }
+        return try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes))
     }
 
     /// Removes every file of `model` (installed version and partial download).

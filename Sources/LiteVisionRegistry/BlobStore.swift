@@ -1,4 +1,5 @@
 import Crypto
+import FoundationEssentials
 import LiteVisionModelStore
 import LiteVisionSystem
 
@@ -34,26 +35,14 @@ struct BlobStore: Sendable {
         if fsync(blob.descriptor) != 0 { throw .fromErrno(.write, path: blob.path) }
         guard rename(blob.path, path(of: sha256)) == 0 else { throw .fromErrno(.write, path: path(of: sha256)) }
         blob.committed = true
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
+        AtomicFile.syncFolder(folder)
         return (sha256, blob.size)
     }
 
     /// Deletes incoming files and every blob whose SHA-256 is not in `referenced`; returns how many were removed.
     @discardableResult
     func removeOrphans(keeping referenced: Set<String>) -> Int {
-        guard let directory = opendir(folder) else { return 0 }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(nulTerminated: $0.bindMemory(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var removed = 0
         for name in names where name.hasPrefix(".incoming-") || !referenced.contains(name) {
             if unlink(folder + "/" + name) == 0 { removed += 1 }

@@ -133,26 +133,46 @@ package struct RegistryRoutes: Sendable {
         var status = HTTPResponse.Status.ok
         let ifRange = request.headers[.ifRange]
         if let header = request.headers[.range], ifRange == nil || ifRange!.contains(sha256) {
-            guard let requested = Self.byteRange(header, size: size) else {
+            switch Self.byteRange(header, size: size) {
+            case .whole:
+                break
+            case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
+            case .range(let requested):
+                range = requested
+                status = .partialContent
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             }
-            range = requested
-            status = .partialContent
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
         }
         headers[.contentLength] = String(range.count)
         let body = try await FileIO().loadFile(path: path, range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }
 
-    /// The single range of a `Range: bytes=START-[END]` header within `size` bytes, or nil when unsatisfiable.
-    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
-        guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
+    /// What a `Range` header asks of a `size`-byte file.
+    enum ByteRange: Equatable {
+        /// The header is not a single byte range this server serves (several ranges, other units, malformed):
+        /// ignored, as HTTP allows, and the whole file sent.
+        case whole
+        /// A valid range that starts past the end of the file.
+        case unsatisfiable
+        case range(ClosedRange<Int>)
+    }
+
+    /// The single range of a `Range: bytes=START-[END]` or `bytes=-SUFFIX` header within `size` bytes.
+    static func byteRange(_ header: String, size: Int) -> ByteRange {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
         let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let start = Int(parts[0]), start >= 0, start < size else { return nil }
-        let end = parts[1].isEmpty ? size - 1 : min(Int(parts[1]) ?? -1, size - 1)
-        return end >= start ? start...end : nil
+        guard parts.count == 2 else { return .whole }
+        if parts[0].isEmpty {  // the last SUFFIX bytes
+            guard let suffix = Int(parts[1]) else { return .whole }
+            return suffix > 0 && size > 0 ? .range(max(0, size - suffix)...(size - 1)) : .unsatisfiable
+        }
+        guard let start = Int(parts[0]), start >= 0 else { return .whole }
+        guard start < size else { return .unsatisfiable }
+        guard let end = parts[1].isEmpty ? size - 1 : Int(parts[1]), end >= start else { return .whole }
+        return .range(start...min(end, size - 1))
     }
 
     /// A refusal when the request has no valid token of `role` (a publish token also reads).

@@ -68,7 +68,7 @@ package final class AtomicFile {
         if closed != 0 { throw .fromErrno(.write, path: path) }
         guard rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
         finished = true
-        Self.syncFolder(of: path)
+        Self.syncFolder(containing: path)
     }
 
     /// Deletes the temporary file unless it was committed (also done when the file is dropped).
@@ -101,9 +101,13 @@ package final class AtomicFile {
         return "\(folder).\(name).\(getpid())-\(random).partial"
     }
 
-    /// Makes the rename durable: fsync of the folder holding `path` (best effort).
-    private static func syncFolder(of path: String) {
-        let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    /// Makes a rename in the folder holding `path` durable: fsync of that folder (best effort).
+    package static func syncFolder(containing path: String) {
+        syncFolder(path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? ".")
+    }
+
+    /// fsync of `folder` (best effort): makes the renames in it durable.
+    package static func syncFolder(_ folder: String) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
