@@ -2,7 +2,8 @@
 // LiteVision: Google ML Kit's on-device vision API for Swift on Linux, on the official LiteRT runtime.
 //
 // Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
-//   6  LiteVisionCLI (the `litevision` command), LiteVisionBench (`litevision-bench`)     executables
+//   6  LiteVisionCLI (the `litevision` command), LiteVisionRegistryServer (`litevision-registry`, run by
+//      `litevision registry`), LiteVisionBench (`litevision-bench`)                       executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
@@ -20,6 +21,8 @@ let package = Package(
         .library(name: "LiteVisionModelManager", targets: ["LiteVisionModelManager"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
+        // The model registry server (`litevision registry …` runs it), apart so that `litevision` stays light.
+        .executable(name: "litevision-registry", targets: ["LiteVisionRegistryServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,6 +30,8 @@ let package = Package(
         // The model registry server (LiteVisionRegistry), not linked into the library.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -84,6 +89,10 @@ let package = Package(
             dependencies: [
                 "LiteVision", "LiteVisionModelStore", "TFLiteFormat", "LiteVisionSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -96,8 +105,15 @@ let package = Package(
         .executableTarget(
             name: "LiteVisionCLI",
             dependencies: [
-                "LiteVision", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging", "LiteVisionSystem",
+                "LiteVision", "LiteVisionModelStore", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging",
+                "LiteVisionSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "LiteVisionRegistryServer",
+            dependencies: [
+                "LiteVisionRegistry", "LiteVisionSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .executableTarget(
             name: "LiteVisionBench",

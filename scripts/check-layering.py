@@ -28,7 +28,8 @@ LAYERS = {
     # 6: executables
     "LiteVisionCLI": 6,
     "LiteVisionBench": 6,
-    # 5: media extras for the CLI, not in the library
+    "LiteVisionRegistryServer": 6,
+    # 5: hosted models, the registry, media extras for the CLI; not in the library
     "LiteVisionModelManager": 5,
     "LiteVisionRegistry": 5,
     "LiteVisionVideo": 5,

@@ -44,6 +44,11 @@ LiteVisionCurlCode litevision_curl_setopt_write_function(const LiteVisionCurlApi
   return api->easy_setopt(handle, kLiteVisionCurlOptWriteFunction, callback);
 }
 
+LiteVisionCurlCode litevision_curl_setopt_read_function(const LiteVisionCurlApi* api, LiteVisionCurl* handle,
+                                                        LiteVisionCurlWriteCallback callback) {
+  return api->easy_setopt(handle, kLiteVisionCurlOptReadFunction, callback);
+}
+
 LiteVisionCurlCode litevision_curl_setopt_header_function(const LiteVisionCurlApi* api, LiteVisionCurl* handle,
                                                           LiteVisionCurlWriteCallback callback) {
   return api->easy_setopt(handle, kLiteVisionCurlOptHeaderFunction, callback);

@@ -18,6 +18,8 @@
 @_exported import class LiteVisionModelStore.RemoteModel
 @_exported import class LiteVisionModelStore.RemoteModelSource
 @_exported import class LiteVisionModelStore.URLModelSource
+@_exported import class LiteVisionModelStore.RegistryModelSource
+@_exported import class LiteVisionModelStore.FirebaseModelSource
 // The runtime's errors, as VisionError carries them.
 @_exported import struct LiteRT.LiteRTError
 @_exported import struct LiteRT.RuntimeLoadError

@@ -15,6 +15,8 @@ struct DetectorArguments: ParsableArguments {
     @Option(name: .long, help: "A label file for --model, when its metadata has none.")
     var labels: String?
 
+    @OptionGroup var remote: RemoteModelArguments
+
     @Option(name: .long, help: "An SSD-style TFLite detector instead of the built-in object localizer.")
     var detector: String?
 
@@ -44,6 +46,9 @@ struct DetectorArguments: ParsableArguments {
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads).") }
         if labels != nil && model == nil { throw ValidationError("--labels goes with --model.") }
+        if model != nil && remote.remoteModel != nil {
+            throw ValidationError("Classify with --model FILE or --remote-model NAME, not both.")
+        }
         if detectorLabels != nil && detector == nil { throw ValidationError("--detector-labels goes with --detector.") }
     }
 
@@ -52,7 +57,7 @@ struct DetectorArguments: ParsableArguments {
         var common = ObjectDetectorOptions()
         common.detectorMode = mode
         common.shouldEnableMultipleObjects = multiple
-        common.shouldEnableClassification = classify || model != nil
+        common.shouldEnableClassification = classify || model != nil || remote.remoteModel != nil
         if let maxObjects { common.maximumObjectCount = maxObjects }
         if let threshold { common.detectionThreshold = threshold }
         if let threads { common.processing.threadCount = threads }
@@ -61,8 +66,15 @@ struct DetectorArguments: ParsableArguments {
             common.detectorModel =
                 detectorLabels.map { LocalModel(path: detector, labelsPath: $0) } ?? LocalModel(path: detector)
         }
+        let remoteModel = try remote.prepare()
         do {
             return try Console.silencingStandardError { () throws(VisionError) in
+                if let remoteModel {
+                    var options = CustomObjectDetectorOptions(remoteModel: remoteModel)
+                    options.common = common
+                    options.shouldEnableClassification = true
+                    return try ObjectDetector.objectDetector(options: options)
+                }
                 if let model {
                     var options = CustomObjectDetectorOptions(
                         localModel: labels.map { LocalModel(path: model, labelsPath: $0) } ?? LocalModel(path: model))

@@ -16,7 +16,9 @@ struct LabelCommand: ParsableCommand {
     )
 
     @Option(name: .long, help: "The TFLite classifier (.tflite), or an AutoML manifest.json.")
-    var model: String
+    var model: String?
+
+    @OptionGroup var remote: RemoteModelArguments
 
     @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
     var labels: String?
@@ -51,18 +53,23 @@ struct LabelCommand: ParsableCommand {
         if let threads, threads < 1 {
             throw ValidationError("--threads must be at least 1, got \(threads).")
         }
+        if (model == nil) == (remote.remoteModel == nil) {
+            throw ValidationError("Give the classifier with --model FILE or --remote-model NAME (one of them).")
+        }
+        if labels != nil && model == nil { throw ValidationError("--labels goes with --model.") }
     }
 
     func run() throws {
-        let localModel: LocalModel
-        if model.hasSuffix(".json") {
-            localModel = LocalModel(manifestPath: model)
-        } else if let labels {
-            localModel = LocalModel(path: model, labelsPath: labels)
+        var options: CustomImageLabelerOptions
+        if let remoteModel = try remote.prepare() {
+            options = CustomImageLabelerOptions(remoteModel: remoteModel)
+        } else if let model, model.hasSuffix(".json") {
+            options = CustomImageLabelerOptions(localModel: LocalModel(manifestPath: model))
+        } else if let model, let labels {
+            options = CustomImageLabelerOptions(localModel: LocalModel(path: model, labelsPath: labels))
         } else {
-            localModel = LocalModel(path: model)
+            options = CustomImageLabelerOptions(localModel: LocalModel(path: model ?? ""))
         }
-        var options = CustomImageLabelerOptions(localModel: localModel)
         options.confidenceThreshold = threshold
         options.maxResultCount = maxResults
         let files = ImageFiles.expand(images)

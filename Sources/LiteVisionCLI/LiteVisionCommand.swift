@@ -6,6 +6,8 @@ struct LiteVisionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "litevision",
         abstract: "On-device vision with TFLite models: ML Kit's features for Linux.",
-        subcommands: [LabelCommand.self, DetectCommand.self, TrackCommand.self]
+        subcommands: [
+            LabelCommand.self, DetectCommand.self, TrackCommand.self, ModelsCommand.self, RegistryCommand.self,
+        ]
     )
 }

@@ -175,8 +175,6 @@ private final class Transfer: @unchecked Sendable {
 extension RemoteModel {
     /// The address the model is downloaded from, for errors.
     fileprivate var sourceURL: String {
-        switch remoteModelSource.location {
-        case .url(let url, _): url
-        }
+        remoteModelSource.location.displayAddress
     }
 }

@@ -1,7 +1,8 @@
 import CCurl
 import LiteVisionSystem
 
-/// One HTTP(S) GET through libcurl, streamed: the transfer under every download of the model store.
+/// One HTTP(S) request through libcurl, streamed both ways: the transfer under every download of the model store
+/// and under the registry client (a GET, a POST whose body is read from a file, or a DELETE).
 ///
 /// Only HTTP and HTTPS are allowed (also after redirects, which are followed, at most 10). The body of a
 /// response with a status of 400 or more is not handed to `body`: up to 4 KiB of it is kept as the server's
@@ -9,9 +10,18 @@ import LiteVisionSystem
 /// about once a second (and on every chunk), so a cancelled transfer stops within about a second even when the
 /// server sends nothing.
 struct CurlTransfer {
+    /// The request method and, for a POST, where its body comes from.
+    enum Method {
+        case get
+        /// A POST of `size` bytes read from the open file `descriptor` (from its current offset); `-1` for no body.
+        case post(descriptor: Int32, size: Int64)
+        case delete
+    }
+
     /// What to fetch.
     struct Request {
         var url: String
+        var method: Method = .get
         /// Extra request headers, `"Name: value"`.
         var headers: [String] = []
         /// Ask for the body from this byte on (an HTTP `Range` request); 0 for the whole body.
@@ -20,6 +30,8 @@ struct CurlTransfer {
         var sizeLimit: Int
         var connectTimeout: Int
         var lowSpeedTime: Int
+        /// A PEM file of certificates to trust instead of the system's (a registry with its own certificate).
+        var caFile: String? = nil
     }
 
     /// How the transfer ended.
@@ -36,6 +48,8 @@ struct CurlTransfer {
         var errorBody: String
         /// Whether `shouldCancel` asked to stop.
         var cancelled: Bool
+        /// The error (errno) reading a POST's body from its file, or 0.
+        var uploadError: Int32 = 0
     }
 
     /// Performs `request`, giving each chunk of a successful response's body to `body` (return `false` to stop).
@@ -53,7 +67,8 @@ struct CurlTransfer {
         }
         defer { api.pointee.easy_cleanup(handle) }
         var headerList: OpaquePointer? = nil
-        for header in request.headers { headerList = api.pointee.slist_append(headerList, header) }
+        // No "Expect: 100-continue" round trip before a body.
+        for header in request.headers + ["Expect:"] { headerList = api.pointee.slist_append(headerList, header) }
         defer { api.pointee.slist_free_all(headerList) }
 
         var errorBuffer = [CChar](repeating: 0, count: Int(kLiteVisionCurlErrorSize) + 1)
@@ -62,6 +77,7 @@ struct CurlTransfer {
             withoutActuallyEscaping(shouldCancel) { shouldCancel in
                 withoutActuallyEscaping(onResponse) { onResponse in
                     let context = TransferContext(onResponse: onResponse, body: body, shouldCancel: shouldCancel)
+                    if case .post(let descriptor, _) = request.method { context.uploadDescriptor = descriptor }
                     let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
                         var setup = ok
                         func set(_ option: Int, _ value: Int) {
@@ -88,6 +104,22 @@ struct CurlTransfer {
                         set(kLiteVisionCurlOptUserAgent, "LiteVision")
                         set(kLiteVisionCurlOptErrorBuffer, pointer: UnsafeMutableRawPointer(buffer.baseAddress))
                         set(kLiteVisionCurlOptHTTPHeader, pointer: UnsafeMutableRawPointer(headerList))
+                        if let caFile = request.caFile { set(kLiteVisionCurlOptCAInfo, caFile) }
+                        switch request.method {
+                        case .get:
+                            break
+                        case .post(_, let size):
+                            set(kLiteVisionCurlOptPost, 1)
+                            if setup == ok {
+                                setup = litevision_curl_setopt_off_t(
+                                    api, handle, Int32(kLiteVisionCurlOptPostFieldSizeLarge), max(0, size))
+                            }
+                            if setup == ok {
+                                setup = litevision_curl_setopt_read_function(api, handle, transferReadCallback)
+                            }
+                        case .delete:
+                            set(kLiteVisionCurlOptCustomRequest, "DELETE")
+                        }
                         if setup == ok {
                             setup = litevision_curl_setopt_off_t(
                                 api, handle, Int32(kLiteVisionCurlOptMaxFileSizeLarge),
@@ -112,6 +144,7 @@ struct CurlTransfer {
                             set(kLiteVisionCurlOptWriteData, pointer: pointer)
                             set(kLiteVisionCurlOptHeaderData, pointer: pointer)
                             set(kLiteVisionCurlOptXferInfoData, pointer: pointer)
+                            set(kLiteVisionCurlOptReadData, pointer: pointer)
                             return setup == ok ? api.pointee.easy_perform(handle) : setup
                         }
                     }
@@ -122,7 +155,7 @@ struct CurlTransfer {
                     return Response(
                         code: code, message: message, status: status, headers: context.headers,
                         errorBody: String(decoding: context.errorBody, as: UTF8.self),
-                        cancelled: context.cancelled)
+                        cancelled: context.cancelled, uploadError: context.uploadError)
                 }
             }
         }
@@ -140,6 +173,10 @@ private final class TransferContext {
     var cancelled = false
     /// Whether `onResponse` has seen the response whose body is arriving.
     var responseSeen = false
+    /// The file a POST's body is read from (-1: none).
+    var uploadDescriptor: Int32 = -1
+    /// The error reading it, if one happened.
+    var uploadError: Int32 = 0
 
     /// How much of an error response's body is kept.
     static let errorBodyLimit = 4096
@@ -192,6 +229,22 @@ private let transferBodyCallback: LiteVisionCurlWriteCallback = { data, size, co
     let total = size * count
     if total == 0 { return 0 }
     return context.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
+}
+
+/// libcurl's read callback (CURLOPT_READFUNCTION): the next bytes of a POST's body from its file.
+private let transferReadCallback: LiteVisionCurlWriteCallback = { data, size, count, userdata in
+    let abort = 0x1000_0000  // CURL_READFUNC_ABORT
+    guard let userdata else { return abort }
+    let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+    guard context.uploadDescriptor >= 0 else { return 0 }
+    while true {
+        let got = Platform.read(context.uploadDescriptor, UnsafeMutableRawPointer(data), size * count)
+        if got >= 0 { return got }
+        if errno != EINTR {
+            context.uploadError = errno
+            return abort
+        }
+    }
 }
 
 /// libcurl's header callback (CURLOPT_HEADERFUNCTION): one header line at a time.

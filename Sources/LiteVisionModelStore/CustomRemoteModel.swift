@@ -6,7 +6,7 @@ public class RemoteModel: Hashable, CustomStringConvertible, @unchecked Sendable
 
     /// Where the model is downloaded from.
     public let remoteModelSource: RemoteModelSource
-    /// A readable name for messages: the file name of the source's address.
+    /// A readable name for messages: the model's name on a registry, else the file name of the source's address.
     public let name: String
 
     init(remoteModelSource: RemoteModelSource) {
@@ -15,23 +15,25 @@ public class RemoteModel: Hashable, CustomStringConvertible, @unchecked Sendable
         case .url(let url, _):
             let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
             name = path.split(separator: "/").last.map(String.init) ?? url
+        case .registry(_, let name, _):
+            self.name = name
         }
     }
 
-    /// The identity of the model in the cache (equal sources, equal keys).
+    /// The identity of the model in the cache (equal sources, equal keys; a registry's read token is not part of
+    /// it).
     package var cacheKey: String {
-        switch remoteModelSource.location {
-        case .url(let url, _): SHA256Digest.hex(of: Array("url\u{0}\(url)".utf8)).prefix(32).description
-        }
+        SHA256Digest.hex(of: Array(remoteModelSource.location.identity.utf8)).prefix(32).description
     }
 
-    /// Two remote models with the same source are the same model: they share one downloaded copy.
+    /// Two remote models with the same source are the same model: they share one downloaded copy. (For a
+    /// registry: the same registry and name, whatever the read token.)
     public static func == (lhs: RemoteModel, rhs: RemoteModel) -> Bool {
-        lhs.remoteModelSource.location == rhs.remoteModelSource.location
+        lhs.remoteModelSource.location.identity == rhs.remoteModelSource.location.identity
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(remoteModelSource.location)
+        hasher.combine(remoteModelSource.location.identity)
     }
 
     public var description: String { "remote model \(name)" }

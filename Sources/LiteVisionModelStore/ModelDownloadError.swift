@@ -34,6 +34,10 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// Another transfer error reported by libcurl.
         case transfer(code: Int, detail: String)
+        /// The source cannot be downloaded as given (no registry configured, an invalid model name or address).
+        case invalidSource(detail: String)
+        /// The model registry's answer is not what a LiteVision registry sends.
+        case invalidRegistryResponse(detail: String)
     }
 
     /// The built-in model that was downloaded, if it was one.
@@ -100,6 +104,10 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
             "\(path) could not be written: \(detail)"
         case .transfer(let code, let detail):
             "the download of \(url) failed (libcurl error \(code): \(detail))"
+        case .invalidSource(let detail):
+            "\(url) cannot be downloaded: \(detail)"
+        case .invalidRegistryResponse(let detail):
+            "the registry's answer for \(url) cannot be used: \(detail)"
         }
     }
 }

@@ -27,6 +27,8 @@ struct PartialDownload {
     let folder: String
     let url: String
     let expectedSHA256: String?
+    /// The registry's version number of the file, recorded with it when installed.
+    let version: Int?
     private var hash = SHA256()
     private var size: Int64 = 0
     private var etag: String?
@@ -34,15 +36,18 @@ struct PartialDownload {
     var partialPath: String { folder + "/download.partial" }
     var recordPath: String { folder + "/download.json" }
 
-    init(folder: String, url: String, expectedSHA256: String?) {
+    init(folder: String, url: String, expectedSHA256: String?, version: Int? = nil) {
         self.folder = folder
         self.url = url
         self.expectedSHA256 = expectedSHA256
+        self.version = version
     }
 
-    /// Runs one transfer: continues the partial file when it belongs to this download, else starts afresh.
+    /// Runs one transfer (with the extra request `headers`, for example a registry's token): continues the
+    /// partial file when it belongs to this download, else starts afresh.
     mutating func run(
-        _ curl: CurlLibrary, downloader: RemoteModelDownloader, installed: InstalledModel?,
+        _ curl: CurlLibrary, downloader: RemoteModelDownloader, headers extraHeaders: [String] = [],
+        installed: InstalledModel?,
         progress: (Int64, Int64?) -> Void, isCancelled: () -> Bool,
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
     ) throws(ModelDownloadError) -> Outcome {
@@ -53,14 +58,14 @@ struct PartialDownload {
         }
         defer { close(descriptor) }
         let resumeFrom = size
-        var headers: [String] = []
+        var headers = extraHeaders
         if resumeFrom > 0, let etag { headers.append("If-Range: \(etag)") }
         if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag {
             headers.append("If-None-Match: \(known)")
         }
         let request = CurlTransfer.Request(
             url: url, headers: headers, resumeFrom: resumeFrom, sizeLimit: downloader.sizeLimit,
-            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime)
+            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime, caFile: downloader.caFile)
         var total: Int64?
         var writeError: SystemError?
         var tooLarge = false
@@ -144,7 +149,7 @@ struct PartialDownload {
             throw failure(.hashMismatch(expected: expectedSHA256, actual: digest, byteCount: Int(size)))
         }
         if let problem = Self.flatBufferProblem(partialPath) { throw failure(.notATFLiteModel(detail: problem)) }
-        let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag)
+        let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag, version: version)
         let installed = InstalledModel(folder: folder, record: record)
         let previous = RemoteModelCache.record(in: folder)
         guard rename(partialPath, installed.path) == 0 else {

@@ -49,6 +49,47 @@ package struct RemoteModelCache: Sendable {
         return try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes))
     }
 
+    /// This cache's client id: 32 random hexadecimal digits made on first use and kept in `<cache>/client-id`,
+    /// so that a registry's staged rollout gives this machine the same version every time.
+    package func clientID() throws(SystemError) -> String {
+        let path = (root.hasSuffix("/") ? root : root + "/") + "client-id"
+        if let id = Self.readClientID(path) { return id }
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            throw SystemError(.write, path: root, reason: "the cache folder could not be created (\(error))")
+        }
+        var random = SystemRandomNumberGenerator()
+        let id = SHA256Digest.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+        // Written whole beside the target, then linked: when two processes race, the first link wins and both
+        // read it back.
+        let temporary = path + ".\(getpid()).new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
+        defer { unlink(temporary) }
+        let written = Array((id + "\n").utf8).withUnsafeBytes { bytes in
+            Result { () throws(SystemError) in try Platform.writeAll(bytes, to: descriptor, path: path) }
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        try written.get()
+        guard synced else { throw .fromErrno(.write, path: path) }
+        // link() fails when the file exists: the id another process made first is kept.
+        if link(temporary, path) != 0 && errno != EEXIST { throw .fromErrno(.write, path: path) }
+        guard let stored = Self.readClientID(path) else {
+            throw SystemError(.read, path: path, reason: "the client id file is not 32 hexadecimal digits")
+        }
+        return stored
+    }
+
+    private static func readClientID(_ path: String) -> String? {
+        guard let bytes = try? FileContents.read(atPath: path, maximumSize: 256) else { return nil }
+        let text = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard text.utf8.count == 32, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else { return nil }
+        return text
+    }
+
     /// Removes every file of `model` (installed version and partial download).
     package func delete(_ model: RemoteModel) throws(SystemError) {
         let folder = folder(of: model)
@@ -69,6 +110,8 @@ package struct InstalledModel: Sendable, Equatable {
         var sha256: String
         var size: Int
         var etag: String?
+        /// The registry's version number, for a model from a registry.
+        var version: Int? = nil
     }
 
     /// The model's folder in the cache.
@@ -83,4 +126,6 @@ package struct InstalledModel: Sendable, Equatable {
     package var size: Int { record.size }
     /// The server's `ETag` for it, if the server sent one.
     package var etag: String? { record.etag }
+    /// Its version number on the registry it came from (nil for a model from a plain address).
+    package var version: Int? { record.version }
 }

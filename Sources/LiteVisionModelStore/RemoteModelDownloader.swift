@@ -23,6 +23,14 @@ package struct RemoteModelDownloader: Sendable {
     package var lowSpeedTime = 30
     /// The libcurl library to load.
     package var libraryPath = CurlLibrary.defaultPath
+    /// A PEM file of certificates to trust instead of the system's, for a server with its own certificate
+    /// (a registry started with `--tls-cert`): by default the `LITEVISION_CA_FILE` setting.
+    package var caFile: String? = RemoteModelDownloader.configuredCAFile
+
+    /// The `LITEVISION_CA_FILE` setting, if set.
+    package static var configuredCAFile: String? {
+        ProcessInfo.processInfo.environment["LITEVISION_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     package init(cache: RemoteModelCache = RemoteModelCache()) {
         self.cache = cache
@@ -30,25 +38,60 @@ package struct RemoteModelDownloader: Sendable {
 
     /// Makes the newest version of `model` installed and returns it. `progress` is told the bytes of the file
     /// present so far and the file's size when known; `isCancelled` is asked about once a second.
+    ///
+    /// For a registry source, the registry is asked first which version this machine gets, as `clientID`
+    /// (by default the cache's own stable id, ``RemoteModelCache/clientID()``); a model whose installed copy is
+    /// that version completes without a transfer.
     package func download(
-        _ model: RemoteModel, progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in },
-        isCancelled: () -> Bool = { false }
+        _ model: RemoteModel, clientID: String? = nil,
+        progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in }, isCancelled: () -> Bool = { false }
     ) throws(ModelDownloadError) -> InstalledModel {
-        let url: String, sha256: String?
-        switch model.remoteModelSource.location {
-        case .url(let address, let digest): (url, sha256) = (address, digest)
-        }
+        let location = model.remoteModelSource.location
+        var errorURL = location.displayAddress
+        var expectedSHA256: String?
         func failure(_ reason: ModelDownloadError.Reason) -> ModelDownloadError {
-            ModelDownloadError(url: url, expectedSHA256: sha256 ?? "", reason: reason)
+            ModelDownloadError(url: errorURL, expectedSHA256: expectedSHA256 ?? "", reason: reason)
         }
-        if let sha256, let installed = cache.installed(model), installed.sha256 == sha256 {
+        func current(_ sha256: String?) -> InstalledModel? {
+            guard let sha256, let installed = cache.installed(model), installed.sha256 == sha256 else { return nil }
             progress(Int64(installed.size), Int64(installed.size))
             return installed
+        }
+        if case .url(_, let sha256) = location, let installed = current(sha256) { return installed }
+        if case .registry(let registry, let name, _) = location,
+            let reason = RegistryLookup.check(registry: registry, name: name)
+        {
+            throw failure(reason)
         }
         let curl: CurlLibrary
         switch CurlLibrary.load(libraryPath) {
         case .success(let library): curl = library
         case .failure(let error): throw failure(error.reason)
+        }
+        let url: String
+        var headers: [String] = []
+        var version: Int?
+        switch location {
+        case .url(let address, let digest):
+            (url, expectedSHA256) = (address, digest)
+        case .registry(let registry, let name, let token):
+            let client: String
+            if let clientID {
+                client = clientID
+            } else {
+                do {
+                    client = try cache.clientID()
+                } catch {
+                    throw failure(.fileSystem(path: error.path, detail: error.reason))
+                }
+            }
+            let served = try RegistryLookup.served(
+                curl, registry: registry, name: name, token: token, clientID: client, downloader: self,
+                isCancelled: isCancelled, failure: failure)
+            (url, expectedSHA256, version) = (served.fileURL, served.sha256, served.version)
+            errorURL = served.fileURL
+            if let token { headers.append("Authorization: Bearer \(token)") }
+            if let installed = current(served.sha256) { return installed }
         }
         let folder = cache.folder(of: model)
         do {
@@ -59,14 +102,11 @@ package struct RemoteModelDownloader: Sendable {
         let lock = try FolderLock(folder + "/.lock", failure: failure)
         defer { lock.release() }
         // Another process may have installed it while this one waited for the lock.
-        if let sha256, let installed = cache.installed(model), installed.sha256 == sha256 {
-            progress(Int64(installed.size), Int64(installed.size))
-            return installed
-        }
-        var attempt = PartialDownload(folder: folder, url: url, expectedSHA256: sha256)
+        if let installed = current(expectedSHA256) { return installed }
+        var attempt = PartialDownload(folder: folder, url: url, expectedSHA256: expectedSHA256, version: version)
         for _ in 0..<2 {  // a second attempt only when the server refuses the range or ignores If-Range
             let outcome = try attempt.run(
-                curl, downloader: self, installed: cache.installed(model), progress: progress,
+                curl, downloader: self, headers: headers, installed: cache.installed(model), progress: progress,
                 isCancelled: isCancelled, failure: failure)
             switch outcome {
             case .upToDate(let installed): return installed

@@ -11,6 +11,12 @@ package enum TokenRole: String, Sendable, CaseIterable {
     case read
 }
 
+/// What a valid token allows: its role, and for a read token the one model it is limited to (nil: all).
+package struct TokenGrant: Sendable, Equatable {
+    package var role: TokenRole
+    package var model: String?
+}
+
 extension ModelRegistry {
     /// Creates a token with `role` (for read tokens, optionally limited to `model`) and returns it: the only
     /// time it exists in clear. The registry keeps its SHA-256.
@@ -31,7 +37,7 @@ extension ModelRegistry {
 
     /// The role of `token` and the model it is limited to, or nil when it is not a token of this registry.
     /// The token is hashed first and the stored hash compared in constant time.
-    package func authorize(_ token: String) -> (role: TokenRole, model: String?)? {
+    package func authorize(_ token: String) -> TokenGrant? {
         guard token.hasPrefix("lvr_"), token.utf8.count == 68 else { return nil }
         let hash = Self.tokenHash(token)
         guard
@@ -39,7 +45,7 @@ extension ModelRegistry {
             Self.constantTimeEqual(Array(record.hash.utf8), Array(hash.utf8)),
             let role = TokenRole(rawValue: record.role)
         else { return nil }
-        return (role, record.model)
+        return TokenGrant(role: role, model: record.model)
     }
 
     static func tokenHash(_ token: String) -> String {

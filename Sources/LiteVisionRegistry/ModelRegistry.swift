@@ -9,20 +9,36 @@ import LiteVisionSystem
 /// promoting, rolling out, deleting, and access tokens. Everything is kept in a data folder: `registry.sqlite`
 /// (metadata) and `blobs/` (model files by SHA-256).
 ///
-/// Opening a registry cleans up after a crash: incoming upload files and blobs that no version refers to are
-/// deleted, so a `kill -9` during a publish never leaves a half version.
+/// Opening a registry for serving cleans up after a crash: incoming upload files and blobs that no version
+/// refers to are deleted, so a `kill -9` during a publish never leaves a half version.
 package final class ModelRegistry: Sendable {
     /// Names: letters, digits, `.`, `_`, `-`; 1 to 64 characters; no `..`.
     package static let maximumNameLength = 64
 
+    /// How a process uses a data folder.
+    package enum Access: Sendable {
+        /// The one server of the folder: holds `registry.lock` (a second one is refused) and cleans up after a
+        /// crash on opening.
+        case exclusive
+        /// A tool beside a running server (`token create`, `backup`): no lock, no cleanup, which would delete the
+        /// server's uploads in progress.
+        case shared
+    }
+
     let database: RegistryDatabase
     let blobs: BlobStore
+    /// The data folder.
+    package let dataFolder: String
+    /// The lock on `registry.lock` of an exclusive registry (closed, and so released, when the registry goes).
+    private let lock: DataFolderLock?
 
     /// Opens (creating it if needed) the registry in `dataFolder`.
-    package init(dataFolder: String) throws(RegistryError) {
+    package init(dataFolder: String, access: Access = .exclusive) throws(RegistryError) {
         if mkdir(dataFolder, 0o755) != 0 && errno != EEXIST {
             throw .storage("cannot create the data folder \(dataFolder): \(errorDescription(errno))")
         }
+        self.dataFolder = dataFolder
+        lock = access == .exclusive ? try DataFolderLock(dataFolder) : nil
         do {
             blobs = try BlobStore(dataFolder: dataFolder)
         } catch {
@@ -31,10 +47,12 @@ package final class ModelRegistry: Sendable {
         do {
             database = try RegistryDatabase(
                 path: (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.sqlite")
-            let referenced = try database.pool.read { db in
-                try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version"))
+            if access == .exclusive {
+                let referenced = try database.pool.read { db in
+                    try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version"))
+                }
+                blobs.removeOrphans(keeping: referenced)
             }
-            blobs.removeOrphans(keeping: referenced)
         } catch {
             throw .storage("the database cannot be opened: \(error)")
         }
@@ -55,8 +73,12 @@ package final class ModelRegistry: Sendable {
     // MARK: Publishing
 
     /// Publishes the model in `upload` (complete) as the next version of `name`, which becomes its latest.
-    /// The file must be a classifier or detector LiteVision accepts.
-    package func publish(_ upload: IncomingBlob, as name: String) throws(RegistryError) -> PublishedVersion {
+    /// The file must be a classifier or detector LiteVision accepts. `isPrivate`, when given, makes the model
+    /// private (served only with a read token) or public; when nil a new model is public and an existing one
+    /// keeps its setting.
+    package func publish(
+        _ upload: IncomingBlob, as name: String, isPrivate: Bool? = nil
+    ) throws(RegistryError) -> PublishedVersion {
         try Self.validate(name: name)
         let bytes: [UInt8]
         do {
@@ -86,6 +108,7 @@ package final class ModelRegistry: Sendable {
                     (try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
                         ?? 0) + 1
                 model.latestVersion = next
+                if let isPrivate { model.isPrivate = isPrivate }
                 try model.save(db)
                 let record = VersionRecord(
                     name: name, version: next, sha256: stored.sha256, size: stored.size, created: Date(),
@@ -127,6 +150,23 @@ package final class ModelRegistry: Sendable {
         }
         guard let version = versions.first(where: { $0.version == chosen }) else { throw .notFound(name) }
         return version
+    }
+
+    /// Whether a client holding `grant` (nil: no token) may read `model`: public models are read by anyone,
+    /// private ones with a publish token, a read token for every model, or a read token for that model.
+    package static func canRead(_ model: ModelRecord, with grant: TokenGrant?) -> Bool {
+        guard model.isPrivate else { return true }
+        guard let grant else { return false }
+        return grant.role == .publish || grant.model == nil || grant.model == model.name
+    }
+
+    /// The models that have a version with the file `sha256`.
+    package func owners(ofBlob sha256: String) throws(RegistryError) -> [ModelRecord] {
+        try read { db in
+            try ModelRecord.fetchAll(
+                db, sql: "SELECT * FROM model WHERE name IN (SELECT name FROM version WHERE sha256 = ?)",
+                arguments: [sha256])
+        }
     }
 
     /// A stable bucket 0–99 for a client and a model.
@@ -222,6 +262,26 @@ package final class ModelRegistry: Sendable {
             throw .storage("\(error)")
         }
     }
+}
+
+/// An exclusive `flock` on `<data>/registry.lock`, held while the registry is open.
+private final class DataFolderLock: Sendable {
+    let descriptor: Int32
+
+    init(_ dataFolder: String) throws(RegistryError) {
+        let path = (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .storage("cannot open \(path): \(errorDescription(errno))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw code == EWOULDBLOCK
+                ? .storage("another registry server is using \(dataFolder) (it holds registry.lock)")
+                : .storage("cannot lock \(path): \(errorDescription(code))")
+        }
+    }
+
+    deinit { close(descriptor) }
 }
 
 /// A published version, as the registry reports it.

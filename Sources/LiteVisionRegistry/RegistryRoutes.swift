@@ -8,13 +8,17 @@ import LiteVisionSystem
 /// | method and path | what it does | token |
 /// |---|---|---|
 /// | `GET /health` | liveness | — |
-/// | `GET /v1/models` | every model with its latest version and rollout | — |
-/// | `GET /v1/models/{name}?client=ID` | the model, its versions, and the one this client gets (`served`) | — |
-/// | `POST /v1/models/{name}/versions` | publish the request body (a `.tflite` file) as the next version | publish |
+/// | `GET /v1/models` | every model the caller may read, with its latest version and rollout | — |
+/// | `GET /v1/models/{name}?client=ID` | the model, its versions, and the one this client gets (`served`) | read¹ |
+/// | `POST /v1/models/{name}/versions[?private=true]` | publish the body (a `.tflite` file) as the next version | publish |
 /// | `POST /v1/models/{name}/promote?version=N` | make version N the latest | publish |
 /// | `POST /v1/models/{name}/rollout?version=N&percent=P` | serve N to P % of clients | publish |
 /// | `DELETE /v1/models/{name}/versions/{version}` | delete a version | publish |
-/// | `GET /v1/blobs/{sha256}` | a model file by content: `ETag`, `If-None-Match`, `Range`, immutable | — |
+/// | `GET /v1/blobs/{sha256}` | a model file by content: `ETag`, `If-None-Match`, `Range`, immutable | read¹ |
+///
+/// ¹ Only for a private model: a publish token, a read token for every model, or a read token for that model.
+/// Public models are read without a token. A request for a private model without a token is answered 401, with
+/// a token that does not grant it 403; a token that is not one of this registry's is 401 on every route.
 package struct RegistryRoutes: Sendable {
     package let registry: ModelRegistry
     /// Uploads larger than this many bytes are refused as soon as they pass it.
@@ -28,16 +32,20 @@ package struct RegistryRoutes: Sendable {
     /// Adds the routes to `router`.
     package func add(to router: Router<BasicRequestContext>) {
         router.get("health") { _, _ in Self.json(["status": "ok"]) }
-        router.get("v1/models") { _, _ in
+        router.get("v1/models") { request, _ in
             try self.respond { () throws(RegistryError) in
-                Self.json(["models": try registry.list().map(ModelListing.init)])
+                let grant = try self.grant(request)
+                let readable = try registry.list().filter { ModelRegistry.canRead($0, with: grant) }
+                return Self.json(["models": readable.map(ModelListing.init)])
             }
         }
         router.get("v1/models/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
             let client = request.uri.queryParameters.get("client")
             return try self.respond { () throws(RegistryError) in
+                let grant = try self.grant(request)
                 let (model, versions) = try registry.info(name)
+                try Self.requireRead([model], grant: grant, what: "model \(name)")
                 let served = try registry.version(of: name, for: client)
                 return Self.json(ModelInfo(model: model, versions: versions, served: served))
             }
@@ -45,7 +53,14 @@ package struct RegistryRoutes: Sendable {
         router.post("v1/models/:name/versions") { request, context in
             let name = context.parameters.get("name") ?? ""
             if let refusal = self.refusal(request, needing: .publish) { return refusal }
-            return try await self.publish(request, as: name)
+            let isPrivate: Bool?
+            switch request.uri.queryParameters.get("private") {
+            case nil: isPrivate = nil
+            case "true": isPrivate = true
+            case "false": isPrivate = false
+            default: return Self.error(.invalidRequest("private must be true or false"))
+            }
+            return try await self.publish(request, as: name, isPrivate: isPrivate)
         }
         router.post("v1/models/:name/promote") { request, context in
             let name = context.parameters.get("name") ?? ""
@@ -86,7 +101,7 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// Streams the body to an incoming blob (never whole in memory), stopping at the size limit, then publishes.
-    private func publish(_ request: Request, as name: String) async throws -> Response {
+    private func publish(_ request: Request, as name: String, isPrivate: Bool?) async throws -> Response {
         do {
             try ModelRegistry.validate(name: name)
             let upload = try registry.incoming()
@@ -103,7 +118,7 @@ package struct RegistryRoutes: Sendable {
             guard upload.size > 0 else {
                 throw RegistryError.invalidRequest("the request has no body: send the .tflite file")
             }
-            let published = try registry.publish(upload, as: name)
+            let published = try registry.publish(upload, as: name, isPrivate: isPrivate)
             var response = Self.json(published)
             response.status = .created
             return response
@@ -117,6 +132,14 @@ package struct RegistryRoutes: Sendable {
         let sha256 = context.parameters.get("sha256") ?? ""
         guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
+        }
+        do {
+            let grant = try self.grant(request)
+            let owners = try registry.owners(ofBlob: sha256)
+            guard !owners.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
+            try Self.requireRead(owners, grant: grant, what: "blob \(sha256)")
+        } catch let error as RegistryError {
+            return Self.error(error)
         }
         let path = registry.blobs.path(of: sha256)
         guard let size = try? FileContents.requireRegularFile(atPath: path) else {
@@ -175,16 +198,37 @@ package struct RegistryRoutes: Sendable {
         return .range(start...min(end, size - 1))
     }
 
+    /// What the request's bearer token grants: nil without an `Authorization` header; an error when the header
+    /// is not a bearer token of this registry.
+    private func grant(_ request: Request) throws(RegistryError) -> TokenGrant? {
+        guard let header = request.headers[.authorization] else { return nil }
+        guard header.hasPrefix("Bearer "), let grant = registry.authorize(String(header.dropFirst(7))) else {
+            throw .unauthorized("the token is not valid for this registry (send Authorization: Bearer <token>)")
+        }
+        return grant
+    }
+
+    /// Throws unless `grant` may read one of `models` (the models holding what is asked for).
+    private static func requireRead(_ models: [ModelRecord], grant: TokenGrant?, what: String) throws(RegistryError) {
+        guard !models.contains(where: { ModelRegistry.canRead($0, with: grant) }) else { return }
+        if grant == nil {
+            throw .unauthorized("\(what) is private: send a read token (Authorization: Bearer <token>)")
+        }
+        throw .forbidden("this token cannot read \(what)")
+    }
+
     /// A refusal when the request has no valid token of `role` (a publish token also reads).
     private func refusal(_ request: Request, needing role: TokenRole) -> Response? {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard request.headers[.authorization] != nil else {
             return Self.error(.unauthorized("this needs a \(role.rawValue) token: Authorization: Bearer <token>"))
         }
-        guard let granted = registry.authorize(String(header.dropFirst(7))) else {
-            return Self.error(.unauthorized("the token is not valid for this registry"))
-        }
-        if role == .publish && granted.role != .publish {
-            return Self.error(.forbidden("this needs a publish token; this token can only read"))
+        do {
+            let granted = try grant(request)
+            if role == .publish && granted?.role != .publish {
+                return Self.error(.forbidden("this needs a publish token; this token can only read"))
+            }
+        } catch {
+            return Self.error(error)
         }
         return nil
     }
@@ -220,12 +264,14 @@ struct ModelListing: Encodable {
     var latestVersion: Int?
     var rolloutVersion: Int?
     var rolloutPercent: Int
+    var isPrivate: Bool
 
     init(_ model: ModelRecord) {
         name = model.name
         latestVersion = model.latestVersion
         rolloutVersion = model.rolloutVersion
         rolloutPercent = model.rolloutPercent
+        isPrivate = model.isPrivate
     }
 }
 
@@ -235,6 +281,7 @@ struct ModelInfo: Encodable {
     var latestVersion: Int?
     var rolloutVersion: Int?
     var rolloutPercent: Int
+    var isPrivate: Bool
     var versions: [PublishedVersion]
     var served: PublishedVersion
     var servedBlob: String
@@ -244,6 +291,7 @@ struct ModelInfo: Encodable {
         latestVersion = model.latestVersion
         rolloutVersion = model.rolloutVersion
         rolloutPercent = model.rolloutPercent
+        isPrivate = model.isPrivate
         self.versions = versions
         self.served = served
         servedBlob = "/v1/blobs/" + served.sha256

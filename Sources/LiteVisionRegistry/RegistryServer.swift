@@ -1,19 +1,69 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import NIOCore
+import NIOSSL
 
 /// The registry as an HTTP server (Hummingbird), on the routes of ``RegistryRoutes``.
+///
+/// Timeouts: a connection with no complete request for ``Limits/idleTimeout`` (a keep-alive connection left
+/// open, or a client that never finishes its headers) is closed; so is one on which nothing moves in either
+/// direction for ``Limits/stallTimeout`` during a request (an upload that stops sending, a download whose client
+/// stops reading). Request bodies are read only by publish, up to the upload limit of ``RegistryRoutes``; the
+/// request line and headers are bounded by the HTTP parser (80 KiB).
 package enum RegistryServer {
-    /// A server for `routes` on `host`:`port` (0 picks a free port); `onRunning` is told the port once it
-    /// listens. Run it with `run()`; cancelling the task that runs it stops it.
+    /// How long clients may keep a connection without using it.
+    package struct Limits: Sendable {
+        /// Seconds a connection may wait for its next request.
+        package var idleTimeout: Int64 = 60
+        /// Seconds a request may go without a byte moving in either direction.
+        package var stallTimeout: Int64 = 60
+
+        package init(idleTimeout: Int64 = 60, stallTimeout: Int64 = 60) {
+            self.idleTimeout = idleTimeout
+            self.stallTimeout = stallTimeout
+        }
+    }
+
+    /// The TLS configuration for a PEM certificate chain and private key.
+    package static func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
+        let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+        let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+    }
+
+    /// A server for `routes` on `host`:`port` (0 picks a free port), over TLS when `tls` is given; `onRunning`
+    /// is told the port once it listens. Run it with `run()` (cancelling the task stops it) or `runService()`
+    /// (stops gracefully on SIGTERM and SIGINT).
     package static func application(
-        routes: RegistryRoutes, host: String = "127.0.0.1", port: Int = 8470,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
+        routes: RegistryRoutes, host: String = "127.0.0.1", port: Int = 8470, tls: TLSConfiguration? = nil,
+        limits: Limits = Limits(), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
         let router = Router()
         routes.add(to: router)
+        let http = HTTPServerBuilder.http1(
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [
+                    IdleStateHandler(allTimeout: .seconds(limits.stallTimeout)), StalledConnectionCloser(),
+                ],
+                idleTimeout: .seconds(limits.idleTimeout)))
         return Application(
-            router: router,
+            router: router, server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: "LiteVision registry"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+    }
+}
+
+/// Closes the connection when `IdleStateHandler` reports that nothing moved for its timeout.
+final class StalledConnectionCloser: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny  // reads pass through untouched
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 }

@@ -27,7 +27,7 @@ struct RegistryHTTPTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = try ModelRegistry(dataFolder: folder.path)
         let port = Mutex<Int?>(nil)
-        let app = RegistryServer.application(
+        let app = try RegistryServer.application(
             routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit), port: 0,
             onRunning: { bound in port.withLock { $0 = bound } })
         let running = Task { try await app.run() }

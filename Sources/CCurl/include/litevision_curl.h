@@ -41,7 +41,13 @@ enum {
   kLiteVisionCurlOptNoSignal = 99,            // CURLOPT_NOSIGNAL
   kLiteVisionCurlOptMaxFileSizeLarge = 30117, // CURLOPT_MAXFILESIZE_LARGE (OFF_T + 117)
   kLiteVisionCurlOptProtocolsStr = 10318,     // CURLOPT_PROTOCOLS_STR (STRINGPOINT + 318), curl >= 7.85
-  kLiteVisionCurlOptRedirProtocolsStr = 10319 // CURLOPT_REDIR_PROTOCOLS_STR (STRINGPOINT + 319), curl >= 7.85
+  kLiteVisionCurlOptRedirProtocolsStr = 10319, // CURLOPT_REDIR_PROTOCOLS_STR (STRINGPOINT + 319), curl >= 7.85
+  kLiteVisionCurlOptReadData = 10009,          // CURLOPT_READDATA (CBPOINT + 9)
+  kLiteVisionCurlOptReadFunction = 20012,      // CURLOPT_READFUNCTION (FUNCTIONPOINT + 12)
+  kLiteVisionCurlOptPost = 47,                 // CURLOPT_POST: a POST whose body comes from READFUNCTION
+  kLiteVisionCurlOptPostFieldSizeLarge = 30120, // CURLOPT_POSTFIELDSIZE_LARGE (OFF_T + 120)
+  kLiteVisionCurlOptCustomRequest = 10036,     // CURLOPT_CUSTOMREQUEST (STRINGPOINT + 36), e.g. "DELETE"
+  kLiteVisionCurlOptCAInfo = 10065             // CURLOPT_CAINFO (STRINGPOINT + 65): trusted certificates (PEM)
 };
 
 enum {
@@ -109,6 +115,11 @@ LiteVisionCurlCode litevision_curl_setopt_pointer(const LiteVisionCurlApi* _Nonn
 LiteVisionCurlCode litevision_curl_setopt_write_function(const LiteVisionCurlApi* _Nonnull api,
                                                          LiteVisionCurl* _Nonnull handle,
                                                          LiteVisionCurlWriteCallback _Nonnull callback);
+/// CURLOPT_READFUNCTION: the request body; the callback has curl_read_callback's shape, which is the write
+/// callback's (fill at most size * count bytes, return how many; 0 ends the body).
+LiteVisionCurlCode litevision_curl_setopt_read_function(const LiteVisionCurlApi* _Nonnull api,
+                                                        LiteVisionCurl* _Nonnull handle,
+                                                        LiteVisionCurlWriteCallback _Nonnull callback);
 LiteVisionCurlCode litevision_curl_setopt_header_function(const LiteVisionCurlApi* _Nonnull api,
                                                           LiteVisionCurl* _Nonnull handle,
                                                           LiteVisionCurlWriteCallback _Nonnull callback);

@@ -1,0 +1,54 @@
+import ArgumentParser
+import FoundationEssentials
+import LiteVision
+import LiteVisionModelStore
+
+/// `litevision models download`.
+struct ModelsDownloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download the version of a model this machine gets into the model cache.",
+        discussion: """
+            Resumable (an interrupted download continues where it stopped), verified against the registry's SHA-256 \
+            and installed atomically: a failed download leaves the previous version in place. When the newest \
+            version is already there, nothing is transferred. The cache is --cache, else LITEVISION_MODEL_CACHE, else \
+            ~/.cache/litevision/models.
+            """)
+
+    @OptionGroup var connection: RegistryConnection
+
+    @Option(name: .long, help: "The model cache folder.")
+    var cache: String?
+
+    @Option(
+        name: .customLong("client-id"),
+        help: "The client id a rollout is decided by (default: the cache's own, made on first use).")
+    var clientID: String?
+
+    @Flag(name: .long, help: "Print one JSON object: name, version, sha256, path.")
+    var json = false
+
+    @Argument(help: "The model's name.")
+    var name: String
+
+    func run() throws {
+        let remote = try RemoteModelArguments.download(
+            name: name, connection: connection, cache: cache, clientID: clientID)
+        let installed = try ModelsCommand.request { () throws(ModelDownloadError) in try remote.get() }
+        if json {
+            struct Output: Encodable {
+                var name: String
+                var version: Int?
+                var sha256: String
+                var path: String
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let output = Output(name: name, version: installed.version, sha256: installed.sha256, path: installed.path)
+            Console.output(String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self))
+        } else {
+            Console.output(
+                "\(name) version \(installed.version.map(String.init) ?? "?") (sha256 \(installed.sha256)): \(installed.path)")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import FoundationEssentials
+import LiteVision
+import LiteVisionModelStore
+import LiteVisionSystem
+
+/// The options that say which registry to talk to and how: `--registry`, `--token-file`, `--cacert`.
+struct RegistryConnection: ParsableArguments {
+    @Option(name: .long, help: "The registry's address (default: the LITEVISION_REGISTRY setting).")
+    var registry: String?
+
+    @Option(
+        name: .customLong("token-file"),
+        help: "A file whose first line is a registry token (publish token to change models; read token for private ones).")
+    var tokenFile: String?
+
+    @Option(
+        name: .long,
+        help: "A PEM file of certificates to trust for a registry with its own certificate (default: LITEVISION_CA_FILE).")
+    var cacert: String?
+
+    /// The registry's address: `--registry`, else `LITEVISION_REGISTRY`; exit status 2 with a message when neither.
+    func address() throws -> String {
+        if let registry { return registry }
+        if let configured = ProcessInfo.processInfo.environment["LITEVISION_REGISTRY"], !configured.isEmpty {
+            return configured
+        }
+        Console.error("litevision: give the registry's address with --registry URL (or set LITEVISION_REGISTRY)")
+        throw ExitCode(2)
+    }
+
+    /// The token in `--token-file`, if given: its first line, without surrounding blanks. Exit status 2 with a
+    /// message when the file cannot be read or holds no token.
+    func token() throws -> String? {
+        guard let tokenFile else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(atPath: tokenFile, maximumSize: 4096)
+        } catch {
+            Console.error("litevision: the token file cannot be read: \(error)")
+            throw ExitCode(2)
+        }
+        let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let token = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            Console.error("litevision: \(tokenFile) holds no token on its first line")
+            throw ExitCode(2)
+        }
+        return token
+    }
+
+    /// The trusted certificates: `--cacert`, else `LITEVISION_CA_FILE`.
+    var caFile: String? { cacert ?? RemoteModelDownloader.configuredCAFile }
+
+    /// A client of the registry with these options.
+    func client() throws -> RegistryClient {
+        RegistryClient(registry: try address(), token: try token(), caFile: caFile)
+    }
+}

@@ -1,0 +1,131 @@
+import FoundationEssentials
+import LiteVisionSystem
+
+/// Asks a LiteVision model registry which version of a model a client gets: `GET /v1/models/{name}?client=ID`.
+/// The answer names the version, its SHA-256 and the address of its file.
+struct RegistryLookup {
+    /// The version the registry serves to the client.
+    struct Served: Equatable {
+        var version: Int
+        var sha256: String
+        var size: Int
+        /// The absolute address of the model file.
+        var fileURL: String
+    }
+
+    /// The registry's answer is at most this many bytes.
+    static let answerLimit = 1 << 20
+
+    /// The address of the model's information for `clientID`.
+    static func infoURL(registry: String, name: String, clientID: String) -> String {
+        base(registry) + "/v1/models/" + name + "?client=" + RegistryClient.queryEscaped(clientID)
+    }
+
+    /// `registry` without a trailing `/`.
+    static func base(_ registry: String) -> String {
+        var base = registry
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// Checks what a registry source names before anything is sent: a configured `http(s)` address and a model
+    /// name of the registry's alphabet (so that it needs no escaping in a path).
+    static func check(registry: String, name: String) -> ModelDownloadError.Reason? {
+        check(registry: registry) ?? check(name: name)
+    }
+
+    /// Checks a registry address: configured, `http(s)`.
+    static func check(registry: String) -> ModelDownloadError.Reason? {
+        if registry.isEmpty {
+            return .invalidSource(
+                detail:
+                    "no registry is configured: set LITEVISION_REGISTRY to the registry's address (for example https://models.example.com:8470), or use RegistryModelSource(registry:name:)"
+            )
+        }
+        guard registry.hasPrefix("http://") || registry.hasPrefix("https://") else {
+            return .invalidSource(detail: "the registry address \"\(registry.prefix(200))\" must start with https:// or http://")
+        }
+        return nil
+    }
+
+    /// Checks a model name: the registry's alphabet, so that it needs no escaping in a path.
+    static func check(name: String) -> ModelDownloadError.Reason? {
+        let allowed = name.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.contains(".."), name != "." else {
+            return .invalidSource(
+                detail:
+                    "\"\(name.prefix(80))\" is not a registry model name: 1 to 64 letters, digits, '.', '_' or '-', and no '..'"
+            )
+        }
+        return nil
+    }
+
+    /// Fetches and reads the registry's answer.
+    static func served(
+        _ curl: CurlLibrary, registry: String, name: String, token: String?, clientID: String,
+        downloader: RemoteModelDownloader, isCancelled: () -> Bool,
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> Served {
+        var answer: [UInt8] = []
+        var tooLarge = false
+        let request = CurlTransfer.Request(
+            url: infoURL(registry: registry, name: name, clientID: clientID),
+            headers: token.map { ["Authorization: Bearer \($0)"] } ?? [], sizeLimit: answerLimit,
+            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime, caFile: downloader.caFile)
+        let response = CurlTransfer.perform(
+            curl, request,
+            body: { bytes in
+                guard answer.count + bytes.count <= answerLimit else {
+                    tooLarge = true
+                    return false
+                }
+                answer.append(contentsOf: bytes)
+                return true
+            }, shouldCancel: isCancelled)
+        if let reason = ModelDownloadError.Reason(
+            response, sizeLimit: answerLimit, writeError: nil, tooLarge: tooLarge)
+        {
+            var error = failure(reason)
+            // The registry answers errors as {"error": "…"}: keep the sentence.
+            error.serverMessage = Self.errorMessage(response.errorBody)
+            throw error
+        }
+        struct Answer: Decodable {
+            struct Version: Decodable {
+                var version: Int
+                var sha256: String
+                var size: Int
+            }
+            var served: Version
+            var servedBlob: String
+        }
+        guard let decoded = try? JSONDecoder().decode(Answer.self, from: Data(answer)) else {
+            throw failure(
+                .invalidRegistryResponse(detail: "the model information is not the JSON a LiteVision registry sends"))
+        }
+        let sha256 = decoded.served.sha256
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else {
+            throw failure(.invalidRegistryResponse(detail: "the served version's SHA-256 is not 64 hexadecimal digits"))
+        }
+        // The file is the blob of that SHA-256 on the same registry: an absolute address elsewhere is not
+        // followed (a registry that redirects to a CDN does so on the blob request, which is followed).
+        guard decoded.servedBlob == "/v1/blobs/" + sha256 else {
+            throw failure(.invalidRegistryResponse(detail: "the served file is not the blob of the served version"))
+        }
+        return Served(
+            version: decoded.served.version, sha256: sha256, size: decoded.served.size,
+            fileURL: base(registry) + decoded.servedBlob)
+    }
+
+    /// The `error` field of a registry's JSON error body, else the body itself; nil when empty.
+    static func errorMessage(_ body: String) -> String? {
+        struct ErrorAnswer: Decodable { var error: String }
+        if let decoded = try? JSONDecoder().decode(ErrorAnswer.self, from: Data(body.utf8)) { return decoded.error }
+        return body.isEmpty ? nil : body
+    }
+}

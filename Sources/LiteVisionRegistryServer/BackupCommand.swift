@@ -1,0 +1,31 @@
+import ArgumentParser
+import LiteVisionRegistry
+
+/// `litevision registry backup`.
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the registry into a new folder, consistently, while the server runs.",
+        discussion: """
+            The database is copied with SQLite's online backup, then every model file it refers to. The copy is \
+            built in OUT.partial and renamed to OUT when complete; OUT must not exist. Serve the copy with \
+            `litevision registry serve --data OUT`.
+            """)
+
+    @Option(name: .long, help: "The registry's data folder.")
+    var data: String
+
+    @Argument(help: "The new folder for the copy.")
+    var out: String
+
+    func run() throws {
+        do {
+            let registry = try ModelRegistry(dataFolder: data, access: .shared)
+            let copied = try registry.backup(to: out)
+            printLine("litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
+        } catch {
+            printError("litevision registry: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

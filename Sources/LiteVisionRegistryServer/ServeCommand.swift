@@ -1,0 +1,77 @@
+import ArgumentParser
+import Hummingbird
+import LiteVisionRegistry
+
+/// `litevision registry serve`.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the registry's HTTP API.",
+        discussion: """
+            Stops gracefully on SIGINT or SIGTERM. Connections with no request for --idle-timeout seconds, and \
+            requests on which no byte moves for --stall-timeout seconds (a stalled upload, a client that stops \
+            reading), are closed. Uploads above --upload-limit bytes are refused as soon as they pass it. Only one \
+            server may use a data folder at a time.
+            """)
+
+    @Option(name: .long, help: "The data folder (created if needed).")
+    var data: String
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on (0: any free port, printed).")
+    var port = 8470
+
+    @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve HTTPS (with --tls-key).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
+
+    @Option(name: .customLong("upload-limit"), help: "The largest model file accepted, in bytes.")
+    var uploadLimit = 200_000_000
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may wait for its next request.")
+    var idleTimeout: Int64 = 60
+
+    @Option(name: .customLong("stall-timeout"), help: "Seconds a request may go without a byte moving.")
+    var stallTimeout: Int64 = 60
+
+    func validate() throws {
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together.")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port).") }
+        guard uploadLimit > 0 else { throw ValidationError("--upload-limit must be positive.") }
+        guard idleTimeout > 0, stallTimeout > 0, idleTimeout <= 86400, stallTimeout <= 86400 else {
+            throw ValidationError("--idle-timeout and --stall-timeout must be 1 to 86400 seconds.")
+        }
+    }
+
+    func run() async throws {
+        let registry: ModelRegistry
+        do {
+            registry = try ModelRegistry(dataFolder: data)
+        } catch {
+            printError("litevision registry: \(error)")
+            throw ExitCode(1)
+        }
+        let tls = try tlsCertificate.map { certificate in
+            do {
+                return try RegistryServer.tlsConfiguration(certificate: certificate, key: tlsKey ?? "")
+            } catch {
+                printError("litevision registry: the TLS certificate or key cannot be used: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let scheme = tls == nil ? "http" : "https"
+        let app = try RegistryServer.application(
+            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit), host: host, port: port, tls: tls,
+            limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
+            onRunning: { [host] bound in
+                printLine("litevision registry: serving \(data) at \(scheme)://\(host):\(bound)")
+            })
+        try await app.runService()
+    }
+}
