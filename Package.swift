@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "LiteVisionRegistryTests",
             dependencies: [
-                "LiteVisionRegistry", "LiteVisionModelStore", "LiteVisionTestSupport",
+                "LiteVisionRegistry", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),

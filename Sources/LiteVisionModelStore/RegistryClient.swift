@@ -34,8 +34,9 @@ package struct RegistryClient: Sendable {
     }
 
     /// `POST /v1/models/{name}/versions` with the file at `path` as the body, streamed from disk.
-    package func publish(_ name: String, file path: String, isPrivate: Bool? = nil) throws(ModelDownloadError) -> [UInt8]
-    {
+    package func publish(
+        _ name: String, file path: String, isPrivate: Bool? = nil
+    ) throws(ModelDownloadError) -> [UInt8] {
         try checked(name)
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(.fileSystem(path: path, detail: errorDescription(errno))) }
@@ -45,7 +46,8 @@ package struct RegistryClient: Sendable {
             throw failure(.fileSystem(path: path, detail: "not a regular file"))
         }
         let query = isPrivate.map { "?private=\($0)" } ?? ""
-        return try send(.post(descriptor: descriptor, size: Int64(status.st_size)), "/v1/models/\(name)/versions\(query)")
+        return try send(
+            .post(descriptor: descriptor, size: Int64(status.st_size)), "/v1/models/\(name)/versions\(query)")
     }
 
     /// `POST /v1/models/{name}/promote?version=N`.

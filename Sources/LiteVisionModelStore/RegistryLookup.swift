@@ -43,7 +43,8 @@ struct RegistryLookup {
             )
         }
         guard registry.hasPrefix("http://") || registry.hasPrefix("https://") else {
-            return .invalidSource(detail: "the registry address \"\(registry.prefix(200))\" must start with https:// or http://")
+            return .invalidSource(
+                detail: "the registry address \"\(registry.prefix(200))\" must start with https:// or http://")
         }
         return nil
     }

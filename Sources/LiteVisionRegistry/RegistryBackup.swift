@@ -89,7 +89,8 @@ extension ModelRegistry {
                 throw .storage("\(source) ended at \(copied) of \(size) bytes")
             }
             let written = buffer.withUnsafeBytes { bytes in
-                Result { () throws(SystemError) in try file.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(count))) }
+                Result { () throws(SystemError) in try file.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(count)))
+                }
             }
             if case .failure(let error) = written {
                 file.discard()

@@ -8,13 +8,14 @@ import LiteVisionSystem
 /// | method and path | what it does | token |
 /// |---|---|---|
 /// | `GET /health` | liveness | — |
+/// | `GET /openapi.yaml` | the OpenAPI 3.1 document of this API (`openapi.yaml`) | — |
 /// | `GET /v1/models` | every model the caller may read, with its latest version and rollout | — |
 /// | `GET /v1/models/{name}?client=ID` | the model, its versions, and the one this client gets (`served`) | read¹ |
 /// | `POST /v1/models/{name}/versions[?private=true]` | publish the body (a `.tflite` file) as the next version | publish |
 /// | `POST /v1/models/{name}/promote?version=N` | make version N the latest | publish |
 /// | `POST /v1/models/{name}/rollout?version=N&percent=P` | serve N to P % of clients | publish |
 /// | `DELETE /v1/models/{name}/versions/{version}` | delete a version | publish |
-/// | `GET /v1/blobs/{sha256}` | a model file by content: `ETag`, `If-None-Match`, `Range`, immutable | read¹ |
+/// | `GET`, `HEAD /v1/blobs/{sha256}` | a model file by content: `ETag`, `If-None-Match`, `Range`, immutable | read¹ |
 ///
 /// ¹ Only for a private model: a publish token, a read token for every model, or a read token for that model.
 /// Public models are read without a token. A request for a private model without a token is answered 401, with
@@ -32,6 +33,7 @@ package struct RegistryRoutes: Sendable {
     /// Adds the routes to `router`.
     package func add(to router: Router<BasicRequestContext>) {
         router.get("health") { _, _ in Self.json(["status": "ok"]) }
+        addOpenAPIRoute(to: router)
         router.get("v1/models") { request, _ in
             try self.respond { () throws(RegistryError) in
                 let grant = try self.grant(request)
@@ -98,6 +100,9 @@ package struct RegistryRoutes: Sendable {
         router.get("v1/blobs/:sha256") { request, context in
             try await self.blob(request, context: context)
         }
+        router.head("v1/blobs/:sha256") { request, context in
+            try await self.blob(request, context: context, headersOnly: true)
+        }
     }
 
     /// Streams the body to an incoming blob (never whole in memory), stopping at the size limit, then publishes.
@@ -127,8 +132,11 @@ package struct RegistryRoutes: Sendable {
         }
     }
 
-    /// A model file by content address: immutable, with `ETag`, `If-None-Match` and single `Range` support.
-    private func blob(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    /// A model file by content address: immutable, with `ETag`, `If-None-Match` and single `Range` support
+    /// (`headersOnly` for `HEAD`: the same status and headers, no body).
+    private func blob(
+        _ request: Request, context: BasicRequestContext, headersOnly: Bool = false
+    ) async throws -> Response {
         let sha256 = context.parameters.get("sha256") ?? ""
         guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
@@ -169,6 +177,7 @@ package struct RegistryRoutes: Sendable {
             }
         }
         headers[.contentLength] = String(range.count)
+        if headersOnly { return Response(status: status, headers: headers) }
         let body = try await FileIO().loadFile(path: path, range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }

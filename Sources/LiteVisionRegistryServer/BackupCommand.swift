@@ -22,7 +22,8 @@ struct BackupCommand: ParsableCommand {
         do {
             let registry = try ModelRegistry(dataFolder: data, access: .shared)
             let copied = try registry.backup(to: out)
-            printLine("litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
+            printLine(
+                "litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
         } catch {
             printError("litevision registry: \(error)")
             throw ExitCode(1)

@@ -73,7 +73,8 @@ struct ModelsPublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Publish a .tflite file as the next version of a model (it becomes the latest).",
-        discussion: "The registry refuses files that are not a classifier or detector LiteVision can run, with the reason.")
+        discussion:
+            "The registry refuses files that are not a classifier or detector LiteVision can run, with the reason.")
 
     @OptionGroup var connection: RegistryConnection
 

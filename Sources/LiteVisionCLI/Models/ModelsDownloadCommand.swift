@@ -48,7 +48,8 @@ struct ModelsDownloadCommand: ParsableCommand {
             Console.output(String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self))
         } else {
             Console.output(
-                "\(name) version \(installed.version.map(String.init) ?? "?") (sha256 \(installed.sha256)): \(installed.path)")
+                "\(name) version \(installed.version.map(String.init) ?? "?") (sha256 \(installed.sha256)): \(installed.path)"
+            )
         }
     }
 }

@@ -21,7 +21,8 @@ struct RegistryCommand: ParsableCommand {
         execv(program, &argv)
         let reason = errorDescription(errno)
         Console.error(
-            "litevision: \(program) cannot be started (\(reason)); build it with `swift build -c release --product litevision-registry`, which puts it next to litevision")
+            "litevision: \(program) cannot be started (\(reason)); build it with `swift build -c release --product litevision-registry`, which puts it next to litevision"
+        )
         throw ExitCode(2)
     }
 

@@ -11,12 +11,16 @@ struct RegistryConnection: ParsableArguments {
 
     @Option(
         name: .customLong("token-file"),
-        help: "A file whose first line is a registry token (publish token to change models; read token for private ones).")
+        help:
+            "A file whose first line is a registry token (publish token to change models; read token for private ones)."
+    )
     var tokenFile: String?
 
     @Option(
         name: .long,
-        help: "A PEM file of certificates to trust for a registry with its own certificate (default: LITEVISION_CA_FILE).")
+        help:
+            "A PEM file of certificates to trust for a registry with its own certificate (default: LITEVISION_CA_FILE)."
+    )
     var cacert: String?
 
     /// The registry's address: `--registry`, else `LITEVISION_REGISTRY`; exit status 2 with a message when neither.

@@ -14,7 +14,8 @@ struct RemoteModelArguments: ParsableArguments {
 
     @OptionGroup var connection: RegistryConnection
 
-    @Option(name: .long, help: "The model cache folder (default: LITEVISION_MODEL_CACHE, else ~/.cache/litevision/models).")
+    @Option(
+        name: .long, help: "The model cache folder (default: LITEVISION_MODEL_CACHE, else ~/.cache/litevision/models).")
     var cache: String?
 
     /// The remote model, downloaded; nil without `--remote-model`. When the registry cannot be reached but a

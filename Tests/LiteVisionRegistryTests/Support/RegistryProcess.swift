@@ -1,0 +1,131 @@
+import Foundation
+import LiteVisionTestSupport
+import Synchronization
+
+/// The built executables next to the test bundle (`swift build --build-tests` builds them all).
+enum Executables {
+    static func path(_ name: String) -> String {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        fatalError("the \(name) executable was not built next to the tests in \(folder.path): run scripts/test.sh")
+    }
+
+    static let litevision = path("litevision")
+    static let registry = path("litevision-registry")
+
+    /// Runs `executable` to its end: exit status, standard output and standard error.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Both pipes drained at once, so that neither fills while the other is read.
+        let errorData = Mutex(Data())
+        let reader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+        reader.start()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.005) }
+        return (
+            process.terminationStatus, String(decoding: out, as: UTF8.self),
+            String(decoding: errorData.withLock { $0 }, as: UTF8.self)
+        )
+    }
+
+    /// `litevision ARGS`.
+    static func litevision(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
+        try run(litevision, arguments, environment: environment)
+    }
+}
+
+/// `litevision-registry serve` as a child process on loopback, as an operator runs it.
+final class RegistryProcess {
+    let data: String
+    let port: Int
+    let scheme: String
+    private let process: Process
+    private let log = OutputLog()
+
+    /// Starts a server on `data` (port 0: a free one) and waits until it listens.
+    init(data: String, port: Int = 0, arguments: [String] = []) throws {
+        self.data = data
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Executables.registry)
+        process.arguments = ["serve", "--data", data, "--port", String(port)] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        output.fileHandleForReading.readabilityHandler = { [log] handle in
+            log.append(handle.availableData)
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        var found: (String, Int)?
+        while found == nil && Date() < deadline && process.isRunning {
+            found = Self.listening(in: log.text)
+            if found == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        guard let found else {
+            process.terminate()
+            throw RegistryProcessError(
+                message: "the registry did not start: \(log.text)")
+        }
+        (scheme, self.port) = found
+    }
+
+    /// The server's address.
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
+
+    /// What the server printed so far.
+    var output: String { log.text }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` and waits for the process to end.
+    func stop(_ signal: Int32 = SIGTERM) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    deinit { stop(SIGKILL) }
+
+    /// The scheme and port of the "serving … at http://127.0.0.1:PORT" line.
+    private static func listening(in text: String) -> (String, Int)? {
+        guard let range = text.range(of: "://127.0.0.1:") else { return nil }
+        let scheme = text[..<range.lowerBound].hasSuffix("https") ? "https" : "http"
+        let digits = text[range.upperBound...].prefix { $0.isNumber }
+        guard let port = Int(digits), text[range.upperBound...].dropFirst(digits.count).first == "\n" else {
+            return nil
+        }
+        return (scheme, port)
+    }
+}
+
+/// Text a child process writes, collected as it arrives.
+final class OutputLog: Sendable {
+    private let collected = Mutex("")
+
+    func append(_ data: Data) { collected.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+
+    var text: String { collected.withLock { $0 } }
+}
+
+struct RegistryProcessError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
