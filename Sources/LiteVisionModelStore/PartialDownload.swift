@@ -131,7 +131,12 @@ struct PartialDownload {
         {
             var error = failure(reason)
             error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
-            if case .tooLarge = reason { discard() }
+            // Kept to be resumed, except when it cannot help: too large, or on a full disk (where its bytes are in
+            // the way of whatever frees the space).
+            switch reason {
+            case .tooLarge, .noSpace: discard()
+            default: break
+            }
             throw error
         }
         if fsync(descriptor) != 0 { throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno))) }

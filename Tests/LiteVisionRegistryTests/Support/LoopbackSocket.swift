@@ -1,0 +1,59 @@
+import Foundation
+
+/// A raw TCP connection to 127.0.0.1, for requests no HTTP client sends: half a body, nothing at all.
+final class LoopbackSocket {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RegistryProcessError(message: "socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw RegistryProcessError(message: "connect to port \(port): \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends all of `bytes`; false when the peer has closed the connection (EPIPE, ECONNRESET).
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                Foundation.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Reads until the peer closes the connection or `seconds` pass: what arrived, and whether it closed.
+    func readUntilClosed(seconds: Double) -> (text: String, closed: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 100)
+            if ready <= 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+            if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
+            received += buffer[0..<count]
+        }
+        return (String(decoding: received, as: UTF8.self), false)
+    }
+}
