@@ -126,14 +126,9 @@ public final class ModelManager: @unchecked Sendable {
         _ downloader: RemoteModelDownloader, _ model: RemoteModel, conditions: ModelDownloadConditions,
         progress: Progress
     ) -> Result<Void, ModelDownloadError> {
-        if !conditions.allowsCellularAccess, let interface = DefaultRoute.current(), DefaultRoute.isCellular(interface)
-        {
-            return .failure(
-                ModelDownloadError(
-                    url: model.sourceURL, expectedSHA256: "",
-                    reason: .conditionsNotMet(
-                        "the network goes through the modem interface \(interface) and allowsCellularAccess is false")))
-        }
+        var downloader = downloader
+        downloader.allowsCellularAccess = conditions.allowsCellularAccess
+        downloader.isBackground = conditions.allowsBackgroundDownloading
         return Result { () throws(ModelDownloadError) in
             _ = try downloader.download(
                 model,

@@ -27,6 +27,19 @@ package struct RemoteModelDownloader: Sendable {
     /// (a registry started with `--tls-cert`): by default the `LITEVISION_CA_FILE` setting.
     package var caFile: String? = RemoteModelDownloader.configuredCAFile
 
+    /// When false, a download does not run while the network is cellular (``DefaultRoute/cellularReason(metered:)``):
+    /// it fails with ``ModelDownloadError/Reason/conditionsNotMet(_:)``, or, in the background, waits.
+    package var allowsCellularAccess = true
+    /// Background downloading (ML Kit's `allowsBackgroundDownloading`, given a meaning on Linux): instead of
+    /// failing at the first network problem, the download waits it out. A failure that time can cure — the server
+    /// unreachable or not found, a transfer cut off, HTTP 408, 429 or 5xx, a cellular network when cellular access
+    /// is not allowed — is retried after 1, 2, 4 … up to 60 seconds, until it succeeds, is cancelled, or
+    /// `backgroundTimeLimit` seconds have passed; each attempt resumes the bytes already received. Failures time
+    /// cannot cure (404, a hash mismatch, a full disk …) end it at once.
+    package var isBackground = false
+    /// How long a background download keeps retrying (seconds; 24 hours by default).
+    package var backgroundTimeLimit: Double = 86_400
+
     /// The `LITEVISION_CA_FILE` setting, if set.
     package static var configuredCAFile: String? {
         ProcessInfo.processInfo.environment["LITEVISION_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -46,6 +59,44 @@ package struct RemoteModelDownloader: Sendable {
         _ model: RemoteModel, clientID: String? = nil,
         progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in }, isCancelled: () -> Bool = { false }
     ) throws(ModelDownloadError) -> InstalledModel {
+        let started = ContinuousClock.now
+        var delay = 1.0
+        while true {
+            do {
+                return try attempt(model, clientID: clientID, progress: progress, isCancelled: isCancelled)
+            } catch {
+                let elapsed = ContinuousClock.now - started
+                guard isBackground, Self.isTransient(error.reason),
+                    Double(elapsed.components.seconds) + delay < backgroundTimeLimit
+                else { throw error }
+                // Wait, asking about cancellation every 0.1 s.
+                let until = ContinuousClock.now + .milliseconds(Int(delay * 1000))
+                while ContinuousClock.now < until {
+                    if isCancelled() {
+                        throw ModelDownloadError(
+                            url: error.url, expectedSHA256: error.expectedSHA256, reason: .cancelled)
+                    }
+                    usleep(100_000)
+                }
+                delay = min(delay * 2, 60)
+            }
+        }
+    }
+
+    /// Whether waiting may cure a failure (see ``isBackground``).
+    static func isTransient(_ reason: ModelDownloadError.Reason) -> Bool {
+        switch reason {
+        case .unreachable, .hostNotFound, .incomplete, .conditionsNotMet: true
+        case .httpStatus(let status): status == 408 || status == 429 || status >= 500
+        default: false
+        }
+    }
+
+    /// One try of ``download(_:clientID:progress:isCancelled:)``.
+    private func attempt(
+        _ model: RemoteModel, clientID: String?, progress: (_ completed: Int64, _ total: Int64?) -> Void,
+        isCancelled: () -> Bool
+    ) throws(ModelDownloadError) -> InstalledModel {
         let location = model.remoteModelSource.location
         var errorURL = location.displayAddress
         var expectedSHA256: String?
@@ -58,6 +109,9 @@ package struct RemoteModelDownloader: Sendable {
             return installed
         }
         if case .url(_, let sha256) = location, let installed = current(sha256) { return installed }
+        if !allowsCellularAccess, let reason = DefaultRoute.cellularReason() {
+            throw failure(.conditionsNotMet("\(reason), and cellular access is not allowed"))
+        }
         if case .registry(let registry, let name, _) = location,
             let reason = RegistryLookup.check(registry: registry, name: name)
         {

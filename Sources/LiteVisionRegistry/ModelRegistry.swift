@@ -169,6 +169,15 @@ package final class ModelRegistry: Sendable {
         }
     }
 
+    /// The versions whose file is `sha256`.
+    package func versions(ofBlob sha256: String) throws(RegistryError) -> [(model: String, version: Int)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT name, version FROM version WHERE sha256 = ?", arguments: [sha256]).map {
+                (model: $0["name"], version: $0["version"])
+            }
+        }
+    }
+
     /// A stable bucket 0–99 for a client and a model.
     package static func bucket(name: String, clientID: String) -> Int {
         let digest = Array(SHA256.hash(data: Array("\(name)\u{0}\(clientID)".utf8)))

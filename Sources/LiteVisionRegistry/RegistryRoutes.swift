@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Hummingbird
+import Logging
 import LiteVisionSystem
 
 /// The registry's HTTP API on a Hummingbird router. JSON in and out; errors are `{"error": "…"}` with the
@@ -8,6 +9,7 @@ import LiteVisionSystem
 /// | method and path | what it does | token |
 /// |---|---|---|
 /// | `GET /health` | liveness | — |
+/// | `GET /metrics` | Prometheus metrics (``RegistryMetrics``) | — |
 /// | `GET /openapi.yaml` | the OpenAPI 3.1 document of this API (`openapi.yaml`) | — |
 /// | `GET /v1/models` | every model the caller may read, with its latest version and rollout | — |
 /// | `GET /v1/models/{name}?client=ID` | the model, its versions, and the one this client gets (`served`) | read¹ |
@@ -24,15 +26,25 @@ package struct RegistryRoutes: Sendable {
     package let registry: ModelRegistry
     /// Uploads larger than this many bytes are refused as soon as they pass it.
     package let uploadLimit: Int
+    /// Where requests, bytes served and downloads are counted.
+    package let metrics: RegistryMetrics
 
-    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000) {
+    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics())
+    {
         self.registry = registry
         self.uploadLimit = uploadLimit
+        self.metrics = metrics
     }
 
     /// Adds the routes to `router`.
     package func add(to router: Router<BasicRequestContext>) {
+        router.add(middleware: RequestCounter(metrics: metrics))
         router.get("health") { _, _ in Self.json(["status": "ok"]) }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+        }
         addOpenAPIRoute(to: router)
         router.get("v1/models") { request, _ in
             try self.respond { () throws(RegistryError) in
@@ -62,7 +74,7 @@ package struct RegistryRoutes: Sendable {
             case "false": isPrivate = false
             default: return Self.error(.invalidRequest("private must be true or false"))
             }
-            return try await self.publish(request, as: name, isPrivate: isPrivate)
+            return try await self.publish(request, as: name, isPrivate: isPrivate, logger: context.logger)
         }
         router.post("v1/models/:name/promote") { request, context in
             let name = context.parameters.get("name") ?? ""
@@ -71,6 +83,7 @@ package struct RegistryRoutes: Sendable {
             return try self.respond { () throws(RegistryError) in
                 guard let version else { throw .invalidRequest("give the version to promote: ?version=N") }
                 try registry.promote(name, version: version)
+                context.logger.info("promoted", metadata: ["model": "\(name)", "version": "\(version)"])
                 return Self.json(ModelListing(try registry.info(name).model))
             }
         }
@@ -84,6 +97,8 @@ package struct RegistryRoutes: Sendable {
                     throw .invalidRequest("give the version and the share of clients: ?version=N&percent=P")
                 }
                 try registry.rollout(name, version: version, percent: percent)
+                context.logger.info(
+                    "rollout", metadata: ["model": "\(name)", "version": "\(version)", "percent": "\(percent)"])
                 return Self.json(ModelListing(try registry.info(name).model))
             }
         }
@@ -94,6 +109,7 @@ package struct RegistryRoutes: Sendable {
             return try self.respond { () throws(RegistryError) in
                 guard let version else { throw .invalidRequest("the version must be a number") }
                 try registry.delete(name, version: version)
+                context.logger.info("deleted", metadata: ["model": "\(name)", "version": "\(version)"])
                 return Response(status: .noContent)
             }
         }
@@ -106,7 +122,9 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// Streams the body to an incoming blob (never whole in memory), stopping at the size limit, then publishes.
-    private func publish(_ request: Request, as name: String, isPrivate: Bool?) async throws -> Response {
+    private func publish(
+        _ request: Request, as name: String, isPrivate: Bool?, logger: Logger
+    ) async throws -> Response {
         do {
             try ModelRegistry.validate(name: name)
             let upload = try registry.incoming()
@@ -124,10 +142,19 @@ package struct RegistryRoutes: Sendable {
                 throw RegistryError.invalidRequest("the request has no body: send the .tflite file")
             }
             let published = try registry.publish(upload, as: name, isPrivate: isPrivate)
+            metrics.publish(outcome: "published")
+            logger.info(
+                "published",
+                metadata: [
+                    "model": "\(name)", "version": "\(published.version)", "sha256": "\(published.sha256)",
+                    "bytes": "\(published.size)",
+                ])
             var response = Self.json(published)
             response.status = .created
             return response
         } catch let error as RegistryError {
+            metrics.publish(outcome: "refused")
+            logger.notice("publish refused", metadata: ["model": "\(name.prefix(80))", "reason": "\(error)"])
             return Self.error(error)
         }
     }
@@ -178,6 +205,9 @@ package struct RegistryRoutes: Sendable {
         }
         headers[.contentLength] = String(range.count)
         if headersOnly { return Response(status: status, headers: headers) }
+        metrics.blobSent(
+            bytes: range.count, fromStart: range.lowerBound == 0,
+            versions: (try? registry.versions(ofBlob: sha256)) ?? [])
         let body = try await FileIO().loadFile(path: path, range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }

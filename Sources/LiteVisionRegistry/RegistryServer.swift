@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import Logging
 import NIOCore
 import NIOSSL
 
@@ -35,12 +36,20 @@ package enum RegistryServer {
     /// A server for `routes` on `host`:`port` (0 picks a free port), over TLS when `tls` is given; `onRunning`
     /// is told the port once it listens. Run it with `run()` (cancelling the task stops it) or `runService()`
     /// (stops gracefully on SIGTERM and SIGINT).
+    ///
+    /// Logs (swift-log, to standard error) at `logLevel`: the server's start and stop, every publish and every
+    /// change (info), refusals (notice), storage failures (error); each request at debug.
     package static func application(
         routes: RegistryRoutes, host: String = "127.0.0.1", port: Int = 8470, tls: TLSConfiguration? = nil,
-        limits: Limits = Limits(), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        limits: Limits = Limits(), logLevel: Logger.Level = .info,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let router = Router()
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: MetricsMiddleware())
         routes.add(to: router)
+        var logger = Logger(label: "litevision.registry")
+        logger.logLevel = logLevel
         let http = HTTPServerBuilder.http1(
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
@@ -51,7 +60,7 @@ package enum RegistryServer {
             router: router, server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: "LiteVision registry"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hummingbird
+import Logging
 import LiteVisionRegistry
 
 /// `litevision registry serve`.
@@ -38,7 +39,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("stall-timeout"), help: "Seconds a request may go without a byte moving.")
     var stallTimeout: Int64 = 60
 
+    @Option(
+        name: .customLong("log-level"), help: "trace, debug (every request), info, notice, warning, error or critical.")
+    var logLevel = "info"
+
     func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+        }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together.")
         }
@@ -66,9 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let scheme = tls == nil ? "http" : "https"
+        let metrics = RegistryMetrics()
+        metrics.bootstrap()  // Hummingbird's request metrics go to the same /metrics
         let app = try RegistryServer.application(
-            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit), host: host, port: port, tls: tls,
-            limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
+            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit, metrics: metrics), host: host,
+            port: port, tls: tls, limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             onRunning: { [host] bound in
                 printLine("litevision registry: serving \(data) at \(scheme)://\(host):\(bound)")
             })

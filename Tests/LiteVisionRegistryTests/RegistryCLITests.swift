@@ -191,16 +191,52 @@ struct RegistryCLITests {
     }
 
     /// The status of a request, waiting synchronously (the cooperative pool may be busy with other tests).
-    static func status(of request: URLRequest) throws -> Int {
-        let result = Mutex<Result<Int, any Error>?>(nil)
-        URLSession.shared.dataTask(with: request) { _, response, error in
+    static func status(of request: URLRequest) throws -> Int { try send(request).status }
+
+    /// The status and body of a request, waiting synchronously.
+    static func send(_ request: URLRequest) throws -> (status: Int, body: String) {
+        let result = Mutex<Result<(Int, String), any Error>?>(nil)
+        URLSession.shared.dataTask(with: request) { data, response, error in
             result.withLock {
-                $0 = error.map { .failure($0) } ?? .success((response as? HTTPURLResponse)?.statusCode ?? 0)
+                $0 =
+                    error.map { .failure($0) }
+                    ?? .success(
+                        (
+                            (response as? HTTPURLResponse)?.statusCode ?? 0,
+                            String(decoding: data ?? Data(), as: UTF8.self)
+                        ))
             }
         }.resume()
         let deadline = Date().addingTimeInterval(60)
         while result.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return try result.withLock { $0 }?.get() ?? 0
+        return try result.withLock { $0 }?.get() ?? (0, "")
+    }
+
+    @Test("Prometheus metrics count requests, bytes and downloads by model and version; changes are logged")
+    func metricsAndLogs() throws {
+        try Self.withRegistry { setup in
+            let registry = setup.server.base
+            #expect(
+                try setup.models([
+                    "publish", "--registry", registry, "--token-file", setup.tokenFile, "birds",
+                    TestData.model("bird.tflite"),
+                ]).status == 0)
+            #expect(try setup.download("birds")["version"] as? Int == 1)
+            #expect(try setup.models(["info", "--registry", registry, "nothing"]).status == 1)
+            let (status, metrics) = try Self.send(URLRequest(url: URL(string: registry + "/metrics")!))
+            #expect(status == 200)
+            let lines = metrics.split(separator: "\n").map(String.init)
+            #expect(
+                lines.contains("litevision_registry_downloads_total{model=\"birds\",version=\"1\"} 1"), "\(metrics)")
+            #expect(lines.contains("litevision_registry_blob_bytes_total 3588463"))
+            #expect(lines.contains("litevision_registry_publishes_total{outcome=\"published\"} 1"))
+            #expect(
+                lines.contains { $0.hasPrefix("litevision_registry_requests_total{method=\"GET\",status=\"404\"}") })
+            #expect(
+                lines.contains { $0.hasPrefix("hb_requests") }, "swift-metrics bootstrapped with the same collector")
+            let log = setup.server.output
+            #expect(log.contains("published") && log.contains("model=birds") && log.contains("version=1"), "\(log)")
+        }
     }
 
     @Test("backup copies a running registry into a new folder that serves the same models; it never overwrites")

@@ -25,6 +25,21 @@ struct ModelsDownloadCommand: ParsableCommand {
         help: "The client id a rollout is decided by (default: the cache's own, made on first use).")
     var clientID: String?
 
+    @Flag(
+        name: .customLong("no-cellular"),
+        help: "Do not download over a cellular network (a modem interface, or one NetworkManager marks metered).")
+    var noCellular = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Wait out network problems (retry after 1, 2, 4 … 60 s, for up to --wait-limit seconds) instead of failing."
+    )
+    var wait = false
+
+    @Option(name: .customLong("wait-limit"), help: "With --wait: give up after this many seconds (default 86400).")
+    var waitLimit: Double = 86_400
+
     @Flag(name: .long, help: "Print one JSON object: name, version, sha256, path.")
     var json = false
 
@@ -33,7 +48,12 @@ struct ModelsDownloadCommand: ParsableCommand {
 
     func run() throws {
         let remote = try RemoteModelArguments.download(
-            name: name, connection: connection, cache: cache, clientID: clientID)
+            name: name, connection: connection, cache: cache, clientID: clientID
+        ) { downloader in
+            downloader.allowsCellularAccess = !noCellular
+            downloader.isBackground = wait
+            downloader.backgroundTimeLimit = waitLimit
+        }
         let installed = try ModelsCommand.request { () throws(ModelDownloadError) in try remote.get() }
         if json {
             struct Output: Encodable {

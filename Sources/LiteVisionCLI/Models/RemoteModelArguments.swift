@@ -53,7 +53,8 @@ struct RemoteModelArguments: ParsableArguments {
     /// Downloads `name` from the registry of `connection` into `cache` (default: the usual cache), with a
     /// progress bar on a terminal. Throws (exit status 2, message printed) only when the options are unusable.
     static func download(
-        name: String, connection: RegistryConnection, cache: String?, clientID: String?
+        name: String, connection: RegistryConnection, cache: String?, clientID: String?,
+        configure: (inout RemoteModelDownloader) -> Void = { _ in }
     ) throws -> Result<InstalledModel, ModelDownloadError> {
         let registry = try connection.address()
         let token = try connection.token()
@@ -61,6 +62,7 @@ struct RemoteModelArguments: ParsableArguments {
             remoteModelSource: RegistryModelSource(registry: registry, name: name, readToken: token))
         var downloader = RemoteModelDownloader(cache: cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache())
         downloader.caFile = connection.caFile
+        configure(&downloader)
         let progress = DownloadProgress(label: "downloading \(name)")
         defer { progress.finish() }
         return Result { () throws(ModelDownloadError) in

@@ -56,15 +56,17 @@ final class RegistryProcess {
     let data: String
     let port: Int
     let scheme: String
+    let host: String
     private let process: Process
     private let log = OutputLog()
 
     /// Starts a server on `data` (port 0: a free one) and waits until it listens.
-    init(data: String, port: Int = 0, arguments: [String] = []) throws {
+    init(data: String, port: Int = 0, host: String = "127.0.0.1", arguments: [String] = []) throws {
         self.data = data
+        self.host = host
         process = Process()
         process.executableURL = URL(fileURLWithPath: Executables.registry)
-        process.arguments = ["serve", "--data", data, "--port", String(port)] + arguments
+        process.arguments = ["serve", "--data", data, "--host", host, "--port", String(port)] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -75,7 +77,7 @@ final class RegistryProcess {
         let deadline = Date().addingTimeInterval(120)
         var found: (String, Int)?
         while found == nil && Date() < deadline && process.isRunning {
-            found = Self.listening(in: log.text)
+            found = Self.listening(in: log.text, host: host)
             if found == nil { Thread.sleep(forTimeInterval: 0.02) }
         }
         Thread.sleep(forTimeInterval: 0.05)
@@ -88,7 +90,7 @@ final class RegistryProcess {
     }
 
     /// The server's address.
-    var base: String { "\(scheme)://127.0.0.1:\(port)" }
+    var base: String { "\(scheme)://\(host):\(port)" }
 
     /// What the server printed so far.
     var output: String { log.text }
@@ -104,9 +106,9 @@ final class RegistryProcess {
 
     deinit { stop(SIGKILL) }
 
-    /// The scheme and port of the "serving … at http://127.0.0.1:PORT" line.
-    private static func listening(in text: String) -> (String, Int)? {
-        guard let range = text.range(of: "://127.0.0.1:") else { return nil }
+    /// The scheme and port of the "serving … at http://HOST:PORT" line.
+    private static func listening(in text: String, host: String) -> (String, Int)? {
+        guard let range = text.range(of: "://\(host):") else { return nil }
         let scheme = text[..<range.lowerBound].hasSuffix("https") ? "https" : "http"
         let digits = text[range.upperBound...].prefix { $0.isNumber }
         guard let port = Int(digits), text[range.upperBound...].dropFirst(digits.count).first == "\n" else {
