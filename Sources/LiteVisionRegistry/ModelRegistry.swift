@@ -4,6 +4,7 @@ import GRDB
 import LiteVision
 import LiteVisionModelStore
 import LiteVisionSystem
+import Synchronization
 
 /// The model registry's logic, without HTTP: publishing, listing, choosing the version a client gets,
 /// promoting, rolling out, deleting, and access tokens. Everything is kept in a data folder: `registry.sqlite`
@@ -27,6 +28,8 @@ package final class ModelRegistry: Sendable {
 
     let database: RegistryDatabase
     let blobs: BlobStore
+    /// Held while an upload is read back and checked.
+    private let validation = Mutex(())
     /// The data folder.
     package let dataFolder: String
     /// The lock on `registry.lock` of an exclusive registry (closed, and so released, when the registry goes).
@@ -80,17 +83,18 @@ package final class ModelRegistry: Sendable {
         _ upload: IncomingBlob, as name: String, isPrivate: Bool? = nil
     ) throws(RegistryError) -> PublishedVersion {
         try Self.validate(name: name)
-        let bytes: [UInt8]
-        do {
-            bytes = try upload.contents()
-        } catch {
-            throw .storage("\(error)")
+        // The model reader works on bytes in memory: one upload at a time is read back, so memory stays bounded
+        // by one upload limit however many publishers there are.
+        let checked = validation.withLock { _ -> Result<ModelSummary, RegistryError> in
+            let bytes: [UInt8]
+            do {
+                bytes = try upload.contents()
+            } catch {
+                return .failure(.storage("\(error)"))
+            }
+            return ModelSummary.of(bytes).mapError { .notAModel($0.description) }
         }
-        let summary: ModelSummary
-        switch ModelSummary.of(bytes) {
-        case .success(let value): summary = value
-        case .failure(let refusal): throw .notAModel(refusal.description)
-        }
+        let summary = try checked.get()
         let stored: (sha256: String, size: Int)
         do {
             stored = try blobs.commit(upload)

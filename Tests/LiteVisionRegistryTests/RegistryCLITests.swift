@@ -1,4 +1,5 @@
 import Foundation
+import LiteVisionModelStore
 import LiteVisionTestSupport
 import Synchronization
 import Testing
@@ -262,6 +263,39 @@ struct RegistryCLITests {
                 "models", "download", "--registry", copy.base, "birds", "--cache", cache, "--json",
             ])
             #expect(downloaded.status == 0 && downloaded.output.contains(Self.birdSHA256), "\(downloaded.errors)")
+        }
+    }
+
+    @Test("Ported ML Kit code: FirebaseModelSource(name:) downloads from the registry named by LITEVISION_REGISTRY")
+    func firebaseModelSource() throws {
+        try Self.withRegistry { setup in
+            #expect(
+                try setup.models([
+                    "publish", "--registry", setup.server.base, "--token-file", setup.tokenFile, "birds",
+                    TestData.model("bird.tflite"),
+                ]).status == 0)
+            let cache = RemoteModelCache(root: setup.cache)
+            unsetenv("LITEVISION_REGISTRY")
+            let unconfigured = CustomRemoteModel(remoteModelSource: FirebaseModelSource(name: "birds"))
+            do throws(ModelDownloadError) {
+                _ = try RemoteModelDownloader(cache: cache).download(unconfigured)
+                Issue.record("a download without a registry succeeded")
+            } catch {
+                guard case .invalidSource(let detail) = error.reason else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(detail.contains("set LITEVISION_REGISTRY"))
+            }
+            setenv("LITEVISION_REGISTRY", setup.server.base, 1)
+            let model = CustomRemoteModel(remoteModelSource: FirebaseModelSource(name: "birds"))
+            unsetenv("LITEVISION_REGISTRY")
+            #expect(
+                model
+                    == CustomRemoteModel(
+                        remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds")))
+            let installed = try RemoteModelDownloader(cache: cache).download(model)
+            #expect(installed.sha256 == Self.birdSHA256 && installed.version == 1)
         }
     }
 
