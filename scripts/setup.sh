@@ -4,7 +4,9 @@
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py
-#   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with
+#   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
+#     wrk (load generator) and nginx (the static-file peer) for scripts/bench-registry.sh, which runs nginx
+#     with its own config on a free loopback port (Debian's nginx service, if it starts, is left alone)
 # It is idempotent and quiet when everything is already there.
 set -euo pipefail
 
@@ -16,9 +18,11 @@ dev=0 bench=0
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
+apt_packages=(libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
+              libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
+if ((bench)); then apt_packages+=(wrk nginx); fi
 need_apt=()
-for pkg in libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev \
-           libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4; do
+for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
 done
 if ((${#need_apt[@]})); then
