@@ -3,7 +3,8 @@
 #   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg and Cairo for video and drawing (CLI only);
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
-#   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py
+#   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
+#     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh)
 #   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
 #     wrk (load generator) and nginx (the static-file peer) for scripts/bench-registry.sh, which runs nginx
 #     with its own config on a free loopback port (Debian's nginx service, if it starts, is left alone)
@@ -12,6 +13,7 @@ set -euo pipefail
 
 LITERT_VERSION=2.3.0
 MEDIAPIPE_VERSION=1.2.2
+SCHEMATHESIS_VERSION=4.32.5
 dev=0 bench=0
 [[ "${1:-}" == "--dev" ]] && dev=1
 [[ "${1:-}" == "--bench" ]] && dev=1 bench=1
@@ -40,6 +42,10 @@ if ! pip_has ai-edge-litert "$LITERT_VERSION"; then
 fi
 if ((dev)); then
   python3 -c "import PIL" 2>/dev/null || { echo "setup: installing Pillow"; pip_install pillow; }
+  if ! pip_has schemathesis "$SCHEMATHESIS_VERSION"; then
+    echo "setup: installing schemathesis $SCHEMATHESIS_VERSION (scripts/api-fuzz.sh)"
+    pip_install "schemathesis==$SCHEMATHESIS_VERSION"
+  fi
 fi
 if ((bench)); then
   if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then

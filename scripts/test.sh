@@ -25,4 +25,6 @@ if ((build_status != 0)); then
 fi
 # The DocC catalog of LiteVision: a broken symbol link fails the run.
 if [[ -x scripts/docs.sh ]]; then scripts/docs.sh; fi
-exec swift test -c release --skip-build -Xswiftc -enable-testing
+swift test -c release --skip-build -Xswiftc -enable-testing
+# The registry's HTTP API fuzzed against its OpenAPI document (schemathesis), on the binary built above.
+API_FUZZ_SKIP_BUILD=1 scripts/api-fuzz.sh

@@ -82,21 +82,27 @@ struct OpenAPIDocumentTests {
         #expect(documented.subtracting(coded).sorted() == [], "in openapi.yaml but not served")
 
         // On a live server (no token): every documented route answers with something of its own. The router's
-        // answer to a path or method it does not have is 404 with an empty body; the routes' 404s say what is
-        // missing in a JSON body.
+        // answer to a path or method it does not have is 404 with no content type; the routes' own errors are
+        // JSON (`{"error": …}`, without the body for HEAD).
         try await RegistryHTTPTests.withServer { server in
+            func contentType(_ headers: [AnyHashable: Any]) -> String? {
+                headers.first { ($0.key as? String)?.lowercased() == "content-type" }?.value as? String
+            }
             for route in documented.sorted() {
                 let path = route.path.replacingOccurrences(of: "{name}", with: "no-such-model")
                     .replacingOccurrences(of: "{version}", with: "1")
                     .replacingOccurrences(of: "{sha256}", with: String(repeating: "0", count: 64))
                 let answer = try await RegistryHTTPTests.send(route.method, server.base + path)
-                #expect(!(answer.status == 404 && answer.body.isEmpty), "\(route) is not served")
+                #expect(!(answer.status == 404 && contentType(answer.headers) == nil), "\(route) is not served")
                 if answer.status >= 400 {
-                    #expect(RegistryHTTPTests.json(answer.body)["error"] is String, "\(route): \(answer.status)")
+                    #expect(contentType(answer.headers) == "application/json", "\(route): \(answer.status)")
+                    if route.method != "HEAD" {
+                        #expect(RegistryHTTPTests.json(answer.body)["error"] is String, "\(route): \(answer.status)")
+                    }
                 }
             }
             let unknown = try await RegistryHTTPTests.send("PUT", server.base + "/v1/models")
-            #expect(unknown.status == 404 && unknown.body.isEmpty)
+            #expect(unknown.status == 404 && contentType(unknown.headers) == nil && unknown.body.isEmpty)
         }
     }
 }
