@@ -30,6 +30,8 @@ package final class ModelRegistry: Sendable {
     let blobs: BlobStore
     /// Held while an upload is read back and checked.
     private let validation = Mutex(())
+    /// See ``changeCount``.
+    private let generation = Atomic<Int>(0)
     /// The data folder.
     package let dataFolder: String
     /// The lock on `registry.lock` of an exclusive registry (closed, and so released, when the registry goes).
@@ -102,16 +104,19 @@ package final class ModelRegistry: Sendable {
             throw .storage("\(error)")
         }
         let summaryText = String(decoding: (try? JSONEncoder().encode(summary)) ?? Data(), as: UTF8.self)
+        defer { generation.add(1, ordering: .releasing) }
         do {
             return try database.pool.write { db in
                 var model =
                     try ModelRecord.fetchOne(db, key: name)
                     ?? ModelRecord(
-                        name: name, latestVersion: nil, rolloutVersion: nil, rolloutPercent: 0, isPrivate: false)
-                let next =
-                    (try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
-                        ?? 0) + 1
+                        name: name, latestVersion: nil, rolloutVersion: nil, rolloutPercent: 0, isPrivate: false,
+                        lastVersion: 0)
+                let highest =
+                    try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name]) ?? 0
+                let next = max(model.lastVersion, highest) + 1
                 model.latestVersion = next
+                model.lastVersion = next
                 if let isPrivate { model.isPrivate = isPrivate }
                 try model.save(db)
                 let record = VersionRecord(
@@ -127,9 +132,9 @@ package final class ModelRegistry: Sendable {
 
     // MARK: Reading
 
-    /// Every model, by name.
+    /// Every model that has a version, by name.
     package func list() throws(RegistryError) -> [ModelRecord] {
-        try read { db in try ModelRecord.order(Column("name")).fetchAll(db) }
+        try read { db in try ModelRecord.filter(Column("latestVersion") != nil).order(Column("name")).fetchAll(db) }
     }
 
     /// A model and its versions, newest first.
@@ -146,15 +151,27 @@ package final class ModelRegistry: Sendable {
     /// name and the client id) is below the rollout percentage, else the latest.
     package func version(of name: String, for clientID: String?) throws(RegistryError) -> PublishedVersion {
         let (model, versions) = try info(name)
+        guard let version = Self.served(model, versions: versions, to: clientID) else { throw .notFound(name) }
+        return version
+    }
+
+    /// The version of `model` (with `versions`) that `clientID` gets, as ``version(of:for:)`` chooses it.
+    package static func served(
+        _ model: ModelRecord, versions: [PublishedVersion], to clientID: String?
+    ) -> PublishedVersion? {
         var chosen = model.latestVersion
         if let rollout = model.rolloutVersion, model.rolloutPercent > 0, let clientID,
-            Self.bucket(name: name, clientID: clientID) < model.rolloutPercent
+            bucket(name: model.name, clientID: clientID) < model.rolloutPercent
         {
             chosen = rollout
         }
-        guard let version = versions.first(where: { $0.version == chosen }) else { throw .notFound(name) }
-        return version
+        return versions.first { $0.version == chosen }
     }
+
+    /// A number that grows with every change of models or versions in this process (publish, promote,
+    /// rollout, delete): what the HTTP layer's caches are keyed by. (One server per data folder makes it
+    /// complete; tools beside the server change only tokens.)
+    package var changeCount: Int { generation.load(ordering: .acquiring) }
 
     /// Whether a client holding `grant` (nil: no token) may read `model`: public models are read by anyone,
     /// private ones with a publish token, a read token for every model, or a read token for that model.
@@ -253,6 +270,7 @@ package final class ModelRegistry: Sendable {
 
     private func change(_ name: String, _ body: (Database, inout ModelRecord) throws -> Void) throws(RegistryError) {
         try Self.validate(name: name)
+        defer { generation.add(1, ordering: .releasing) }
         do {
             try database.pool.write { db in
                 guard var model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }

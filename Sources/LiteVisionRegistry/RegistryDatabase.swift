@@ -43,6 +43,17 @@ final class RegistryDatabase: Sendable {
                 table.column("created", .datetime).notNull()
             }
         }
+        migrator.registerMigration("version numbers are never reused") { db in
+            // The highest version ever given to a name: a deleted version's number is not given again, so a
+            // number always means one file.
+            try db.alter(table: "model") { table in
+                table.add(column: "lastVersion", .integer).notNull().defaults(to: 0)
+            }
+            try db.execute(
+                sql:
+                    "UPDATE model SET lastVersion = COALESCE((SELECT MAX(version) FROM version WHERE version.name = model.name), 0)"
+            )
+        }
         return migrator
     }
 }
@@ -55,6 +66,8 @@ package struct ModelRecord: Codable, Equatable, FetchableRecord, PersistableReco
     package var rolloutVersion: Int?
     package var rolloutPercent: Int
     package var isPrivate: Bool
+    /// The highest version number ever given to this name (deleted versions included).
+    package var lastVersion: Int
 }
 
 /// One published version of a model.

@@ -5,7 +5,8 @@ import Prometheus
 /// - `litevision_registry_requests_total{method, status}`: requests answered;
 /// - `litevision_registry_blob_bytes_total`: bytes of model files sent (whole files and ranges);
 /// - `litevision_registry_downloads_total{model, version}`: model files sent from their first byte (a resumed
-///   download counts once), per model and version;
+///   download counts once), per model and version; private models are counted together as
+///   `{model="(private)",version="(private)"}`, so that `/metrics`, which needs no token, names none of them;
 /// - `litevision_registry_publishes_total{outcome}`: uploads published or refused.
 ///
 /// When the process bootstraps swift-metrics with this collector (``bootstrap()``, as `litevision registry serve`
@@ -27,12 +28,13 @@ package final class RegistryMetrics: Sendable {
         ).increment()
     }
 
-    func blobSent(bytes: Int, fromStart: Bool, versions: [(model: String, version: Int)]) {
+    func blobSent(bytes: Int, fromStart: Bool, versions: [(model: String, version: Int?)]) {
         collector.makeCounter(name: "litevision_registry_blob_bytes_total").increment(by: Int64(bytes))
         guard fromStart else { return }
         for (model, version) in versions {
             collector.makeCounter(
-                name: "litevision_registry_downloads_total", labels: [("model", model), ("version", String(version))]
+                name: "litevision_registry_downloads_total",
+                labels: [("model", model), ("version", version.map(String.init) ?? "(private)")]
             ).increment()
         }
     }

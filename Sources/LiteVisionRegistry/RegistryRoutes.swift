@@ -28,6 +28,8 @@ package struct RegistryRoutes: Sendable {
     package let uploadLimit: Int
     /// Where requests, bytes served and downloads are counted.
     package let metrics: RegistryMetrics
+    /// Encoded answers, blob owners and small blobs, kept until the registry changes.
+    let cache = ResponseCache()
 
     package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics())
     {
@@ -58,10 +60,16 @@ package struct RegistryRoutes: Sendable {
             let client = request.uri.queryParameters.get("client")
             return try self.respond { () throws(RegistryError) in
                 let grant = try self.grant(request)
-                let (model, versions) = try registry.info(name)
-                try Self.requireRead([model], grant: grant, what: "model \(name)")
-                let served = try registry.version(of: name, for: client)
-                return Self.json(ModelInfo(model: model, versions: versions, served: served))
+                let entry = try cache.model(name, in: registry)
+                try Self.requireRead([entry.model], grant: grant, what: "model \(name)")
+                guard let served = ModelRegistry.served(entry.model, versions: entry.versions, to: client) else {
+                    throw .notFound(name)
+                }
+                let body = cache.answer(entry, served: served) {
+                    Self.encoded(ModelInfo(model: entry.model, versions: entry.versions, served: served))
+                }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
             }
         }
         router.post("v1/models/:name/versions") { request, context in
@@ -168,11 +176,12 @@ package struct RegistryRoutes: Sendable {
         guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
         }
+        let owners: ResponseCache.BlobOwners
         do {
             let grant = try self.grant(request)
-            let owners = try registry.owners(ofBlob: sha256)
-            guard !owners.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
-            try Self.requireRead(owners, grant: grant, what: "blob \(sha256)")
+            owners = try cache.owners(ofBlob: sha256, in: registry)
+            guard !owners.models.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
+            try Self.requireRead(owners.models, grant: grant, what: "blob \(sha256)")
         } catch let error as RegistryError {
             return Self.error(error)
         }
@@ -184,7 +193,9 @@ package struct RegistryRoutes: Sendable {
             .eTag: "\"\(sha256)\"", .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
             .contentType: "application/octet-stream",
         ]
-        if request.headers[.ifNoneMatch].map({ $0.contains(sha256) }) == true {
+        if let condition = request.headers[.ifNoneMatch],
+            condition.contains(sha256) || condition.trimmingCharacters(in: .whitespaces) == "*"
+        {
             return Response(status: .notModified, headers: headers)
         }
         var range = 0...(max(size, 1) - 1)
@@ -205,9 +216,17 @@ package struct RegistryRoutes: Sendable {
         }
         headers[.contentLength] = String(range.count)
         if headersOnly { return Response(status: status, headers: headers) }
+        let privateNames = Set(owners.models.filter(\.isPrivate).map(\.name))
         metrics.blobSent(
             bytes: range.count, fromStart: range.lowerBound == 0,
-            versions: (try? registry.versions(ofBlob: sha256)) ?? [])
+            versions: owners.versions.map {
+                privateNames.contains($0.model) ? ("(private)", nil) : ($0.model, $0.version)
+            })
+        if let bytes = cache.blob(sha256, path: path, size: size),
+            let slice = bytes.getSlice(at: range.lowerBound, length: range.count)
+        {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: slice))
+        }
         let body = try await FileIO().loadFile(path: path, range: range, context: context)
         return Response(status: status, headers: headers, body: body)
     }
@@ -241,7 +260,10 @@ package struct RegistryRoutes: Sendable {
     /// is not a bearer token of this registry.
     private func grant(_ request: Request) throws(RegistryError) -> TokenGrant? {
         guard let header = request.headers[.authorization] else { return nil }
-        guard header.hasPrefix("Bearer "), let grant = registry.authorize(String(header.dropFirst(7))) else {
+        // The scheme name is case-insensitive (RFC 9110).
+        guard header.prefix(7).lowercased() == "bearer ",
+            let grant = registry.authorize(String(header.dropFirst(7).drop(while: { $0 == " " })))
+        else {
             throw .unauthorized("the token is not valid for this registry (send Authorization: Bearer <token>)")
         }
         return grant
@@ -287,13 +309,16 @@ package struct RegistryRoutes: Sendable {
     }
 
     static func json(_ value: some Encodable) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: encoded(value)))
+    }
+
+    /// `value` as JSON: sorted keys, ISO 8601 dates.
+    static func encoded(_ value: some Encodable) -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 }
 

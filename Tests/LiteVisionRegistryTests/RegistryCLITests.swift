@@ -188,6 +188,10 @@ struct RegistryCLITests {
             request.httpMethod = "HEAD"
             let status = try Self.status(of: request)
             #expect(status == 401)
+
+            // /metrics needs no token, so it names no private model.
+            let metrics = try Self.send(URLRequest(url: URL(string: registry + "/metrics")!)).body
+            #expect(!metrics.contains("secret") && metrics.contains("model=\"(private)\""), "\(metrics)")
         }
     }
 

@@ -171,4 +171,39 @@ struct RegistryHTTPTests {
             #expect(try await Self.send("DELETE", versions + "/7", token: server.publishToken).status == 404)
         }
     }
+
+    @Test("A deleted version's number is never given again; a model without versions is not listed")
+    func versionNumbersAreNotReused() async throws {
+        try await Self.withServer { server in
+            let versions = server.base + "/v1/models/m/versions"
+            for _ in 0..<2 { _ = try await Self.send("POST", versions, token: server.publishToken, body: Self.bird) }
+            #expect(try await Self.send("DELETE", versions + "/2", token: server.publishToken).status == 204)
+            let republished = try await Self.send("POST", versions, token: server.publishToken, body: Self.bird)
+            #expect(Self.json(republished.body)["version"] as? Int == 3)
+            for version in [1, 3] {
+                #expect(
+                    try await Self.send("DELETE", versions + "/\(version)", token: server.publishToken).status == 204)
+            }
+            let list = try await Self.send("GET", server.base + "/v1/models")
+            #expect((Self.json(list.body)["models"] as? [Any])?.isEmpty == true)
+            let again = try await Self.send("POST", versions, token: server.publishToken, body: Self.bird)
+            #expect(Self.json(again.body)["version"] as? Int == 4)
+        }
+    }
+
+    @Test("If-None-Match: * is answered 304; the bearer scheme name is case-insensitive")
+    func httpDetails() async throws {
+        try await Self.withServer { server in
+            let published = try await Self.send(
+                "POST", server.base + "/v1/models/m/versions", token: server.publishToken, body: Self.bird)
+            let sha256 = try #require(Self.json(published.body)["sha256"] as? String)
+            let blob = server.base + "/v1/blobs/" + sha256
+            #expect(try await Self.send("GET", blob, headers: ["If-None-Match": "*"]).status == 304)
+            #expect(try await Self.send("GET", blob, headers: ["If-None-Match": "\"other\""]).status == 200)
+            let lower = try await Self.send(
+                "POST", server.base + "/v1/models/m/promote?version=1",
+                headers: ["Authorization": "bearer " + server.publishToken])
+            #expect(lower.status == 200)
+        }
+    }
 }
