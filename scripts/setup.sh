@@ -4,7 +4,8 @@
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
-#     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh)
+#     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh);
+#     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs)
 #   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
 #     wrk (load generator) and nginx (the static-file peer) for scripts/bench-registry.sh, which runs nginx
 #     with its own config on a free loopback port (Debian's nginx service, if it starts, is left alone)
@@ -22,6 +23,9 @@ as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
               libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
+# The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
+# small tmpfs for a full disk (mount, util-linux).
+if ((dev)); then apt_packages+=(openssl iproute2 util-linux); fi
 if ((bench)); then apt_packages+=(wrk nginx); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do
