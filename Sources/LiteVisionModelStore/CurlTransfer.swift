@@ -5,10 +5,10 @@ import LiteVisionSystem
 /// and under the registry client (a GET, a POST whose body is read from a file, or a DELETE).
 ///
 /// Only HTTP and HTTPS are allowed (also after redirects, which are followed, at most 10). The body of a
-/// response with a status of 400 or more is not handed to `body`: up to 4 KiB of it is kept as the server's
-/// message. A transfer slower than 1 KB/s for `lowSpeedTime` seconds is abandoned, and `shouldCancel` is asked
-/// about once a second (and on every chunk), so a cancelled transfer stops within about a second even when the
-/// server sends nothing.
+/// response with a status of 400 or more is not handed to `body`: its first 4 KiB are kept as the server's
+/// message and the transfer ends there (a server could send an error body forever). A transfer slower than
+/// 1 KB/s for `lowSpeedTime` seconds is abandoned, and `shouldCancel` is asked about once a second (and on every
+/// chunk), so a cancelled transfer stops within about a second even when the server sends nothing.
 struct CurlTransfer {
     /// The request method and, for a POST, where its body comes from.
     enum Method {
@@ -50,6 +50,9 @@ struct CurlTransfer {
         var cancelled: Bool
         /// The error (errno) reading a POST's body from its file, or 0.
         var uploadError: Int32 = 0
+        /// Whether the transfer was ended after the first ``TransferContext/errorBodyLimit`` bytes of an error
+        /// response's body (libcurl then reports a write error, but the answer is the HTTP status).
+        var errorBodyCut = false
     }
 
     /// Performs `request`, giving each chunk of a successful response's body to `body` (return `false` to stop).
@@ -155,7 +158,8 @@ struct CurlTransfer {
                     return Response(
                         code: code, message: message, status: status, headers: context.headers,
                         errorBody: String(decoding: context.errorBody, as: UTF8.self),
-                        cancelled: context.cancelled, uploadError: context.uploadError)
+                        cancelled: context.cancelled, uploadError: context.uploadError,
+                        errorBodyCut: context.errorBodyCut)
                 }
             }
         }
@@ -177,6 +181,8 @@ private final class TransferContext {
     var uploadDescriptor: Int32 = -1
     /// The error reading it, if one happened.
     var uploadError: Int32 = 0
+    /// Whether the transfer was stopped once the error body reached ``errorBodyLimit``.
+    var errorBodyCut = false
 
     /// How much of an error response's body is kept.
     static let errorBodyLimit = 4096
@@ -206,6 +212,11 @@ private final class TransferContext {
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if status >= 400 {
             errorBody.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - errorBody.count)))
+            // The message is kept; the rest is not waited for, since a server may send an error body forever.
+            guard errorBody.count < Self.errorBodyLimit else {
+                errorBodyCut = true
+                return false
+            }
             return true
         }
         if !responseSeen {

@@ -130,6 +130,10 @@ extension ModelDownloadError.Reason {
             self = .cancelled
             return
         }
+        if response.errorBodyCut {  // the transfer was ended after the start of an error answer
+            self = .httpStatus(response.status)
+            return
+        }
         switch Int(response.code) {
         case kLiteVisionCurlOK, kLiteVisionCurlHTTPReturnedError:
             if (200..<300).contains(response.status) { return nil }

@@ -29,6 +29,8 @@ struct PartialDownload {
     let expectedSHA256: String?
     /// The registry's version number of the file, recorded with it when installed.
     let version: Int?
+    /// The file's size as the registry announced it: more bytes than this end the transfer.
+    let announcedSize: Int?
     private var hash = SHA256()
     private var size: Int64 = 0
     private var etag: String?
@@ -36,11 +38,12 @@ struct PartialDownload {
     var partialPath: String { folder + "/download.partial" }
     var recordPath: String { folder + "/download.json" }
 
-    init(folder: String, url: String, expectedSHA256: String?, version: Int? = nil) {
+    init(folder: String, url: String, expectedSHA256: String?, version: Int? = nil, announcedSize: Int? = nil) {
         self.folder = folder
         self.url = url
         self.expectedSHA256 = expectedSHA256
         self.version = version
+        self.announcedSize = announcedSize
     }
 
     /// Runs one transfer (with the extra request `headers`, for example a registry's token): continues the
@@ -52,15 +55,22 @@ struct PartialDownload {
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
     ) throws(ModelDownloadError) -> Outcome {
         try loadPartial(failure: failure)
-        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        // Not through a symbolic link, nor into a pipe or a device that someone put in the cache folder: the bytes
+        // go into a regular file of this folder only (O_NONBLOCK: opening a FIFO does not wait for a reader).
+        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw failure(
+                .fileSystem(path: partialPath, detail: "it is not a regular file; remove it and download again"))
+        }
         let resumeFrom = size
         var headers = extraHeaders
         if resumeFrom > 0, let etag { headers.append("If-Range: \(etag)") }
-        if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag {
+        if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag.flatMap(Self.headerValue) {
             headers.append("If-None-Match: \(known)")
         }
         let request = CurlTransfer.Request(
@@ -69,6 +79,7 @@ struct PartialDownload {
         var total: Int64?
         var writeError: SystemError?
         var tooLarge = false
+        var largerThanAnnounced = false
         var restart = false
         let response = CurlTransfer.perform(
             curl, request,
@@ -89,7 +100,7 @@ struct PartialDownload {
                     size = 0
                 }
                 total = Self.totalSize(status: status, headers: headers, resumeFrom: resumeFrom)
-                etag = headers["etag"]
+                etag = headers["etag"].flatMap(Self.headerValue)
                 do {
                     try AtomicFile.write(
                         Array(try JSONEncoder().encode(Record(url: url, sha256: expectedSHA256, etag: etag))),
@@ -105,6 +116,10 @@ struct PartialDownload {
                 return true
             },
             body: { bytes in
+                if let announcedSize, size + Int64(bytes.count) > Int64(announcedSize) {
+                    largerThanAnnounced = true
+                    return false
+                }
                 guard size + Int64(bytes.count) <= Int64(downloader.sizeLimit) else {
                     tooLarge = true
                     return false
@@ -126,6 +141,14 @@ struct PartialDownload {
             return .restart
         }
         if response.status == 304, let installed { return .upToDate(installed) }
+        if largerThanAnnounced, let announcedSize {
+            discard()
+            throw failure(
+                .invalidRegistryResponse(
+                    detail:
+                        "the server sent more than the \(announcedSize) bytes the registry announced for the file; nothing was installed"
+                ))
+        }
         if let reason = ModelDownloadError.Reason(
             response, sizeLimit: downloader.sizeLimit, writeError: writeError, tooLarge: tooLarge)
         {
@@ -192,14 +215,22 @@ struct PartialDownload {
         hash = SHA256()
         size = 0
         etag = nil
+        // Anything but a regular file in place of the partial file (a symbolic link to a file elsewhere, a FIFO)
+        // was not made by a download: it is removed, never read or appended to.
+        var status = stat()
+        if lstat(partialPath, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            discard()
+            return
+        }
         guard let bytes = try? FileContents.read(atPath: recordPath, maximumSize: 1 << 16),
             let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)),
-            record.url == url, record.sha256 == expectedSHA256
+            record.url == url, record.sha256 == expectedSHA256,
+            record.etag.map({ Self.headerValue($0) != nil }) ?? true
         else {
             discard()
             return
         }
-        let descriptor = open(partialPath, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(partialPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             discard()
             return
@@ -217,6 +248,12 @@ struct PartialDownload {
             size += Int64(count)
         }
         etag = record.etag
+    }
+
+    /// `text` when it can be sent as a header value (visible ASCII and spaces: no line break that would add a
+    /// header of its own), else nil. For `ETag`s read back from files in the cache folder.
+    static func headerValue(_ text: String) -> String? {
+        text.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) ? text : nil
     }
 
     /// The first byte of a `Content-Range: bytes START-END/TOTAL` header.

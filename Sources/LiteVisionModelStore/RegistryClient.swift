@@ -78,7 +78,9 @@ package struct RegistryClient: Sendable {
     }
 
     private func send(_ method: CurlTransfer.Method, _ path: String) throws(ModelDownloadError) -> [UInt8] {
-        if let reason = RegistryLookup.check(registry: registry) { throw failure(reason) }
+        if let reason = RegistryLookup.check(registry: registry) ?? RegistryLookup.check(token: token) {
+            throw failure(reason)
+        }
         let curl: CurlLibrary
         switch CurlLibrary.load(libraryPath) {
         case .success(let library): curl = library

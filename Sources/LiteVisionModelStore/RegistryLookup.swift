@@ -8,6 +8,7 @@ struct RegistryLookup {
     struct Served: Equatable {
         var version: Int
         var sha256: String
+        /// The size of the file in bytes, as the registry announces it: the download stops past it.
         var size: Int
         /// The absolute address of the model file.
         var fileURL: String
@@ -45,6 +46,20 @@ struct RegistryLookup {
         guard registry.hasPrefix("http://") || registry.hasPrefix("https://") else {
             return .invalidSource(
                 detail: "the registry address \"\(registry.prefix(200))\" must start with https:// or http://")
+        }
+        return nil
+    }
+
+    /// Checks a read or publish token before it is put in an `Authorization` header: visible ASCII only, so that
+    /// a line break (a token file edited on Windows, a pasted value) can never add a header or a request of its
+    /// own. The token itself is not repeated in the message.
+    static func check(token: String?) -> ModelDownloadError.Reason? {
+        guard let token else { return nil }
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            return .invalidSource(
+                detail:
+                    "the registry token holds a space, a line break or another character no token has (tokens are lvr_ and 64 hexadecimal digits): check LITEVISION_REGISTRY_TOKEN or the read token given to RegistryModelSource"
+            )
         }
         return nil
     }
@@ -117,6 +132,11 @@ struct RegistryLookup {
         // followed (a registry that redirects to a CDN does so on the blob request, which is followed).
         guard decoded.servedBlob == "/v1/blobs/" + sha256 else {
             throw failure(.invalidRegistryResponse(detail: "the served file is not the blob of the served version"))
+        }
+        // The size bounds the transfer of the file (a registry that sends more is not believed).
+        guard decoded.served.size > 0, decoded.served.version > 0 else {
+            throw failure(
+                .invalidRegistryResponse(detail: "the served version's number and size must be positive numbers"))
         }
         return Served(
             version: decoded.served.version, sha256: sha256, size: decoded.served.size,

@@ -33,20 +33,22 @@ package struct RemoteModelCache: Sendable {
     /// The installed version of `model`, if there is one whose file is present.
     package func installed(_ model: RemoteModel) -> InstalledModel? {
         let folder = folder(of: model)
-        guard let record = Self.record(in: folder),
-            record.sha256.count == 64, record.sha256.allSatisfy(\.isHexDigit)
-        else { return nil }
+        guard let record = Self.record(in: folder) else { return nil }
         let installed = InstalledModel(folder: folder, record: record)
         guard (try? FileContents.requireRegularFile(atPath: installed.path)) == record.size else { return nil }
         return installed
     }
 
-    /// What `model.json` in `folder` says, if it can be read.
+    /// What `model.json` in `folder` says, if it can be read and names a file of the folder: its SHA-256 must
+    /// be 64 lowercase hexadecimal digits, since the file's path is made from it (a record naming
+    /// `../../somewhere` is ignored, and what it names is never opened or deleted).
     static func record(in folder: String) -> InstalledModel.Record? {
-        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16) else {
-            return nil
-        }
-        return try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes))
+        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16),
+            let record = try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes)),
+            record.sha256.utf8.count == 64,
+            record.sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }), record.size >= 0
+        else { return nil }
+        return record
     }
 
     /// This cache's client id: 32 random hexadecimal digits made on first use and kept in `<cache>/client-id`,
@@ -62,9 +64,11 @@ package struct RemoteModelCache: Sendable {
         var random = SystemRandomNumberGenerator()
         let id = SHA256Digest.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
         // Written whole beside the target, then linked: when two processes race, the first link wins and both
-        // read it back.
+        // read it back. The temporary name is predictable, so it is created afresh (O_EXCL, no symbolic link
+        // followed): whatever was left there is removed, never written through.
         let temporary = path + ".\(getpid()).new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
         defer { unlink(temporary) }
         let written = Array((id + "\n").utf8).withUnsafeBytes { bytes in

@@ -112,8 +112,8 @@ package struct RemoteModelDownloader: Sendable {
         if !allowsCellularAccess, let reason = DefaultRoute.cellularReason() {
             throw failure(.conditionsNotMet("\(reason), and cellular access is not allowed"))
         }
-        if case .registry(let registry, let name, _) = location,
-            let reason = RegistryLookup.check(registry: registry, name: name)
+        if case .registry(let registry, let name, let token) = location,
+            let reason = RegistryLookup.check(registry: registry, name: name) ?? RegistryLookup.check(token: token)
         {
             throw failure(reason)
         }
@@ -125,6 +125,7 @@ package struct RemoteModelDownloader: Sendable {
         let url: String
         var headers: [String] = []
         var version: Int?
+        var announcedSize: Int?
         switch location {
         case .url(let address, let digest):
             (url, expectedSHA256) = (address, digest)
@@ -143,6 +144,7 @@ package struct RemoteModelDownloader: Sendable {
                 curl, registry: registry, name: name, token: token, clientID: client, downloader: self,
                 isCancelled: isCancelled, failure: failure)
             (url, expectedSHA256, version) = (served.fileURL, served.sha256, served.version)
+            announcedSize = served.size
             errorURL = served.fileURL
             if let token { headers.append("Authorization: Bearer \(token)") }
             if let installed = current(served.sha256) { return installed }
@@ -153,11 +155,12 @@ package struct RemoteModelDownloader: Sendable {
         } catch {
             throw failure(.fileSystem(path: folder, detail: "the folder could not be created (\(error))"))
         }
-        let lock = try FolderLock(folder + "/.lock", failure: failure)
+        let lock = try FolderLock(folder + "/.lock", isCancelled: isCancelled, failure: failure)
         defer { lock.release() }
         // Another process may have installed it while this one waited for the lock.
         if let installed = current(expectedSHA256) { return installed }
-        var attempt = PartialDownload(folder: folder, url: url, expectedSHA256: expectedSHA256, version: version)
+        var attempt = PartialDownload(
+            folder: folder, url: url, expectedSHA256: expectedSHA256, version: version, announcedSize: announcedSize)
         for _ in 0..<2 {  // a second attempt only when the server refuses the range or ignores If-Range
             let outcome = try attempt.run(
                 curl, downloader: self, headers: headers, installed: cache.installed(model), progress: progress,
@@ -176,15 +179,25 @@ package struct RemoteModelDownloader: Sendable {
 private struct FolderLock {
     let descriptor: Int32
 
-    init(_ path: String, failure: (ModelDownloadError.Reason) -> ModelDownloadError) throws(ModelDownloadError) {
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Waits for the lock (another process may be downloading the same model), asking `isCancelled` every 0.1 s,
+    /// so that a cancelled download does not wait for someone else's transfer to end. A symbolic link in place
+    /// of the lock file is not followed.
+    init(
+        _ path: String, isCancelled: () -> Bool, failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) {
+        descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(.fileSystem(path: path, detail: errorDescription(errno))) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let code = errno
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
                 close(descriptor)
                 throw failure(.fileSystem(path: path, detail: errorDescription(code)))
             }
+            if isCancelled() {
+                close(descriptor)
+                throw failure(.cancelled)
+            }
+            if code == EWOULDBLOCK { usleep(100_000) }
         }
     }
 
