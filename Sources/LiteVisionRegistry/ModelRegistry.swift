@@ -30,6 +30,9 @@ package final class ModelRegistry: Sendable {
     let blobs: BlobStore
     /// Held while an upload is read back and checked.
     private let validation = Mutex(())
+    /// Held from committing a blob's file to recording its version, and from deleting a version to removing its
+    /// unreferenced file.
+    private let blobLifecycle = Mutex(())
     /// See ``changeCount``.
     private let generation = Atomic<Int>(0)
     /// The data folder.
@@ -97,6 +100,18 @@ package final class ModelRegistry: Sendable {
             return ModelSummary.of(bytes).mapError { .notAModel($0.description) }
         }
         let summary = try checked.get()
+        // A blob's file is committed and its version recorded under one lock, which a delete also holds from its
+        // transaction to the removal of an unreferenced file: a delete can never remove the file of a version being
+        // published with the same content.
+        return try blobLifecycle.withLock { _ -> Result<PublishedVersion, RegistryError> in
+            Result { () throws(RegistryError) in try record(upload, as: name, summary: summary, isPrivate: isPrivate) }
+        }.get()
+    }
+
+    /// Commits the checked upload's file and records it as the next version of `name`.
+    private func record(
+        _ upload: IncomingBlob, as name: String, summary: ModelSummary, isPrivate: Bool?
+    ) throws(RegistryError) -> PublishedVersion {
         let stored: (sha256: String, size: Int)
         do {
             stored = try blobs.commit(upload)
@@ -247,6 +262,12 @@ package final class ModelRegistry: Sendable {
     /// Deletes a version; the latest moves to the newest remaining one, a rollout of it ends, and its file goes
     /// when no other version has the same content.
     package func delete(_ name: String, version: Int) throws(RegistryError) {
+        try blobLifecycle.withLock { _ -> Result<Void, RegistryError> in
+            Result { () throws(RegistryError) in try deleteHoldingBlobLock(name, version: version) }
+        }.get()
+    }
+
+    private func deleteHoldingBlobLock(_ name: String, version: Int) throws(RegistryError) {
         var orphan: String?
         try change(name) { db, model in
             guard let record = try VersionRecord.fetchOne(db, key: ["name": name, "version": version]) else {

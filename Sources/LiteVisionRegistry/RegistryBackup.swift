@@ -6,8 +6,9 @@ extension ModelRegistry {
     /// Copies the registry into the new folder `destination` while it keeps serving: the database through
     /// SQLite's online backup (a consistent snapshot), then every blob that snapshot refers to.
     ///
-    /// The copy is made in `destination.partial` and renamed to `destination` only when complete, so a backup
-    /// that fails or is interrupted never looks like a finished one. `destination` must not exist: a backup
+    /// The copy is made in a new folder beside it, `destination.partial-<pid>-<random>`, and renamed to
+    /// `destination` only when complete, so a backup that fails or is interrupted never looks like a finished one
+    /// (a leftover `.partial-…` folder of an interrupted backup may be deleted by hand). `destination` must not exist: a backup
     /// never overwrites anything. A blob deleted by the server between the snapshot and its copy makes the
     /// backup take a new snapshot (up to three times).
     ///
@@ -17,14 +18,19 @@ extension ModelRegistry {
         guard lstat(destination, &existing) != 0 else {
             throw .invalidRequest("\(destination) exists: a backup goes to a new folder and never overwrites one")
         }
-        let partial = destination + ".partial"
-        try? FileManager.default.removeItem(atPath: partial)  // an earlier interrupted backup
+        // A folder of its own, made here (mkdir fails if anything is there): nothing that exists is ever removed.
+        let partial = destination + ".partial-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         guard mkdir(partial, 0o755) == 0, mkdir(partial + "/blobs", 0o755) == 0 else {
             throw .storage("cannot create \(partial): \(errorDescription(errno))")
         }
         var result: (versions: Int, blobs: Int)?
         for _ in 0..<3 where result == nil {
-            result = try snapshot(into: partial)
+            do {
+                result = try snapshot(into: partial)
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw error
+            }
         }
         guard let result else {
             try? FileManager.default.removeItem(atPath: partial)
@@ -62,7 +68,15 @@ extension ModelRegistry {
             let target = folder + "/blobs/" + sha256
             if (try? FileContents.requireRegularFile(atPath: target)) != nil { continue }  // copied last attempt
             let source = blobs.path(of: sha256)
-            guard let size = try? FileContents.requireRegularFile(atPath: source) else { return nil }
+            guard let size = try? FileContents.requireRegularFile(atPath: source) else {
+                // Deleted since the snapshot (take a new one), or missing from the live registry too (say which).
+                if let owner = try? self.versions(ofBlob: sha256).first {
+                    throw .storage(
+                        "version \(owner.version) of model \(owner.model) refers to the model file \(source), which is missing; delete that version or restore the file, then back up again"
+                    )
+                }
+                return nil
+            }
             try Self.copy(source, to: target, size: size)
         }
         return (versions, referenced.count)

@@ -135,6 +135,10 @@ package struct RegistryRoutes: Sendable {
     ) async throws -> Response {
         do {
             try ModelRegistry.validate(name: name)
+            // A declared length over the limit is refused before a byte of the body is read.
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > uploadLimit {
+                throw RegistryError.tooLarge(limit: uploadLimit)
+            }
             let upload = try registry.incoming()
             for try await buffer in request.body {
                 guard upload.size + buffer.readableBytes <= uploadLimit else {
@@ -232,7 +236,7 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// What a `Range` header asks of a `size`-byte file.
-    enum ByteRange: Equatable {
+    package enum ByteRange: Equatable {
         /// The header is not a single byte range this server serves (several ranges, other units, malformed):
         /// ignored, as HTTP allows, and the whole file sent.
         case whole
@@ -242,17 +246,23 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// The single range of a `Range: bytes=START-[END]` or `bytes=-SUFFIX` header within `size` bytes.
-    static func byteRange(_ header: String, size: Int) -> ByteRange {
+    package static func byteRange(_ header: String, size: Int) -> ByteRange {
         guard header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
         let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .whole }
+        let digits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        // A number too large for Int is past any file's end: as large as can be.
+        let number = { (part: Substring) in Int(part) ?? Int.max }
         if parts[0].isEmpty {  // the last SUFFIX bytes
-            guard let suffix = Int(parts[1]) else { return .whole }
-            return suffix > 0 && size > 0 ? .range(max(0, size - suffix)...(size - 1)) : .unsatisfiable
+            guard digits(parts[1]) else { return .whole }
+            let suffix = number(parts[1])
+            return suffix > 0 && size > 0 ? .range(max(0, size - min(suffix, size))...(size - 1)) : .unsatisfiable
         }
-        guard let start = Int(parts[0]), start >= 0 else { return .whole }
+        guard digits(parts[0]), parts[1].isEmpty || digits(parts[1]) else { return .whole }
+        let start = number(parts[0])
         guard start < size else { return .unsatisfiable }
-        guard let end = parts[1].isEmpty ? size - 1 : Int(parts[1]), end >= start else { return .whole }
+        let end = parts[1].isEmpty ? size - 1 : number(parts[1])
+        guard end >= start else { return .whole }
         return .range(start...min(end, size - 1))
     }
 

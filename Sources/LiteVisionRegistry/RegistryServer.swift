@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import NIOSSL
 
 /// The registry as an HTTP server (Hummingbird), on the routes of ``RegistryRoutes``.
@@ -11,18 +12,24 @@ import NIOSSL
 /// open, or a client that never finishes its headers) is closed; so is one on which nothing moves in either
 /// direction for ``Limits/stallTimeout`` during a request (an upload that stops sending, a download whose client
 /// stops reading). Request bodies are read only by publish, up to the upload limit of ``RegistryRoutes``; the
-/// request line and headers are bounded by the HTTP parser (80 KiB).
+/// request line and headers are bounded by the HTTP parser (80 KiB). A body that keeps arriving more than
+/// ``Limits/unreadBodyGrace`` seconds after its answer was sent is not read to its end: the connection is closed.
 package enum RegistryServer {
     /// How long clients may keep a connection without using it.
     package struct Limits: Sendable {
         /// Seconds a connection may wait for its next request.
         package var idleTimeout: Int64 = 60
+        /// Seconds a request's body may go on arriving after the answer was sent (a refusal of a publish, a body
+        /// sent to a route that reads none): then the connection is closed rather than the rest read.
+        package var unreadBodyGrace: Int64 = 5
+
         /// Seconds a request may go without a byte moving in either direction.
         package var stallTimeout: Int64 = 60
 
-        package init(idleTimeout: Int64 = 60, stallTimeout: Int64 = 60) {
+        package init(idleTimeout: Int64 = 60, stallTimeout: Int64 = 60, unreadBodyGrace: Int64 = 5) {
             self.idleTimeout = idleTimeout
             self.stallTimeout = stallTimeout
+            self.unreadBodyGrace = unreadBodyGrace
         }
     }
 
@@ -54,6 +61,7 @@ package enum RegistryServer {
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
                     IdleStateHandler(allTimeout: .seconds(limits.stallTimeout)), StalledConnectionCloser(),
+                    UnreadBodyCloser(grace: .seconds(limits.unreadBodyGrace)),
                 ],
                 idleTimeout: .seconds(limits.idleTimeout)))
         return Application(
@@ -74,5 +82,47 @@ final class StalledConnectionCloser: ChannelInboundHandler, RemovableChannelHand
         } else {
             context.fireUserInboundEventTriggered(event)
         }
+    }
+}
+
+/// Closes a connection whose request body is still arriving `grace` after the response ended: Hummingbird reads
+/// an unread body to its end before the next request, so a client sending a huge declared body slowly to a route
+/// that answered at once (401, 404, 413) would otherwise hold the connection for as long as it likes.
+final class UnreadBodyCloser: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let grace: TimeAmount
+    private var requestEnded = true
+    private var deadline: Scheduled<Void>?
+
+    init(grace: TimeAmount) {
+        self.grace = grace
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: requestEnded = false
+        case .body: break
+        case .end:
+            requestEnded = true
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), !requestEnded, deadline == nil {
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: grace) { loopBound.value.close(promise: nil) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
     }
 }

@@ -8,7 +8,7 @@ struct BackupCommand: ParsableCommand {
         abstract: "Copy the registry into a new folder, consistently, while the server runs.",
         discussion: """
             The database is copied with SQLite's online backup, then every model file it refers to. The copy is \
-            built in OUT.partial and renamed to OUT when complete; OUT must not exist. Serve the copy with \
+            built in a new OUT.partial-… folder and renamed to OUT when complete; OUT must not exist. Serve the copy with \
             `litevision registry serve --data OUT`.
             """)
 

@@ -51,7 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together.")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port).") }
-        guard uploadLimit > 0 else { throw ValidationError("--upload-limit must be positive.") }
+        // Uploads are read back into memory to be checked: at most 2 GB.
+        guard (1...2_000_000_000).contains(uploadLimit) else {
+            throw ValidationError("--upload-limit must be 1 to 2000000000 bytes, got \(uploadLimit).")
+        }
         guard idleTimeout > 0, stallTimeout > 0, idleTimeout <= 86400, stallTimeout <= 86400 else {
             throw ValidationError("--idle-timeout and --stall-timeout must be 1 to 86400 seconds.")
         }
@@ -83,6 +86,11 @@ struct ServeCommand: AsyncParsableCommand {
             onRunning: { [host] bound in
                 printLine("litevision registry: serving \(data) at \(scheme)://\(host):\(bound)")
             })
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            printError("litevision registry: cannot serve on \(host):\(port): \(error)")
+            throw ExitCode(1)
+        }
     }
 }

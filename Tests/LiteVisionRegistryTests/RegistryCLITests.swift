@@ -258,7 +258,19 @@ struct RegistryCLITests {
             #expect(made.status == 0 && made.output.contains("1 versions and 1 model files"), "\(made.errors)")
             let again = try Executables.litevision(["registry", "backup", "--data", setup.server.data, out])
             #expect(again.status == 1 && again.errors.contains("never overwrites"))
-            #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.folder.path).filter {
+                $0.hasPrefix("backup.partial")
+            }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+            // A folder that happens to have the old temporary name is not touched.
+            let bystander = setup.folder.appendingPathComponent("other.partial")
+            try FileManager.default.createDirectory(at: bystander, withIntermediateDirectories: true)
+            try Data("keep".utf8).write(to: bystander.appendingPathComponent("notes.txt"))
+            let other = try Executables.litevision([
+                "registry", "backup", "--data", setup.server.data, setup.folder.appendingPathComponent("other").path,
+            ])
+            #expect(other.status == 0, "\(other.errors)")
+            #expect(FileManager.default.fileExists(atPath: bystander.appendingPathComponent("notes.txt").path))
 
             let copy = try RegistryProcess(data: out)
             defer { copy.stop() }

@@ -334,6 +334,14 @@ struct RegistryFaultTests {
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
             #expect(answer.contains("1000000-byte limit"))
             #expect(sent < 16 << 20, "sent \(sent) bytes of \(total) before the refusal")
+
+            // A declared length over the limit is refused before any body byte is sent.
+            let declared = try LoopbackSocket(port: setup.server.port)
+            #expect(
+                declared.send(
+                    "POST /v1/models/huge/versions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(setup.token)\r\n"
+                        + "Content-Length: \(total)\r\n\r\n"))
+            #expect(declared.readUntilClosed(seconds: 3).text.hasPrefix("HTTP/1.1 413"))
         }
     }
 
@@ -353,6 +361,26 @@ struct RegistryFaultTests {
             let stallStart = Date()
             let cut = stalled.readUntilClosed(seconds: 20)
             #expect(cut.closed && Date().timeIntervalSince(stallStart) < 15)
+
+            // A huge body trickled to a route that answered at once is not read to its end.
+            let trickle = try LoopbackSocket(port: setup.server.port)
+            #expect(
+                trickle.send(
+                    "POST /v1/models/x/promote?version=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000000\r\n\r\nA"
+                ))
+            let trickleStart = Date()
+            var closedAfter: Double?
+            while Date().timeIntervalSince(trickleStart) < 30 {
+                var poller = pollfd(fd: trickle.descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, 0) > 0 {
+                    var scratch = [UInt8](repeating: 0, count: 4096)
+                    if recv(trickle.descriptor, &scratch, scratch.count, 0) <= 0 { break }
+                }
+                guard trickle.send("A") else { break }
+                Thread.sleep(forTimeInterval: 0.5)
+                closedAfter = Date().timeIntervalSince(trickleStart)
+            }
+            #expect((closedAfter ?? 0) < 15, "the trickling connection stayed open \(closedAfter ?? 0) s")
 
             let health = try LoopbackSocket(port: setup.server.port)
             #expect(health.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))

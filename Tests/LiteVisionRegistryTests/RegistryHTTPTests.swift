@@ -206,4 +206,21 @@ struct RegistryHTTPTests {
             #expect(lower.status == 200)
         }
     }
+
+    @Test("Range headers: single ranges served, overflowing ends clamped, anything else ignored")
+    func rangeParsing() {
+        #expect(RegistryRoutes.byteRange("bytes=0-0", size: 10) == .range(0...0))
+        #expect(RegistryRoutes.byteRange("bytes=5-", size: 10) == .range(5...9))
+        #expect(RegistryRoutes.byteRange("bytes=-3", size: 10) == .range(7...9))
+        #expect(RegistryRoutes.byteRange("bytes=-30", size: 10) == .range(0...9))
+        #expect(RegistryRoutes.byteRange("bytes=0-99999999999999999999999", size: 10) == .range(0...9))
+        #expect(RegistryRoutes.byteRange("bytes=-99999999999999999999999", size: 10) == .range(0...9))
+        #expect(RegistryRoutes.byteRange("bytes=99999999999999999999999-", size: 10) == .unsatisfiable)
+        #expect(RegistryRoutes.byteRange("bytes=10-", size: 10) == .unsatisfiable)
+        #expect(RegistryRoutes.byteRange("bytes=+5-10", size: 10) == .whole)
+        #expect(RegistryRoutes.byteRange("bytes=5-+6", size: 10) == .whole)
+        #expect(RegistryRoutes.byteRange("bytes=6-5", size: 10) == .whole)
+        #expect(RegistryRoutes.byteRange("bytes=0-1,3-4", size: 10) == .whole)
+        #expect(RegistryRoutes.byteRange("items=0-1", size: 10) == .whole)
+    }
 }

@@ -47,7 +47,8 @@ enum {
   kLiteVisionCurlOptPost = 47,                 // CURLOPT_POST: a POST whose body comes from READFUNCTION
   kLiteVisionCurlOptPostFieldSizeLarge = 30120, // CURLOPT_POSTFIELDSIZE_LARGE (OFF_T + 120)
   kLiteVisionCurlOptCustomRequest = 10036,     // CURLOPT_CUSTOMREQUEST (STRINGPOINT + 36), e.g. "DELETE"
-  kLiteVisionCurlOptCAInfo = 10065             // CURLOPT_CAINFO (STRINGPOINT + 65): trusted certificates (PEM)
+  kLiteVisionCurlOptCAInfo = 10065,            // CURLOPT_CAINFO (STRINGPOINT + 65): trusted certificates (PEM)
+  kLiteVisionCurlOptBufferSize = 98            // CURLOPT_BUFFERSIZE (LONG + 98): receive buffer, bytes
 };
 
 enum {
