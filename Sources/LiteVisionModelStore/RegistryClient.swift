@@ -87,31 +87,10 @@ package struct RegistryClient: Sendable {
         case .failure(let error): throw failure(error.reason)
         }
         let url = RegistryLookup.base(registry) + path
-        var answer: [UInt8] = []
-        var tooLarge = false
         let request = CurlTransfer.Request(
             url: url, method: method, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [],
             sizeLimit: answerLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime, caFile: caFile)
-        let response = CurlTransfer.perform(
-            curl, request,
-            body: { bytes in
-                guard answer.count + bytes.count <= answerLimit else {
-                    tooLarge = true
-                    return false
-                }
-                answer.append(contentsOf: bytes)
-                return true
-            })
-        if response.uploadError != 0 {
-            throw failure(.fileSystem(path: "the model file", detail: errorDescription(response.uploadError)), url: url)
-        }
-        if let reason = ModelDownloadError.Reason(response, sizeLimit: answerLimit, writeError: nil, tooLarge: tooLarge)
-        {
-            var error = failure(reason, url: url)
-            error.serverMessage = RegistryLookup.errorMessage(response.errorBody)
-            throw error
-        }
-        return answer
+        return try RegistryLookup.answer(curl, request) { reason in failure(reason, url: url) }
     }
 
     /// `text` with everything but unreserved characters percent-encoded, for a query value.

@@ -66,12 +66,7 @@ struct RegistryLookup {
 
     /// Checks a model name: the registry's alphabet, so that it needs no escaping in a path.
     static func check(name: String) -> ModelDownloadError.Reason? {
-        let allowed = name.utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
-                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
-                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
-        }
-        guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.contains(".."), name != "." else {
+        guard RegistryName.isValid(name) else {
             return .invalidSource(
                 detail:
                     "\"\(name.prefix(80))\" is not a registry model name: 1 to 64 letters, digits, '.', '_' or '-', and no '..'"
@@ -86,30 +81,11 @@ struct RegistryLookup {
         downloader: RemoteModelDownloader, isCancelled: () -> Bool,
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
     ) throws(ModelDownloadError) -> Served {
-        var answer: [UInt8] = []
-        var tooLarge = false
         let request = CurlTransfer.Request(
             url: infoURL(registry: registry, name: name, clientID: clientID),
             headers: token.map { ["Authorization: Bearer \($0)"] } ?? [], sizeLimit: answerLimit,
             connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime, caFile: downloader.caFile)
-        let response = CurlTransfer.perform(
-            curl, request,
-            body: { bytes in
-                guard answer.count + bytes.count <= answerLimit else {
-                    tooLarge = true
-                    return false
-                }
-                answer.append(contentsOf: bytes)
-                return true
-            }, shouldCancel: isCancelled)
-        if let reason = ModelDownloadError.Reason(
-            response, sizeLimit: answerLimit, writeError: nil, tooLarge: tooLarge)
-        {
-            var error = failure(reason)
-            // The registry answers errors as {"error": "…"}: keep the sentence.
-            error.serverMessage = Self.errorMessage(response.errorBody)
-            throw error
-        }
+        let answer = try Self.answer(curl, request, isCancelled: isCancelled, failure: failure)
         struct Answer: Decodable {
             struct Version: Decodable {
                 var version: Int
@@ -141,6 +117,38 @@ struct RegistryLookup {
         return Served(
             version: decoded.served.version, sha256: sha256, size: decoded.served.size,
             fileURL: base(registry) + decoded.servedBlob)
+    }
+
+    /// Performs a request whose answer is read into memory (at most `request.sizeLimit` bytes): the answer of a
+    /// 2xx response, else the failure, with the registry's own sentence as the server message.
+    static func answer(
+        _ curl: CurlLibrary, _ request: CurlTransfer.Request, isCancelled: () -> Bool = { false },
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> [UInt8] {
+        var answer: [UInt8] = []
+        var tooLarge = false
+        let response = CurlTransfer.perform(
+            curl, request,
+            body: { bytes in
+                guard answer.count + bytes.count <= request.sizeLimit else {
+                    tooLarge = true
+                    return false
+                }
+                answer.append(contentsOf: bytes)
+                return true
+            }, shouldCancel: isCancelled)
+        if response.uploadError != 0 {
+            throw failure(.fileSystem(path: "the model file", detail: errorDescription(response.uploadError)))
+        }
+        if let reason = ModelDownloadError.Reason(
+            response, sizeLimit: request.sizeLimit, writeError: nil, tooLarge: tooLarge)
+        {
+            var error = failure(reason)
+            // The registry answers errors as {"error": "…"}: keep the sentence.
+            error.serverMessage = errorMessage(response.errorBody)
+            throw error
+        }
+        return answer
     }
 
     /// The `error` field of a registry's JSON error body, else the body itself; nil when empty.

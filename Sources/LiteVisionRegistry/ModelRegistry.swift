@@ -14,7 +14,7 @@ import Synchronization
 /// refers to are deleted, so a `kill -9` during a publish never leaves a half version.
 package final class ModelRegistry: Sendable {
     /// Names: letters, digits, `.`, `_`, `-`; 1 to 64 characters; no `..`.
-    package static let maximumNameLength = 64
+    package static let maximumNameLength = RegistryName.maximumLength
 
     /// How a process uses a data folder.
     package enum Access: Sendable {
@@ -68,12 +68,7 @@ package final class ModelRegistry: Sendable {
 
     /// Checks a model name.
     package static func validate(name: String) throws(RegistryError) {
-        let allowed = name.utf8.allSatisfy {
-            ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
-                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
-                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
-        }
-        guard !name.isEmpty, name.utf8.count <= maximumNameLength, allowed, !name.contains(".."), name != "." else {
+        guard RegistryName.isValid(name) else {
             throw .invalidName(name)
         }
     }
