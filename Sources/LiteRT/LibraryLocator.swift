@@ -14,7 +14,7 @@ enum LibraryLocator {
         }
         // A bare name lets the dynamic loader search LD_LIBRARY_PATH and the ld.so cache.
         list.append(("the dynamic loader's search path (LD_LIBRARY_PATH, ld.so cache)", libraryName))
-        if let exe = executableDirectory() {
+        if let exe = Subprocess.executableDirectory() {
             list.append(("the executable's folder", exe + "/" + libraryName))
         }
         if let cached = cachedPath() {
@@ -26,7 +26,7 @@ enum LibraryLocator {
     /// Asks python3 where the `ai_edge_litert` package lives (slow, ~150 ms: tried last).
     static func pythonPackagePath() -> (path: String?, reason: String) {
         let script = "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))"
-        guard let (status, output) = run(["/usr/bin/env", "python3", "-c", script]) else {
+        guard let (status, output) = Subprocess.run(["/usr/bin/env", "python3", "-c", script]) else {
             return (nil, "python3 could not be started")
         }
         let dir = trimmed(output)
@@ -34,24 +34,8 @@ enum LibraryLocator {
         return (dir + "/" + libraryName, "")
     }
 
-    /// Runs a program and returns its exit status and standard output (standard error is discarded).
-    static func run(_ arguments: [String]) -> (status: Int32, output: String)? { Subprocess.run(arguments) }
-
     static func trimmed(_ text: String) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
-
-    static func executableDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return parentDirectory(path)
-    }
-
-    static func parentDirectory(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Where a path found through python3 is remembered, so later processes start fast.
@@ -71,7 +55,8 @@ enum LibraryLocator {
 
     static func remember(_ path: String) {
         let file = cacheFile
-        try? FileManager.default.createDirectory(atPath: parentDirectory(file), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: Subprocess.parentDirectory(file), withIntermediateDirectories: true)
         // Atomically, so a concurrent reader never sees half a path; a failure only means it is not remembered.
         try? AtomicFile.write(Array(path.utf8), to: file)
     }

@@ -55,6 +55,18 @@ struct CurlTransfer {
         var errorBodyCut = false
     }
 
+    /// Why `caFile` cannot be handed to libcurl (it must be a readable regular file: a FIFO would block the TLS
+    /// setup forever), or nil when it is fine or not given.
+    static func certificateFileProblem(_ caFile: String?) -> ModelDownloadError.Reason? {
+        guard let caFile else { return nil }
+        do {
+            _ = try FileContents.requireRegularFile(atPath: caFile)
+            return nil
+        } catch {
+            return .invalidSource(detail: "the certificate file cannot be used: \(error)")
+        }
+    }
+
     /// Performs `request`, giving each chunk of a successful response's body to `body` (return `false` to stop).
     /// `onResponse` sees the status and headers of a response below 400 once, before its first body byte, and
     /// may stop the transfer too.

@@ -78,7 +78,9 @@ package struct RegistryClient: Sendable {
     }
 
     private func send(_ method: CurlTransfer.Method, _ path: String) throws(ModelDownloadError) -> [UInt8] {
-        if let reason = RegistryLookup.check(registry: registry) ?? RegistryLookup.check(token: token) {
+        if let reason = RegistryLookup.check(registry: registry) ?? RegistryLookup.check(token: token)
+            ?? CurlTransfer.certificateFileProblem(caFile)
+        {
             throw failure(reason)
         }
         let curl: CurlLibrary

@@ -117,6 +117,7 @@ package struct RemoteModelDownloader: Sendable {
         {
             throw failure(reason)
         }
+        if let reason = CurlTransfer.certificateFileProblem(caFile) { throw failure(reason) }
         let curl: CurlLibrary
         switch CurlLibrary.load(libraryPath) {
         case .success(let library): curl = library

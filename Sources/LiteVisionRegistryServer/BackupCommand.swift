@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiteVisionRegistry
+import LiteVisionSystem
 
 /// `litevision registry backup`.
 struct BackupCommand: ParsableCommand {
@@ -19,6 +20,13 @@ struct BackupCommand: ParsableCommand {
     var out: String
 
     func run() throws {
+        // Opening a registry creates one where there is none: a mistyped --data must not become an empty backup.
+        guard (try? FileContents.requireRegularFile(atPath: data + "/registry.sqlite")) != nil else {
+            printError(
+                "litevision registry: \(data) holds no registry (no registry.sqlite): give the folder of `serve --data`"
+            )
+            throw ExitCode(1)
+        }
         do {
             let registry = try ModelRegistry(dataFolder: data, access: .shared)
             let copied = try registry.backup(to: out)

@@ -1,4 +1,5 @@
-/// Running a helper program (python3 to find the runtime, nmcli to ask NetworkManager) and reading its output.
+/// Running a helper program (python3 to find the runtime, nmcli to ask NetworkManager) and reading its output;
+/// where the running program is (to find the programs installed beside it).
 package enum Subprocess {
     /// The most standard output kept.
     static let outputLimit = 1 << 20
@@ -43,5 +44,20 @@ package enum Subprocess {
     package static func output(of program: String, _ arguments: [String]) -> String? {
         guard let (status, output) = run([program] + arguments), status == 0 else { return nil }
         return output
+    }
+
+    /// The folder of the running executable (`/proc/self/exe`), or nil when it cannot be read.
+    package static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return parentDirectory(path)
+    }
+
+    /// The folder part of `path` (`.` when it has none).
+    package static func parentDirectory(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -42,9 +42,7 @@ struct DownloadConditionsTests {
         let data = folder.appendingPathComponent("data").path
         let server = try RegistryProcess(data: data, host: "\(subnet).1")
         defer { server.stop() }
-        let token = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
-        let tokenFile = folder.appendingPathComponent("token").path
-        try Data(token.output.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let tokenFile = try server.makePublishToken(in: folder).file
         let published = try Executables.litevision([
             "models", "publish", "--registry", server.base, "--token-file", tokenFile, "birds",
             TestData.model("bird.tflite"),
@@ -91,9 +89,7 @@ struct DownloadConditionsTests {
         let data = folder.appendingPathComponent("data").path
         var server = try RegistryProcess(data: data)
         let port = server.port
-        let token = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
-        let tokenFile = folder.appendingPathComponent("token").path
-        try Data(token.output.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let tokenFile = try server.makePublishToken(in: folder).file
         #expect(
             try Executables.litevision([
                 "models", "publish", "--registry", server.base, "--token-file", tokenFile, "birds",

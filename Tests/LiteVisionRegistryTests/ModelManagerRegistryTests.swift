@@ -15,9 +15,7 @@ struct ModelManagerRegistryTests {
         let data = folder.appendingPathComponent("data").path
         let server = try RegistryProcess(data: data)
         defer { server.stop() }
-        let token = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
-        let tokenFile = folder.appendingPathComponent("token").path
-        try Data(token.output.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let tokenFile = try server.makePublishToken(in: folder).file
         func publish(_ file: String) throws {
             let result = try Executables.litevision([
                 "models", "publish", "--registry", server.base, "--token-file", tokenFile, "birds",
@@ -78,9 +76,7 @@ struct ModelManagerRegistryTests {
         let data = folder.appendingPathComponent("data").path
         let server = try RegistryProcess(data: data)
         defer { server.stop() }
-        let token = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
-        let tokenFile = folder.appendingPathComponent("token").path
-        try Data(token.output.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let tokenFile = try server.makePublishToken(in: folder).file
         let classifier = TestData.model("object_labeler.tflite")
         #expect(
             try Executables.litevision([

@@ -144,6 +144,11 @@ struct RegistryCLITests {
             #expect(badName.status == 1 && badName.errors.contains("not a registry model name"))
             let refused = try setup.models(["list", "--registry", "http://127.0.0.1:1"])
             #expect(refused.status == 1 && refused.errors.contains("could not be reached"), "\(refused.errors)")
+            // A certificate file that is a FIFO would block libcurl's TLS setup forever: refused at once.
+            let fifo = setup.folder.appendingPathComponent("ca.fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let fifoCA = try setup.models(["list", "--registry", registry, "--cacert", fifo])
+            #expect(fifoCA.status == 1 && fifoCA.errors.contains("certificate file cannot be used"), "\(fifoCA.errors)")
             let noRegistry = try Executables.litevision(
                 ["models", "list"], environment: ["LITEVISION_REGISTRY": ""])
             #expect(noRegistry.status == 2 && noRegistry.errors.contains("--registry"))
@@ -256,6 +261,13 @@ struct RegistryCLITests {
             let out = setup.folder.appendingPathComponent("backup").path
             let made = try Executables.litevision(["registry", "backup", "--data", setup.server.data, out])
             #expect(made.status == 0 && made.output.contains("1 versions and 1 model files"), "\(made.errors)")
+            // A folder that holds no registry is not turned into an empty one and backed up.
+            let missing = setup.folder.appendingPathComponent("no-such-data").path
+            let mistyped = try Executables.litevision([
+                "registry", "backup", "--data", missing, setup.folder.appendingPathComponent("empty").path,
+            ])
+            #expect(mistyped.status == 1 && mistyped.errors.contains("holds no registry"), "\(mistyped.errors)")
+            #expect(!FileManager.default.fileExists(atPath: missing))
             let again = try Executables.litevision(["registry", "backup", "--data", setup.server.data, out])
             #expect(again.status == 1 && again.errors.contains("never overwrites"))
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.folder.path).filter {

@@ -32,10 +32,7 @@ struct RegistryFaultTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
         let server = try RegistryProcess(data: data, arguments: serverArguments)
-        let made = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
-        let token = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let tokenFile = folder.appendingPathComponent("publish.token").path
-        try Data(made.output.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let (token, tokenFile) = try server.makePublishToken(in: folder)
         var setup = Setup(folder: folder, server: server, token: token, tokenFile: tokenFile)
         defer { setup.server.stop(SIGKILL) }
         try body(&setup)

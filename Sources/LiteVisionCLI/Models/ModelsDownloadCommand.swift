@@ -47,9 +47,9 @@ struct ModelsDownloadCommand: ParsableCommand {
     var name: String
 
     func run() throws {
-        let remote = try RemoteModelArguments.download(
-            name: name, connection: connection, cache: cache, clientID: clientID
-        ) { downloader in
+        let model = try RemoteModelArguments.model(named: name, connection: connection)
+        let remote = RemoteModelArguments.download(model, connection: connection, cache: cache, clientID: clientID) {
+            downloader in
             downloader.allowsCellularAccess = !noCellular
             downloader.isBackground = wait
             downloader.backgroundTimeLimit = waitLimit

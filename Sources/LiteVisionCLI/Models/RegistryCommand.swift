@@ -28,11 +28,6 @@ struct RegistryCommand: ParsableCommand {
 
     /// The path of `name` in the folder of the running executable.
     static func siblingProgram(_ name: String) -> String {
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let count = readlink("/proc/self/exe", &buffer, 4096)
-        guard count > 0 else { return name }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return name }
-        return String(path[...slash]) + name
+        Subprocess.executableDirectory().map { $0 + "/" + name } ?? name
     }
 }

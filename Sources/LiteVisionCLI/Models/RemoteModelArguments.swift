@@ -24,23 +24,15 @@ struct RemoteModelArguments: ParsableArguments {
     func prepare() throws -> CustomRemoteModel? {
         guard let remoteModel else { return nil }
         if let cache { setenv("LITEVISION_MODEL_CACHE", cache, 1) }  // where the labeler looks for the copy
-        let download = try Self.download(name: remoteModel, connection: connection, cache: cache, clientID: nil)
-        switch download {
-        case .success:
-            break
-        case .failure(let error):
-            let source = RegistryModelSource(
-                registry: (try? connection.address()) ?? "", name: remoteModel, readToken: try connection.token())
-            let model = CustomRemoteModel(remoteModelSource: source)
+        let model = try Self.model(named: remoteModel, connection: connection)
+        if case .failure(let error) = Self.download(model, connection: connection, cache: cache, clientID: nil) {
             guard RemoteModelCache().installed(model) != nil, Self.isUnreachable(error.reason) else {
                 Console.error("litevision: \(error)")
                 throw ExitCode(2)
             }
             Console.error("litevision: warning: using the model already downloaded, since \(error.cause)")
         }
-        return CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(
-                registry: try connection.address(), name: remoteModel, readToken: try connection.token()))
+        return model
     }
 
     private static func isUnreachable(_ reason: ModelDownloadError.Reason) -> Bool {
@@ -50,20 +42,24 @@ struct RemoteModelArguments: ParsableArguments {
         }
     }
 
-    /// Downloads `name` from the registry of `connection` into `cache` (default: the usual cache), with a
-    /// progress bar on a terminal. Throws (exit status 2, message printed) only when the options are unusable.
+    /// The model `name` on the registry of `connection` (exit status 2, message printed, when the options are
+    /// unusable).
+    static func model(named name: String, connection: RegistryConnection) throws -> CustomRemoteModel {
+        CustomRemoteModel(
+            remoteModelSource: RegistryModelSource(
+                registry: try connection.address(), name: name, readToken: try connection.token()))
+    }
+
+    /// Downloads `model` into `cache` (default: the usual cache) with the certificates of `connection`, with a
+    /// progress bar on a terminal.
     static func download(
-        name: String, connection: RegistryConnection, cache: String?, clientID: String?,
+        _ model: CustomRemoteModel, connection: RegistryConnection, cache: String?, clientID: String?,
         configure: (inout RemoteModelDownloader) -> Void = { _ in }
-    ) throws -> Result<InstalledModel, ModelDownloadError> {
-        let registry = try connection.address()
-        let token = try connection.token()
-        let model = CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(registry: registry, name: name, readToken: token))
+    ) -> Result<InstalledModel, ModelDownloadError> {
         var downloader = RemoteModelDownloader(cache: cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache())
         downloader.caFile = connection.caFile
         configure(&downloader)
-        let progress = DownloadProgress(label: "downloading \(name)")
+        let progress = DownloadProgress(label: "downloading \(model.name)")
         defer { progress.finish() }
         return Result { () throws(ModelDownloadError) in
             try downloader.download(model, clientID: clientID, progress: progress.update)

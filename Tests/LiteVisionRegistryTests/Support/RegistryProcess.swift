@@ -89,6 +89,16 @@ final class RegistryProcess {
         (scheme, self.port) = found
     }
 
+    /// A publish token made with `litevision-registry token create` on this server's folder, and the file
+    /// `publish.token` in `folder` that holds it (for `--token-file`).
+    func makePublishToken(in folder: URL) throws -> (token: String, file: String) {
+        let made = try Executables.run(Executables.registry, ["token", "create", "--data", data, "--role", "publish"])
+        guard made.status == 0 else { throw RegistryProcessError(message: "token create: \(made.errors)") }
+        let file = folder.appendingPathComponent("publish.token").path
+        try Data(made.output.utf8).write(to: URL(fileURLWithPath: file))
+        return (made.output.trimmingCharacters(in: .whitespacesAndNewlines), file)
+    }
+
     /// The server's address.
     var base: String { "\(scheme)://\(host):\(port)" }
 
