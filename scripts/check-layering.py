@@ -27,10 +27,12 @@ import sys
 LAYERS = {
     # 6: executables
     "LiteVisionCLI": 6,
+    "LiteVisionMediaCLI": 6,
     "LiteVisionBench": 6,
     "LiteVisionRegistryServer": 6,
     # 5: hosted models, the registry, media extras for the CLI; not in the library
     "LiteVisionModelManager": 5,
+    "LiteVisionCommandSupport": 5,
     "LiteVisionRegistry": 5,
     "LiteVisionVideo": 5,
     "LiteVisionDrawing": 5,

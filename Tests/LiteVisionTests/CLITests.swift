@@ -15,10 +15,15 @@ struct CLITests {
         fatalError("the litevision executable was not built next to the tests in \(folder.path): run scripts/test.sh")
     }()
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -63,6 +68,56 @@ struct CLITests {
         #expect((objects[2]["labels"] as? [[String: Any]])?.first?["text"] as? String == "roses")
         let errorLines = result.errors.split(separator: "\n").filter { $0.contains("notes.jpg") }
         #expect(errorLines.count == 1)
+    }
+
+    @Test("label loads no video, drawing or server library (the dynamic loader's own list of the files it maps)")
+    func labelStartsLight() throws {
+        let folder = TestData.temporaryDirectory("cli-loader")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The trace goes to files (LD_DEBUG_OUTPUT.PID): the command silences standard error while the runtime loads.
+        let result = try Self.run(
+            ["label", "--model", TestData.model("bird.tflite"), TestData.image("grace_hopper.jpg")],
+            environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("trace").path])
+        #expect(result.status == 0, "\(result.errors)")
+        let trace = try FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }.joined()
+        // Lines such as "  1234:     file=libturbojpeg.so.0 [0];  needed by ./litevision [0]".
+        let mapped = Set(
+            trace.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "file=") else { return nil }
+                return String(line[range.upperBound...].prefix { $0 != " " })
+            })
+        #expect(mapped.contains { $0.hasPrefix("libturbojpeg") }, "the loader's trace was not read: \(mapped)")
+        #expect(mapped.contains { $0.hasSuffix("libLiteRt.so") }, "the runtime was not loaded: \(mapped)")
+        let heavy = mapped.filter { name in
+            ["libav", "libsw", "libcairo", "libX11", "libpango", "libgnutls", "libsqlite", "libFoundation.so"].contains
+            {
+                name.contains($0)
+            }
+        }
+        #expect(heavy.isEmpty, "label mapped \(heavy.sorted())")
+        #expect(mapped.count < 30, "label mapped \(mapped.count) files: \(mapped.sorted())")
+    }
+
+    @Test("track without litevision-media next to litevision: exit 2 naming the missing program and how to build it")
+    func missingMediaProgram() throws {
+        let folder = TestData.temporaryDirectory("cli-alone")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("litevision").path
+        try FileManager.default.copyItem(atPath: Self.executable, toPath: copy)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: copy)
+        process.arguments = ["track", TestData.path("video/cup.mp4")]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(text.contains(folder.path + "/litevision-media cannot be started"), "\(text)")
+        #expect(text.contains("swift build -c release --product litevision-media"), "\(text)")
     }
 
     @Test("A folder is labeled file by file, in name order")

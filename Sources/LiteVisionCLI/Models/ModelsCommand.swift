@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionCommandSupport
 import FoundationEssentials
 import LiteVision
 

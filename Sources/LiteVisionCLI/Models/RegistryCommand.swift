@@ -1,5 +1,5 @@
 import ArgumentParser
-import LiteVisionSystem
+import LiteVisionCommandSupport
 
 /// `litevision registry …`: runs the model registry server's program, `litevision-registry`, which is kept apart
 /// so that the HTTP server and its database are not loaded by every `litevision` command.
@@ -16,18 +16,6 @@ struct RegistryCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let program = Self.siblingProgram("litevision-registry")
-        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        execv(program, &argv)
-        let reason = errorDescription(errno)
-        Console.error(
-            "litevision: \(program) cannot be started (\(reason)); build it with `swift build -c release --product litevision-registry`, which puts it next to litevision"
-        )
-        throw ExitCode(2)
-    }
-
-    /// The path of `name` in the folder of the running executable.
-    static func siblingProgram(_ name: String) -> String {
-        Subprocess.executableDirectory().map { $0 + "/" + name } ?? name
+        try SiblingProgram.exec(SiblingProgram.registry, arguments: arguments)
     }
 }

@@ -2,19 +2,19 @@ import FoundationEssentials
 import LiteVisionSystem
 
 /// A one-line byte progress bar on standard error while a model downloads, shown only on a terminal.
-final class DownloadProgress {
+package final class DownloadProgress {
     private let label: String
     private let enabled = Console.errorIsTerminal
     private var shown = false
     private var lastPercent = -1
     private var lastBytes: Int64 = -1
 
-    init(label: String) {
+    package init(label: String) {
         self.label = label
     }
 
     /// Shows `completed` of `total` bytes (redrawn when the percentage or, without a total, the MB count moves).
-    func update(_ completed: Int64, _ total: Int64?) {
+    package func update(_ completed: Int64, _ total: Int64?) {
         guard enabled else { return }
         let width = 30
         if let total, total > 0 {
@@ -33,13 +33,13 @@ final class DownloadProgress {
     }
 
     /// Erases the bar.
-    func finish() {
+    package func finish() {
         guard shown else { return }
         Console.write("\r\u{1B}[K", to: STDERR_FILENO)
         shown = false
     }
 
-    static func megabytes(_ bytes: Int64) -> String {
+    package static func megabytes(_ bytes: Int64) -> String {
         let tenths = (bytes + 50_000) / 100_000
         return "\(tenths / 10).\(tenths % 10) MB"
     }

@@ -5,26 +5,29 @@ import LiteVisionModelStore
 import LiteVisionSystem
 
 /// The options that say which registry to talk to and how: `--registry`, `--token-file`, `--cacert`.
-struct RegistryConnection: ParsableArguments {
+package struct RegistryConnection: ParsableArguments {
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
     @Option(name: .long, help: "The registry's address (default: the LITEVISION_REGISTRY setting).")
-    var registry: String?
+    package var registry: String?
 
     @Option(
         name: .customLong("token-file"),
         help:
             "A file whose first line is a registry token (publish token to change models; read token for private ones)."
     )
-    var tokenFile: String?
+    package var tokenFile: String?
 
     @Option(
         name: .long,
         help:
             "A PEM file of certificates to trust for a registry with its own certificate (default: LITEVISION_CA_FILE)."
     )
-    var cacert: String?
+    package var cacert: String?
 
     /// The registry's address: `--registry`, else `LITEVISION_REGISTRY`; exit status 2 with a message when neither.
-    func address() throws -> String {
+    package func address() throws -> String {
         if let registry { return registry }
         if let configured = ProcessInfo.processInfo.environment["LITEVISION_REGISTRY"], !configured.isEmpty {
             return configured
@@ -35,7 +38,7 @@ struct RegistryConnection: ParsableArguments {
 
     /// The token in `--token-file`, if given: its first line, without surrounding blanks. Exit status 2 with a
     /// message when the file cannot be read or holds no token.
-    func token() throws -> String? {
+    package func token() throws -> String? {
         guard let tokenFile else { return nil }
         let bytes: [UInt8]
         do {
@@ -54,10 +57,10 @@ struct RegistryConnection: ParsableArguments {
     }
 
     /// The trusted certificates: `--cacert`, else `LITEVISION_CA_FILE`.
-    var caFile: String? { cacert ?? RemoteModelDownloader.configuredCAFile }
+    package var caFile: String? { cacert ?? RemoteModelDownloader.configuredCAFile }
 
     /// A client of the registry with these options.
-    func client() throws -> RegistryClient {
+    package func client() throws -> RegistryClient {
         RegistryClient(registry: try address(), token: try token(), caFile: caFile)
     }
 }

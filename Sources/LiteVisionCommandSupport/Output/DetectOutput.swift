@@ -2,8 +2,8 @@ import FoundationEssentials
 import LiteVision
 
 /// How `litevision detect` and `track` print objects.
-enum DetectOutput {
-    static func table(file: String, objects: [DetectedObject]) -> String {
+package enum DetectOutput {
+    package static func table(file: String, objects: [DetectedObject]) -> String {
         var lines = [file]
         if objects.isEmpty { lines.append("  (no object)") }
         for object in objects {
@@ -25,11 +25,11 @@ enum DetectOutput {
     }
 
     /// `{"file": ..., "objects": [{"frame": {...}, "trackingID": ..., "labels": [...], "detectionConfidence": ...}]}`.
-    static func jsonLine(file: String, frame: Int? = nil, objects: [DetectedObject]) -> String {
+    package static func jsonLine(file: String, frame: Int? = nil, objects: [DetectedObject]) -> String {
         encode(Line(file: file, frame: frame, objects: objects))
     }
 
-    static func jsonError(file: String, error: String) -> String {
+    package static func jsonError(file: String, error: String) -> String {
         encode(Line(file: file, error: error))
     }
 

@@ -6,22 +6,25 @@ import LiteVisionSystem
 
 /// `--remote-model NAME` for `label`, `detect` and `track`: the model is downloaded from a registry first (or
 /// found up to date in the cache) and then run from the cache.
-struct RemoteModelArguments: ParsableArguments {
+package struct RemoteModelArguments: ParsableArguments {
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
     @Option(
         name: .customLong("remote-model"),
         help: "A classifier on a LiteVision model registry, downloaded into the model cache before use.")
-    var remoteModel: String?
+    package var remoteModel: String?
 
-    @OptionGroup var connection: RegistryConnection
+    @OptionGroup package var connection: RegistryConnection
 
     @Option(
         name: .long, help: "The model cache folder (default: LITEVISION_MODEL_CACHE, else ~/.cache/litevision/models).")
-    var cache: String?
+    package var cache: String?
 
     /// The remote model, downloaded; nil without `--remote-model`. When the registry cannot be reached but a
     /// copy is installed, that copy is used and a warning printed (ML Kit's pattern: the last downloaded model
     /// keeps working offline). Other failures are printed and turn into exit status 2.
-    func prepare() throws -> CustomRemoteModel? {
+    package func prepare() throws -> CustomRemoteModel? {
         guard let remoteModel else { return nil }
         if let cache { setenv("LITEVISION_MODEL_CACHE", cache, 1) }  // where the labeler looks for the copy
         let model = try Self.model(named: remoteModel, connection: connection)
@@ -44,7 +47,7 @@ struct RemoteModelArguments: ParsableArguments {
 
     /// The model `name` on the registry of `connection` (exit status 2, message printed, when the options are
     /// unusable).
-    static func model(named name: String, connection: RegistryConnection) throws -> CustomRemoteModel {
+    package static func model(named name: String, connection: RegistryConnection) throws -> CustomRemoteModel {
         CustomRemoteModel(
             remoteModelSource: RegistryModelSource(
                 registry: try connection.address(), name: name, readToken: try connection.token()))
@@ -52,7 +55,7 @@ struct RemoteModelArguments: ParsableArguments {
 
     /// Downloads `model` into `cache` (default: the usual cache) with the certificates of `connection`, with a
     /// progress bar on a terminal.
-    static func download(
+    package static func download(
         _ model: CustomRemoteModel, connection: RegistryConnection, cache: String?, clientID: String?,
         configure: (inout RemoteModelDownloader) -> Void = { _ in }
     ) -> Result<InstalledModel, ModelDownloadError> {

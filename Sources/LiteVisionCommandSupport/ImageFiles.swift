@@ -2,16 +2,22 @@ import FoundationEssentials
 import LiteVisionSystem
 
 /// The files a command works on: files as given, folders expanded to their images.
-enum ImageFiles {
-    struct Entry {
-        var path: String
+package enum ImageFiles {
+    package struct Entry {
+        /// The file's path.
+        package var path: String
         /// Why the entry cannot be read (a missing path, an empty folder), if known up front.
-        var problem: String?
+        package var problem: String?
+
+        init(path: String, problem: String? = nil) {
+            self.path = path
+            self.problem = problem
+        }
     }
 
-    static let extensions: Set<String> = ["jpg", "jpeg", "png"]
+    package static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    static func expand(_ arguments: [String]) -> [Entry] {
+    package static func expand(_ arguments: [String]) -> [Entry] {
         var entries: [Entry] = []
         for argument in arguments {
             var info = stat()

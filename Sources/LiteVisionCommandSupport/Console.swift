@@ -1,13 +1,13 @@
 import LiteVisionSystem
 
 /// Writing to standard output and standard error, and whether standard error is a terminal.
-enum Console {
-    static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+package enum Console {
+    package static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
 
-    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+    package static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
     /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit.
-    static func write(_ text: String, to descriptor: Int32) {
+    package static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
@@ -20,22 +20,22 @@ enum Console {
         }
     }
 
-    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    package static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }
 
 /// A one-line progress bar on standard error, shown only on a terminal and for more than one item.
-final class ProgressBar {
+package final class ProgressBar {
     private let total: Int
     private var done = 0
     private let enabled: Bool
     private var shown = false
 
-    init(total: Int) {
+    package init(total: Int) {
         self.total = total
         self.enabled = total > 1 && Console.errorIsTerminal
     }
 
-    func advance() {
+    package func advance() {
         done += 1
         guard enabled else { return }
         let width = 30
@@ -46,16 +46,16 @@ final class ProgressBar {
     }
 
     /// Erases the bar so a line of output can be printed.
-    func clear() {
+    package func clear() {
         guard shown else { return }
         Console.write("\r\u{1B}[K", to: STDERR_FILENO)
         shown = false
     }
 
-    func finish() { clear() }
+    package func finish() { clear() }
 }
 
-extension Console {
+package extension Console {
     /// Runs `body` with file descriptor 2 pointed at /dev/null: TFLite prints "Created TensorFlow Lite XNNPACK
     /// delegate for CPU." when a model is compiled, which the runtime's log level does not silence. Only for
     /// the single-threaded start of a command; LiteVision reports its own errors through `VisionError`.

@@ -2,42 +2,45 @@ import ArgumentParser
 import LiteVision
 
 /// The options `detect` and `track` share: which detector, classification, and limits.
-struct DetectorArguments: ParsableArguments {
+package struct DetectorArguments: ParsableArguments {
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
     @Flag(name: .long, help: "Return up to --max-objects objects instead of only the most prominent one.")
-    var multiple = false
+    package var multiple = false
 
     @Flag(name: .long, help: "Classify objects: ML Kit's five coarse categories, or with --model.")
-    var classify = false
+    package var classify = false
 
     @Option(name: .long, help: "A TFLite classifier for the objects (custom classification; implies --classify).")
-    var model: String?
+    package var model: String?
 
     @Option(name: .long, help: "A label file for --model, when its metadata has none.")
-    var labels: String?
+    package var labels: String?
 
-    @OptionGroup var remote: RemoteModelArguments
+    @OptionGroup package var remote: RemoteModelArguments
 
     @Option(name: .long, help: "An SSD-style TFLite detector instead of the built-in object localizer.")
-    var detector: String?
+    package var detector: String?
 
     @Option(name: .customLong("detector-labels"), help: "A label file for --detector, when its metadata has none.")
-    var detectorLabels: String?
+    package var detectorLabels: String?
 
     @Option(name: .customLong("max-objects"), help: "Objects per image at most with --multiple (default 5).")
-    var maxObjects: Int?
+    package var maxObjects: Int?
 
     @Option(name: .long, help: "Minimum detector score of an object, 0...1 (default 0.5).")
-    var threshold: Float?
+    package var threshold: Float?
 
     @Option(
         name: .customLong("model-dir"),
         help: "Folder with the built-in models (default: LITEVISION_MODEL_DIR, then ~/.cache/litevision/models).")
-    var modelDirectory: String?
+    package var modelDirectory: String?
 
     @Option(name: .long, help: "Threads per inference (default: the number of cores).")
-    var threads: Int?
+    package var threads: Int?
 
-    func validate() throws {
+    package func validate() throws {
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
         }
@@ -53,7 +56,7 @@ struct DetectorArguments: ParsableArguments {
     }
 
     /// The detector these arguments describe, in `mode`. Errors are printed and turn into exit status 2.
-    func makeDetector(mode: DetectorMode) throws -> ObjectDetector {
+    package func makeDetector(mode: DetectorMode) throws -> ObjectDetector {
         var common = ObjectDetectorOptions()
         common.detectorMode = mode
         common.shouldEnableMultipleObjects = multiple

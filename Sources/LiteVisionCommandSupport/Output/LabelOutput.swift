@@ -2,9 +2,9 @@ import FoundationEssentials
 import LiteVision
 
 /// How `litevision label` prints results.
-enum LabelOutput {
+package enum LabelOutput {
     /// A readable block: the file, then one line per label.
-    static func table(file: String, labels: [ImageLabel]) -> String {
+    package static func table(file: String, labels: [ImageLabel]) -> String {
         var lines = [file]
         if labels.isEmpty { lines.append("  (no label above the threshold)") }
         for label in labels {
@@ -22,12 +22,12 @@ enum LabelOutput {
     }
 
     /// One JSON object: `{"file": ..., "labels": [{"text", "confidence", "index"}]}`.
-    static func jsonLine(file: String, labels: [ImageLabel]) -> String {
+    package static func jsonLine(file: String, labels: [ImageLabel]) -> String {
         encode(Line(file: file, labels: labels))
     }
 
     /// One JSON object for a file that failed: `{"file": ..., "error": ...}`.
-    static func jsonError(file: String, error: VisionError) -> String {
+    package static func jsonError(file: String, error: VisionError) -> String {
         encode(Line(file: file, error: error.description))
     }
 
@@ -39,7 +39,7 @@ enum LabelOutput {
 }
 
 /// `value` with exactly `digits` decimals (String(format:) needs all of Foundation).
-func fixed(_ value: Float, digits: Int) -> String {
+package func fixed(_ value: Float, digits: Int) -> String {
     guard value.isFinite else { return "\(value)" }
     var scale = 1
     for _ in 0..<digits { scale *= 10 }
@@ -50,7 +50,7 @@ func fixed(_ value: Float, digits: Int) -> String {
     return "\(sign)\(magnitude / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
 }
 
-extension String {
+package extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }

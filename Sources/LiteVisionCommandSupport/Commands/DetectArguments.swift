@@ -1,0 +1,83 @@
+import ArgumentParser
+import FoundationEssentials
+import LiteVision
+import LiteVisionSystem
+
+/// The arguments of `litevision detect`, and the command's work, shared by `litevision` (which runs it) and
+/// `litevision-media` (which runs it when the objects are to be drawn: `--annotate` needs Cairo).
+package struct DetectArguments: ParsableArguments {
+    /// The command's name and help.
+    package static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Detect objects in photos (ML Kit's object detection, single-image mode).",
+        discussion: """
+            Prints each object's frame (x, y, width, height in pixels of the upright photo), detector confidence and \
+            labels. With --annotate, draws the objects: OUT.png for one photo, or a folder of PNGs for several. A photo \
+            that cannot be read gets a one-line error and the others go on; the exit status is then 1.
+            """
+    )
+
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
+    @OptionGroup package var detector: DetectorArguments
+
+    @Option(
+        name: .long, help: "Write the photo with the objects drawn on it (a .png file, or a folder for several photos)."
+    )
+    package var annotate: String?
+
+    @Flag(name: .long, help: "Print one JSON object per photo, with ML Kit's field names.")
+    package var json = false
+
+    @Argument(help: "Photos (JPEG or PNG) or folders of photos.")
+    package var images: [String]
+
+    /// Draws `objects` on a photo and writes it to a path; given when `--annotate` is.
+    package typealias Annotator = (_ image: VisionImage, _ objects: [DetectedObject], _ path: String) throws -> Void
+
+    /// Detects the objects of every photo, prints them, and draws them with `annotator` when `--annotate` is given.
+    package func run(annotator: Annotator?) throws {
+        let objectDetector = try detector.makeDetector(mode: .singleImage)
+        let files = ImageFiles.expand(images)
+        guard !files.isEmpty else {
+            Console.error("litevision: no images given")
+            throw ExitCode(2)
+        }
+        let annotateFolder = annotate.flatMap { files.count > 1 || !$0.lowercased().hasSuffix(".png") ? $0 : nil }
+        if let annotateFolder {
+            try? FileManager.default.createDirectory(atPath: annotateFolder, withIntermediateDirectories: true)
+        }
+        var failures = 0
+        for file in files {
+            do {
+                if let problem = file.problem { throw VisionError.fileNotReadable(path: file.path, reason: problem) }
+                let image = try VisionImage(contentsOfFile: file.path).decoded()
+                let objects = try objectDetector.results(in: image)
+                Console.output(
+                    json
+                        ? DetectOutput.jsonLine(file: file.path, objects: objects)
+                        : DetectOutput.table(file: file.path, objects: objects))
+                if let annotate, let annotator {
+                    try annotator(
+                        image, objects, annotateFolder.map { $0 + "/" + Self.baseName(file.path) + ".png" } ?? annotate)
+                }
+            } catch {
+                failures += 1
+                Console.error("litevision: \(file.path): \(error)")
+                if json { Console.output(DetectOutput.jsonError(file: file.path, error: "\(error)")) }
+            }
+        }
+        if failures > 0 {
+            Console.error("litevision: \(failures) of \(files.count) images could not be processed")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The file name of `path` without its extension.
+    private static func baseName(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.split(separator: ".").dropLast().joined(separator: ".")
+        return stem.isEmpty ? name : stem
+    }
+}

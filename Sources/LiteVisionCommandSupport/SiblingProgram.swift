@@ -1,0 +1,31 @@
+import ArgumentParser
+import LiteVisionSystem
+
+/// The programs installed next to `litevision` that run some of its commands: `litevision-media` (video and
+/// drawing: FFmpeg and Cairo) and `litevision-registry` (the registry server: Hummingbird and SQLite). Keeping them
+/// apart means `litevision label` starts without loading any of those libraries; `litevision` hands a command over
+/// by replacing itself with the sibling (execv), so exit status, signals and standard streams stay the same.
+package enum SiblingProgram {
+    /// The program that runs `track` and `detect --annotate`.
+    package static let media = "litevision-media"
+    /// The program that runs `registry serve|token|backup`.
+    package static let registry = "litevision-registry"
+
+    /// The path of `name` in the folder of the running executable.
+    package static func path(_ name: String) -> String {
+        Subprocess.executableDirectory().map { $0 + "/" + name } ?? name
+    }
+
+    /// Replaces this process with the sibling `name` run with `arguments`. Returns only by throwing exit status 2
+    /// after printing why the program cannot be started.
+    package static func exec(_ name: String, arguments: [String]) throws -> Never {
+        let program = path(name)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        execv(program, &argv)
+        let reason = errorDescription(errno)
+        Console.error(
+            "litevision: \(program) cannot be started (\(reason)); build it with `swift build -c release --product \(name)`, which puts it next to litevision"
+        )
+        throw ExitCode(2)
+    }
+}

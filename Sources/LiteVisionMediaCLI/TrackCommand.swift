@@ -1,0 +1,116 @@
+import ArgumentParser
+import FoundationEssentials
+import LiteVision
+import LiteVisionCommandSupport
+import LiteVisionDrawing
+import LiteVisionVideo
+import LiteVisionSystem
+
+/// `litevision track`: object detection and tracking through a video (stream mode), as `litevision-media` runs it.
+struct TrackCommand: ParsableCommand {
+    static let configuration = TrackArguments.configuration
+
+    @OptionGroup var arguments: TrackArguments
+
+    func run() throws {
+        let (video, json, mot, annotate, live) =
+            (arguments.video, arguments.json, arguments.mot, arguments.annotate, arguments.live)
+        let objectDetector = try arguments.detector.makeDetector(mode: .stream)
+        let frames: FrameStream
+        do {
+            frames = live ? try .live(LiveFrameSource(path: video)) : try .offline(VideoDecoder(path: video))
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+        let info = frames.info
+        var encoder: VideoEncoder?
+        if let annotate {
+            let upright = info.orientation.uprightSize(width: info.width, height: info.height)
+            do {
+                encoder = try VideoEncoder(
+                    path: annotate, width: upright.0, height: upright.1,
+                    frameRate: info.frameRate > 0 ? info.frameRate : 25)
+            } catch {
+                Console.error("litevision: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        var jsonLines: [String] = [], motRows: [String] = []
+        let progress = ProgressBar(total: info.frameCount ?? 0)
+        var processed = 0
+        var failure: String?
+        while true {
+            let frame: VideoFrame?
+            do {
+                frame = try frames.next()
+            } catch {
+                failure = "\(error)"
+                break
+            }
+            guard let frame else { break }
+            do {
+                let image = VisionImage(buffer: frame.image, orientation: info.orientation)
+                let objects = try objectDetector.results(in: image)
+                processed += 1
+                if json != nil {
+                    jsonLines.append(DetectOutput.jsonLine(file: video, frame: frame.index, objects: objects))
+                }
+                if mot != nil { motRows += objects.map { Self.motRow(frame: frame.index + 1, object: $0) } }
+                if json == nil && mot == nil && annotate == nil {
+                    progress.clear()
+                    Console.output(Self.summary(frame: frame.index, objects: objects))
+                }
+                if let encoder {
+                    var upright = try image.uprightPixels()
+                    Annotator.drawInPlace(objects.map(Annotation.init), on: &upright)
+                    try encoder.append(upright)
+                }
+            } catch {
+                failure = "frame \(frame.index): \(error)"
+                break
+            }
+            progress.advance()
+        }
+        progress.finish()
+        if case .live(let source) = frames, source.droppedFrames > 0 {
+            Console.error("litevision: \(source.droppedFrames) frames dropped while the detector was busy (--live)")
+        }
+        // Whatever was processed is written, also when the video was damaged.
+        do {
+            try encoder?.finish()
+            if let json { try Self.write(jsonLines.map { $0 + "\n" }.joined(), to: json) }
+            if let mot { try Self.write(motRows.map { $0 + "\n" }.joined(), to: mot) }
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(1)
+        }
+        if let failure {
+            Console.error("litevision: \(video): \(failure) (\(processed) frames before it were processed and written)")
+            throw ExitCode(1)
+        }
+    }
+
+    static func motRow(frame: Int, object: DetectedObject) -> String {
+        let f = object.frame
+        return "\(frame),\(object.trackingID ?? -1),\(fixed(Float(f.x), digits: 2)),\(fixed(Float(f.y), digits: 2)),"
+            + "\(fixed(Float(f.width), digits: 2)),\(fixed(Float(f.height), digits: 2)),\(fixed(object.detectionConfidence, digits: 4)),-1,-1,-1"
+    }
+
+    static func summary(frame: Int, objects: [DetectedObject]) -> String {
+        let items = objects.map { object in
+            "#\(object.trackingID ?? -1) \(object.labels.first.map { "\($0.text) " } ?? "")"
+                + "(\(Int(object.frame.x)),\(Int(object.frame.y)) \(Int(object.frame.width))x\(Int(object.frame.height)))"
+        }
+        return "frame \(frame): " + (items.isEmpty ? "-" : items.joined(separator: "  "))
+    }
+
+    /// Writes `text` to a temporary file next to `path`, then renames it: never a half-written file.
+    static func write(_ text: String, to path: String) throws {
+        do throws(SystemError) {
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw VisionError.fileNotWritable(path: path, reason: error.reason)
+        }
+    }
+}
