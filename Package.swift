@@ -63,7 +63,7 @@ let package = Package(
 
         // Layer 3: the runtime, the model format, images, tracking and the model store.
         // Thin Swift wrapper over the LiteRT C API: loading, environment, compiled models, tensor buffers.
-        .target(name: "LiteRT", dependencies: ["CLiteRt", "LiteVisionSystem"]),
+        .target(name: "LiteRT", dependencies: ["CLiteRt", "CDynamicLibrary", "LiteVisionSystem"]),
         // Bounds-checked reader of .tflite FlatBuffers, TFLite Model Metadata and the associated-files zip.
         .target(name: "TFLiteFormat", dependencies: ["CZlib", "LiteVisionSystem"]),
         // Pixel buffers, orientation, JPEG/PNG codecs, resampling.

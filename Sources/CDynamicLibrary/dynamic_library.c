@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "litevision_dynamic_library.h"
 
 #include <dlfcn.h>
@@ -31,4 +32,13 @@ void* litevision_dynamic_library_load(const char* path, const LiteVisionSymbol* 
     memcpy(table + symbols[i].offset, &address, sizeof(address));
   }
   return table;  // never freed: the library stays loaded for the life of the process
+}
+
+int litevision_dynamic_library_file(const void* address, char* path, size_t capacity) {
+  Dl_info info;
+  if (capacity == 0 || dladdr(address, &info) == 0 || info.dli_fname == NULL) return 0;
+  size_t length = strlen(info.dli_fname);
+  if (length >= capacity) return 0;
+  memcpy(path, info.dli_fname, length + 1);
+  return 1;
 }

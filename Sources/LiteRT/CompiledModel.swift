@@ -1,13 +1,17 @@
 import CLiteRt
 
 /// Options for compiling a model.
-package struct CompilationOptions: Sendable, Equatable {
+package struct CompilationOptions: Sendable {
     /// Threads the CPU kernels (XNNPACK) use for one inference. Defaults to the number of cores.
     package var threadCount: Int
 
-    /// Options with `threadCount` threads (the number of cores by default).
-    package init(threadCount: Int = Runtime.defaultThreadCount) {
+    /// Where XNNPACK keeps packed weights between processes, for models loaded from files; nil: none.
+    package var weightCache: WeightCache?
+
+    /// Options with `threadCount` threads (the number of cores by default) and the weight cache `weightCache`.
+    package init(threadCount: Int = Runtime.defaultThreadCount, weightCache: WeightCache? = nil) {
         self.threadCount = max(1, threadCount)
+        self.weightCache = weightCache
     }
 }
 
@@ -91,7 +95,16 @@ package final class CompiledModel: @unchecked Sendable {
         // The thread count is an opaque "xnnpack" option whose payload is TOML text; the options object takes
         // ownership of the payload and frees it with the destructor. `flags` is left unset on purpose:
         // setting it replaces XNNPACK's defaults and sends uint8 models to slower kernels.
-        guard let payload = litevision_strdup_payload("num_threads = \(options.threadCount)\n") else {
+        var toml = "num_threads = \(options.threadCount)\n"
+        let cacheUse = weightCacheUse(model: model, options: options)
+        if let cacheUse { toml += "weight_cache_file_path = \"\(cacheUse.path)\"\n" }
+        var compiled: LiteRtCompiledModel?
+        defer {
+            if let cacheUse, let cache = options.weightCache {
+                if compiled != nil { cache.finish(cacheUse) } else { cache.abandon(cacheUse) }
+            }
+        }
+        guard let payload = litevision_strdup_payload(toml) else {
             throw LiteRTError(status: 2, operation: "set the thread count")
         }
         var opaque: LiteRtOpaqueOptions?
@@ -105,12 +118,19 @@ package final class CompiledModel: @unchecked Sendable {
             api.pointee.DestroyOpaqueOptions(opaque)
             throw LiteRTError(status: added, operation: "set the thread count")
         }
-        var compiled: LiteRtCompiledModel?
         try check(
             api.pointee.CreateCompiledModel(model.runtime.environment, model.handle, compilationOptions, &compiled),
             "compile the model")
         guard let compiled else { throw LiteRTError(status: 504, operation: "compile the model") }
         return compiled
+    }
+
+    /// How this compile uses the weight cache: only for a model loaded from a file by a runtime whose file is known.
+    private static func weightCacheUse(model: Model, options: CompilationOptions) -> WeightCache.Use? {
+        guard let cache = options.weightCache, let modelFile = model.fileIdentity,
+            let runtimeFile = model.runtime.libraryIdentity
+        else { return nil }
+        return cache.use(model: modelFile, runtime: runtimeFile)
     }
 
     private static func tensor(

@@ -1,5 +1,6 @@
 import CLiteRt
 import FoundationEssentials
+import LiteVisionSystem
 
 /// A TFLite model loaded into the runtime (from a file, memory-mapped, or from bytes in memory).
 ///
@@ -14,18 +15,37 @@ package final class Model: @unchecked Sendable {
     let handle: LiteRtModel
     /// Memory holding the model bytes when loaded from memory (the runtime requires it to outlive the model).
     private let ownedBytes: UnsafeMutableRawPointer?
+    /// The identity of the file the model was loaded from (nil when loaded from memory): what the weight cache
+    /// keys on.
+    package let fileIdentity: FileIdentity?
 
-    /// Loads the model file at `path`.
+    /// Loads the model file at `path` (memory-mapped by the runtime).
+    ///
+    /// The file is opened here, checked to be a regular file (a FIFO would block the runtime forever), and the
+    /// runtime loads that very open file, so ``fileIdentity`` describes the bytes loaded even if the path is
+    /// replaced meanwhile.
     package init(runtime: Runtime, path: String) throws(LiteRTError) {
         self.runtime = runtime
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            throw LiteRTError(status: 500, operation: "load the model \(path): \(errorDescription(errno))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LiteRTError(status: 500, operation: "load the model \(path): it is not a regular file")
+        }
         var handle: LiteRtModel?
         runtime.creationLock.lock()
-        let status = runtime.api.pointee.CreateModelFromFile(runtime.environment, path, &handle)
+        // The runtime maps the file; once it has, the descriptor may be closed.
+        let status = runtime.api.pointee.CreateModelFromFile(
+            runtime.environment, "/proc/self/fd/\(descriptor)", &handle)
         runtime.creationLock.unlock()
         try check(status, "load the model \(path)")
         guard let handle else { throw LiteRTError(status: 9, operation: "load the model \(path)") }
         self.handle = handle
         self.ownedBytes = nil
+        self.fileIdentity = FileIdentity(descriptor: descriptor)
     }
 
     /// Loads a model from its bytes. The bytes are copied once into memory the model owns.
@@ -46,6 +66,7 @@ package final class Model: @unchecked Sendable {
         }
         self.handle = handle
         self.ownedBytes = copy
+        self.fileIdentity = nil
     }
 
     deinit {

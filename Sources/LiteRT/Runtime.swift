@@ -1,3 +1,4 @@
+import CDynamicLibrary
 import CLiteRt
 import LiteVisionSystem
 import FoundationEssentials
@@ -22,6 +23,9 @@ package final class Runtime: @unchecked Sendable {
 
     /// The file the runtime was loaded from.
     package let libraryPath: String
+    /// The identity of the library file the dynamic loader mapped (``libraryPath`` may be a bare name it searched
+    /// for): what caches of compiled data key on. Nil when it cannot be told.
+    package let libraryIdentity: FileIdentity?
     let api: UnsafePointer<LiteVisionLiteRtApi>
     let environment: LiteRtEnvironment
     let creationLock = PosixLock()
@@ -29,6 +33,11 @@ package final class Runtime: @unchecked Sendable {
     private init(libraryPath: String, api: UnsafePointer<LiteVisionLiteRtApi>) throws(LiteRTError) {
         self.libraryPath = libraryPath
         self.api = api
+        var file = [CChar](repeating: 0, count: 4096)
+        let function = unsafeBitCast(api.pointee.CreateModelFromFile, to: UnsafeRawPointer.self)
+        libraryIdentity =
+            litevision_dynamic_library_file(function, &file, file.count) == 1
+            ? FileIdentity(path: String(cString: file)) : nil
         // Log errors only, and register only the CPU accelerator so no GPU/NPU plugin is probed.
         var options = [
             LiteRtEnvOption(

@@ -20,4 +20,8 @@ void* _Nullable litevision_dynamic_library_load(const char* _Nonnull path, const
                                                 size_t symbol_count, size_t table_size, char* _Nonnull error,
                                                 size_t error_capacity);
 
+/// Writes the path of the loaded shared object that contains `address` (a function from a table above) to `path`
+/// (NUL-terminated). Returns 1, or 0 when the address is in no loaded object or the path does not fit.
+int litevision_dynamic_library_file(const void* _Nonnull address, char* _Nonnull path, size_t capacity);
+
 #endif

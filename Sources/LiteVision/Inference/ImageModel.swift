@@ -58,7 +58,7 @@ struct ImageModel: Sendable {
         } catch {
             throw .runtime(error)
         }
-        let options = CompilationOptions(threadCount: settings.threadCount)
+        let options = CompilationOptions(threadCount: settings.threadCount, weightCache: .standard)
         let make: @Sendable () throws -> InferenceSession = {
             InferenceSession(compiled: try CompiledModel(model: compiledModel, options: options))
         }
