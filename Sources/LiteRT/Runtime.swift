@@ -1,5 +1,6 @@
 import CDynamicLibrary
 import CLiteRt
+import Dispatch
 import LiteVisionSystem
 import FoundationEssentials
 import Synchronization
@@ -69,6 +70,10 @@ package final class Runtime: @unchecked Sendable {
     package static func load(libraryPath: String?) throws(RuntimeLoadError) -> Runtime {
         let key = libraryPath ?? ""
         if let runtime = cache.withLock({ $0[key] }) { return runtime }
+        // One load at a time: a caller arriving while another loads waits for it and gets its runtime.
+        loadLock.lock()
+        defer { loadLock.unlock() }
+        if let runtime = cache.withLock({ $0[key] }) { return runtime }
         var attempts: [(place: String, reason: String)] = []
         let candidates = libraryPath.map { [("the path given", $0)] } ?? LibraryLocator.candidates(explicitPath: nil)
         for (place, path) in candidates {
@@ -94,6 +99,16 @@ package final class Runtime: @unchecked Sendable {
             }
         }
         throw RuntimeLoadError(attempts: attempts)
+    }
+
+    private static let loadLock = PosixLock()
+
+    /// Starts loading the runtime on another thread, so that loading it (~2 ms: mapping and relocating an 8 MB
+    /// library, creating the environment) overlaps the caller's own work, such as reading and checking a model
+    /// file. A later ``load(libraryPath:)`` waits for it; errors are reported by that call.
+    package static func startLoading(libraryPath: String?) {
+        if cache.withLock({ $0[libraryPath ?? ""] }) != nil { return }
+        DispatchQueue.global(qos: .userInitiated).async { _ = try? load(libraryPath: libraryPath) }
     }
 
     /// Keeps the first runtime loaded under `key` (a concurrent loader's duplicate is dropped).

@@ -1,4 +1,5 @@
 import Dispatch
+import LiteRT
 import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionModelStore
@@ -57,6 +58,7 @@ public final class ObjectDetector: Sendable {
     init(options: ObjectDetectorOptions, custom: CustomObjectDetectorOptions?) throws(VisionError) {
         self.options = options
         let settings = options.processing
+        Runtime.startLoading(libraryPath: settings.runtimeLibraryPath)
         let detectorModel: LocalModel
         if let custom = options.detectorModel {
             detectorModel = custom

@@ -1,4 +1,5 @@
 import Dispatch
+import LiteRT
 import LiteVisionImaging
 import LiteVisionModelStore
 
@@ -39,6 +40,7 @@ public final class ImageLabeler: Sendable {
 
     init(options: CustomImageLabelerOptions) throws(VisionError) {
         self.options = options
+        Runtime.startLoading(libraryPath: options.processing.runtimeLibraryPath)
         let model: ResolvedModel
         do {
             model = try options.model.resolve()
