@@ -47,7 +47,14 @@ enum Measure {
 
     /// Runs a command, returning its wall time in ms and its exit status (its peak memory is not reliable
     /// here; see ``peakMegabytes(_:)``).
-    static func process(_ arguments: [String]) throws -> (milliseconds: Double, status: Int32) {
+    /// `environment` adds to (or replaces in) this process's environment.
+    static func process(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (milliseconds: Double, status: Int32) {
+        var settings = ProcessInfo.processInfo.environment
+        settings.merge(environment) { $1 }
+        var envp: [UnsafeMutablePointer<CChar>?] = settings.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         let start = now()
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -57,7 +64,7 @@ enum Measure {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
         guard spawned == 0 else {
             throw BenchError("cannot start \(arguments[0]): \(errorDescription(spawned))")
         }
