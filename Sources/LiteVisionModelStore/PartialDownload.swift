@@ -102,9 +102,11 @@ struct PartialDownload {
                 total = Self.totalSize(status: status, headers: headers, resumeFrom: resumeFrom)
                 etag = headers["etag"].flatMap(Self.headerValue)
                 do {
+                    // Not fsynced: losing the record in a power failure only means the download starts afresh (an
+                    // empty or unreadable record is ignored), and the transfer does not wait for the disk.
                     try AtomicFile.write(
                         Array(try JSONEncoder().encode(Record(url: url, sha256: expectedSHA256, etag: etag))),
-                        to: recordPath)
+                        to: recordPath, durable: false)
                 } catch let error as SystemError {
                     writeError = error
                     return false

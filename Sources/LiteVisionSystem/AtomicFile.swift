@@ -55,20 +55,22 @@ package final class AtomicFile {
         try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try write(buffer) } }.get()
     }
 
-    /// Flushes the temporary file to disk, closes it and renames it over ``path``.
-    package func commit() throws(SystemError) {
+    /// Flushes the temporary file to disk, closes it and renames it over ``path``. With `durable` false the two
+    /// fsyncs are skipped: readers still see the old file or the whole new one, but after a power failure the file
+    /// may be empty or missing, so only for files whose loss is harmless (a record that lets a download resume).
+    package func commit(durable: Bool = true) throws(SystemError) {
         precondition(!finished, "an AtomicFile is committed once")
         if descriptor < 0 {
             descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
         }
-        if fsync(descriptor) != 0 { throw .fromErrno(.write, path: path) }
+        if durable && fsync(descriptor) != 0 { throw .fromErrno(.write, path: path) }
         let closed = close(descriptor)
         descriptor = -1
         if closed != 0 { throw .fromErrno(.write, path: path) }
         guard rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
         finished = true
-        Self.syncFolder(containing: path)
+        if durable { Self.syncFolder(containing: path) }
     }
 
     /// Deletes the temporary file unless it was committed (also done when the file is dropped).
@@ -80,11 +82,11 @@ package final class AtomicFile {
         unlink(temporaryPath)
     }
 
-    /// Writes `bytes` to `path` atomically.
-    package static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
+    /// Writes `bytes` to `path` atomically (durably unless `durable` is false: see ``commit(durable:)``).
+    package static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(SystemError) {
         let file = try AtomicFile(path: path)
         try file.write(bytes)
-        try file.commit()
+        try file.commit(durable: durable)
     }
 
     /// A fresh, hidden name in the same folder as `path` (so that the final rename is atomic).
