@@ -14,12 +14,16 @@ import Dispatch
 /// `@unchecked Sendable`: the engine only holds pointers to memory that outlives the synchronous
 /// ``run(threads:)`` call; the source and the plan are only read, and every worker writes a disjoint
 /// band of destination rows and its own scratch buffers.
+///
+/// The kernels are the SSE2 Swift ones or their AVX2 forms (`instructions`, already checked against the
+/// processor); both give the same bytes.
 struct ResizeEngine: @unchecked Sendable {
     let source: UnsafePointer<UInt8>
     let sourceBytesPerRow: Int
     let format: PixelFormat
     let destination: UnsafeMutablePointer<UInt8>
     let plan: ResizePlan
+    let instructions: InstructionSet
 
     /// Estimated cost (in `pmaddwd`-sized operations, very roughly 0.1 ns each here) above which
     /// the rows are split across threads.
@@ -38,9 +42,9 @@ struct ResizeEngine: @unchecked Sendable {
                         row = HorizontalKernel.Row(
                             table: table, weights: hWeights.baseAddress!,
                             starts: hStarts.baseAddress!, outCount: plan.width,
-                            format: format, clip: plan.horizontal.needsClip)
+                            format: format, clip: plan.horizontal.needsClip, avx2: instructions == .avx2)
                     }
-                    let context = Context(row: row, vWeights: vWeights.baseAddress!)
+                    let context = Context(row: row, vWeights: vWeights.baseAddress!, avx2: instructions == .avx2)
                     if workers == 1 {
                         runBand(0, plan.height, context)
                     } else {
@@ -57,6 +61,8 @@ struct ResizeEngine: @unchecked Sendable {
     struct Context: @unchecked Sendable {
         let row: HorizontalKernel.Row?
         let vWeights: UnsafePointer<Int32>
+        /// Whether the AVX2 kernels run.
+        let avx2: Bool
     }
 
     /// Rough operation count, to decide whether threads pay off.
@@ -88,7 +94,7 @@ struct ResizeEngine: @unchecked Sendable {
             for y in start..<end {
                 let row = source + y * sourceBytesPerRow
                 if let hRow = context.row {
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
                     HorizontalKernel.resample(
                         scratch.paired, hRow, pairedOutput: false, out: destination + y * rowBytes)
                 } else {
@@ -123,8 +129,9 @@ struct ResizeEngine: @unchecked Sendable {
                 let slot = scratch.ringRow(next)
                 if let hRow = context.row, next + 1 < bandEnd {
                     // Two rows at a time share the weight loads.
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
-                    HorizontalKernel.pairRow(row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
+                    HorizontalKernel.pairRow(
+                        row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2, avx2: hRow.avx2)
                     HorizontalKernel.resampleTwo(
                         scratch.paired, scratch.paired2, hRow, pairedOutput: true,
                         outA: slot, outB: scratch.ringRow(next + 1))
@@ -132,11 +139,11 @@ struct ResizeEngine: @unchecked Sendable {
                     continue
                 }
                 if let hRow = context.row {
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
                     HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: true, out: slot)
                 } else {
                     RowConversion.toRGB(row, format: format, width: plan.width, into: scratch.bytes)
-                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot)
+                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot, avx2: context.avx2)
                 }
                 next += 1
             }
@@ -147,11 +154,11 @@ struct ResizeEngine: @unchecked Sendable {
             if vertical.needsClip {
                 VerticalPairedKernel.resampleRow(
                     rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, ClippedRounding.self)
+                    taps: taps, count: rowBytes, out: out, ClippedRounding.self, avx2: context.avx2)
             } else {
                 VerticalPairedKernel.resampleRow(
                     rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self)
+                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self, avx2: context.avx2)
             }
         }
     }
@@ -167,7 +174,7 @@ struct ResizeEngine: @unchecked Sendable {
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
             VerticalKernel.resampleRow(
                 rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                taps: taps, count: rowBytes, out: destination + yy * rowBytes)
+                taps: taps, count: rowBytes, out: destination + yy * rowBytes, avx2: context.avx2)
         }
     }
 
@@ -186,8 +193,8 @@ struct ResizeEngine: @unchecked Sendable {
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
             VerticalKernel.resampleRow(
                 rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                taps: taps, count: sourceElements, out: scratch.bytes)
-            HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired)
+                taps: taps, count: sourceElements, out: scratch.bytes, avx2: context.avx2)
+            HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired, avx2: context.avx2)
             HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + yy * plan.width * 3)
         }
     }
