@@ -196,6 +196,86 @@ AVX2 void litevision_avx2_horizontal3x2(const void* paired_a, const void* paired
   }
 }
 
+/// Eight 32-bit products of eight source bytes at `s` and eight plain 32-bit weights at `k` (the exact
+/// `p * K` that pmaddwd makes of a paired vector: below 2^30, so vpmulld gives the same integers).
+AVX2 INLINE __m256i mul8(const uint8_t* s, const uint8_t* k) {
+  return _mm256_mullo_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)s)),
+                            _mm256_loadu_si256((const __m256i*)k));
+}
+
+AVX2 INLINE __m128i mul4(const uint8_t* s, const uint8_t* k) {
+  int32_t four;
+  memcpy(&four, s, 4);
+  return _mm_mullo_epi32(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), _mm_loadu_si128((const __m128i*)k));
+}
+
+/// window3x2 reading the source bytes themselves (`s`: the window's first element in row A; row B is `delta`
+/// bytes on) with plain weights: no paired row is written.
+AVX2 INLINE void window3x2_bytes(const uint8_t* s, intptr_t delta, const uint8_t* k, intptr_t vectors,
+                                 __m128i* out_a, __m128i* out_b) {
+  __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a, e = a, f = a;
+  intptr_t j = 0;
+  for (; j + 6 <= vectors; j += 6, s += 24, k += 96) {
+    a = _mm256_add_epi32(a, mul8(s, k));
+    d = _mm256_add_epi32(d, mul8(s + delta, k));
+    b = _mm256_add_epi32(b, mul8(s + 8, k + 32));
+    e = _mm256_add_epi32(e, mul8(s + delta + 8, k + 32));
+    c = _mm256_add_epi32(c, mul8(s + 16, k + 64));
+    f = _mm256_add_epi32(f, mul8(s + delta + 16, k + 64));
+  }
+  intptr_t r = vectors - j;
+  if (r >= 2) {
+    a = _mm256_add_epi32(a, mul8(s, k));
+    d = _mm256_add_epi32(d, mul8(s + delta, k));
+  }
+  if (r >= 4) {
+    b = _mm256_add_epi32(b, mul8(s + 8, k + 32));
+    e = _mm256_add_epi32(e, mul8(s + delta + 8, k + 32));
+  }
+  __m128i a0 = _mm_add_epi32(LO(a), HI(b)), a1 = _mm_add_epi32(HI(a), LO(c)), a2 = _mm_add_epi32(LO(b), HI(c));
+  __m128i b0 = _mm_add_epi32(LO(d), HI(e)), b1 = _mm_add_epi32(HI(d), LO(f)), b2 = _mm_add_epi32(LO(e), HI(f));
+  if (r & 1) {
+    __m128i x = mul4(s + (r - 1) * 4, k + (r - 1) * 16), y = mul4(s + delta + (r - 1) * 4, k + (r - 1) * 16);
+    if (r == 1) {
+      a0 = _mm_add_epi32(a0, x);
+      b0 = _mm_add_epi32(b0, y);
+    } else if (r == 3) {
+      a2 = _mm_add_epi32(a2, x);
+      b2 = _mm_add_epi32(b2, y);
+    } else {
+      a1 = _mm_add_epi32(a1, x);
+      b1 = _mm_add_epi32(b1, y);
+    }
+  }
+  *out_a = channels3(a0, a1, a2);
+  *out_b = channels3(b0, b1, b2);
+}
+
+AVX2 INLINE void horizontal3x2_bytes(const uint8_t* row_a, const uint8_t* row_b, intptr_t vectors,
+                                     const uint8_t* weights, const intptr_t* starts, intptr_t out_count,
+                                     uint8_t* out_a, uint8_t* out_b, int clip, int paired_out) {
+  intptr_t delta = row_b - row_a;
+  for (intptr_t i = 0; i < out_count; i++) {
+    __m128i va, vb;
+    window3x2_bytes(row_a + starts[i] * 4, delta, weights + i * vectors * 16, vectors, &va, &vb);
+    int last = i == out_count - 1;
+    store_pixel(round4(va, clip), i, last, out_a, paired_out);
+    store_pixel(round4(vb, clip), i, last, out_b, paired_out);
+  }
+}
+
+AVX2 void litevision_avx2_horizontal3x2_bytes(const uint8_t* row_a, const uint8_t* row_b, intptr_t vectors,
+                                              const void* weights, const intptr_t* starts, intptr_t out_count,
+                                              void* out_a, void* out_b, int clip, int paired_output) {
+  if (clip) {
+    if (paired_output) horizontal3x2_bytes(row_a, row_b, vectors, weights, starts, out_count, out_a, out_b, 1, 1);
+    else horizontal3x2_bytes(row_a, row_b, vectors, weights, starts, out_count, out_a, out_b, 1, 0);
+  } else {
+    if (paired_output) horizontal3x2_bytes(row_a, row_b, vectors, weights, starts, out_count, out_a, out_b, 0, 1);
+    else horizontal3x2_bytes(row_a, row_b, vectors, weights, starts, out_count, out_a, out_b, 0, 0);
+  }
+}
+
 AVX2 void litevision_avx2_horizontal4(const void* paired, intptr_t vectors, const void* weights,
                                       const intptr_t* starts, intptr_t out_count, void* out, int clip,
                                       int paired_output, int bgra) {
@@ -330,6 +410,11 @@ void litevision_avx2_horizontal3x2(const void* paired_a, const void* paired_b, i
 }
 void litevision_avx2_horizontal4(const void* paired, intptr_t vectors, const void* weights, const intptr_t* starts,
                                  intptr_t out_count, void* out, int clip, int paired_output, int bgra) {
+  __builtin_trap();
+}
+void litevision_avx2_horizontal3x2_bytes(const uint8_t* row_a, const uint8_t* row_b, intptr_t vectors,
+                                         const void* weights, const intptr_t* starts, intptr_t out_count, void* out_a,
+                                         void* out_b, int clip, int paired_output) {
   __builtin_trap();
 }
 void litevision_avx2_horizontal1(const void* paired, intptr_t vectors, const void* weights, const intptr_t* starts,

@@ -32,6 +32,15 @@ void litevision_avx2_horizontal3x2(const void* _Nonnull paired_a, const void* _N
                                    intptr_t out_count, void* _Nonnull out_a, void* _Nonnull out_b, int clip,
                                    int paired_output);
 
+/// litevision_avx2_horizontal3x2 straight from two source rows of RGB bytes (`row_b` any distance from
+/// `row_a`), with `weights` holding the plain 32-bit weight of each lane (HorizontalTable.plainWeights)
+/// instead of pmaddwd pairs: no paired row is made. Reads each row up to element `4 * (starts[i] + vectors)`
+/// for every pixel `i` (past the row's end, with zero weights; the memory must be readable).
+void litevision_avx2_horizontal3x2_bytes(const uint8_t* _Nonnull row_a, const uint8_t* _Nonnull row_b,
+                                         intptr_t vectors, const void* _Nonnull weights,
+                                         const intptr_t* _Nonnull starts, intptr_t out_count, void* _Nonnull out_a,
+                                         void* _Nonnull out_b, int clip, int paired_output);
+
 /// HorizontalKernel.row4 (four elements per pixel, alpha weighted zero); `bgra` swaps lanes 0 and 2.
 void litevision_avx2_horizontal4(const void* _Nonnull paired, intptr_t vectors, const void* _Nonnull weights,
                                  const intptr_t* _Nonnull starts, intptr_t out_count, void* _Nonnull out, int clip,

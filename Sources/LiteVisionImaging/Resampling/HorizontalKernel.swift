@@ -41,6 +41,8 @@ enum HorizontalKernel {
     struct Row {
         let table: HorizontalTable
         let weights: UnsafePointer<SIMD8<Int16>>
+        /// ``HorizontalTable/plainWeights``, for ``resampleTwoBytes(_:_:_:outA:outB:)``.
+        let plainWeights: UnsafePointer<SIMD4<Int32>>
         let starts: UnsafePointer<Int>
         let outCount: Int
         let format: PixelFormat
@@ -135,6 +137,25 @@ enum HorizontalKernel {
                 inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
                 ClippedRounding.self, ByteSink.self)
         }
+    }
+
+    /// Whether ``resampleTwoBytes(_:_:_:outA:outB:)`` can read a row with `readable` bytes from its start.
+    @inline(__always)
+    static func canReadBytes(_ row: Row, readable: Int) -> Bool {
+        row.avx2 && row.format == .rgb8 && readable >= row.table.pairedRowVectors &* 4
+    }
+
+    /// ``resampleTwo(_:_:_:pairedOutput:outA:outB:)`` into the paired ring straight from two RGB8 source rows,
+    /// without making paired rows (AVX2, `vpmulld` of the bytes and the plain weights; the same integers).
+    /// Only when ``canReadBytes(_:readable:)`` holds for both rows.
+    @inline(__always)
+    static func resampleTwoBytes(
+        _ rowA: UnsafePointer<UInt8>, _ rowB: UnsafePointer<UInt8>, _ row: Row,
+        outA: UnsafeMutableRawPointer, outB: UnsafeMutableRawPointer
+    ) {
+        litevision_avx2_horizontal3x2_bytes(
+            rowA, rowB, row.table.vectorsPerPixel, UnsafeRawPointer(row.plainWeights), row.starts, row.outCount,
+            outA, outB, row.clip ? 1 : 0, 1)
     }
 
     /// R, G, B (lanes 0 ... 2) from the three accumulators of a three-element window, whose lanes

@@ -33,23 +33,25 @@ struct ResizeEngine: @unchecked Sendable {
     func run(threads: Int) {
         let table: HorizontalTable? = plan.needsHorizontal ? plan.horizontalTable(for: format) : nil
         let workers = max(1, min(threads, plan.height, estimatedCost(table) / ResizeEngine.threadingThreshold + 1))
-        let emptyWeights = [SIMD8<Int16>](), emptyStarts = [Int]()
+        let emptyWeights = [SIMD8<Int16>](), emptyPlain = [SIMD4<Int32>](), emptyStarts = [Int]()
         (table?.weights ?? emptyWeights).withUnsafeBufferPointer { hWeights in
-            (table?.startVector ?? emptyStarts).withUnsafeBufferPointer { hStarts in
-                plan.vertical.weights.withUnsafeBufferPointer { vWeights in
-                    var row: HorizontalKernel.Row? = nil
-                    if let table {
-                        row = HorizontalKernel.Row(
-                            table: table, weights: hWeights.baseAddress!,
-                            starts: hStarts.baseAddress!, outCount: plan.width,
-                            format: format, clip: plan.horizontal.needsClip, avx2: instructions == .avx2)
-                    }
-                    let context = Context(row: row, vWeights: vWeights.baseAddress!, avx2: instructions == .avx2)
-                    if workers == 1 {
-                        runBand(0, plan.height, context)
-                    } else {
-                        DispatchQueue.concurrentPerform(iterations: workers) { w in
-                            runBand(plan.height * w / workers, plan.height * (w + 1) / workers, context)
+            (table?.plainWeights ?? emptyPlain).withUnsafeBufferPointer { hPlain in
+                (table?.startVector ?? emptyStarts).withUnsafeBufferPointer { hStarts in
+                    plan.vertical.weights.withUnsafeBufferPointer { vWeights in
+                        var row: HorizontalKernel.Row? = nil
+                        if let table {
+                            row = HorizontalKernel.Row(
+                                table: table, weights: hWeights.baseAddress!, plainWeights: hPlain.baseAddress!,
+                                starts: hStarts.baseAddress!, outCount: plan.width,
+                                format: format, clip: plan.horizontal.needsClip, avx2: instructions == .avx2)
+                        }
+                        let context = Context(row: row, vWeights: vWeights.baseAddress!, avx2: instructions == .avx2)
+                        if workers == 1 {
+                            runBand(0, plan.height, context)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                                runBand(plan.height * w / workers, plan.height * (w + 1) / workers, context)
+                            }
                         }
                     }
                 }
@@ -127,6 +129,15 @@ struct ResizeEngine: @unchecked Sendable {
             while next < first + taps {
                 let row = source + next * sourceBytesPerRow
                 let slot = scratch.ringRow(next)
+                if let hRow = context.row, next + 1 < bandEnd,
+                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 1))
+                {
+                    // AVX2 on RGB8: straight from the source bytes, no paired rows.
+                    HorizontalKernel.resampleTwoBytes(
+                        row, row + sourceBytesPerRow, hRow, outA: slot, outB: scratch.ringRow(next + 1))
+                    next += 2
+                    continue
+                }
                 if let hRow = context.row, next + 1 < bandEnd {
                     // Two rows at a time share the weight loads.
                     HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
@@ -161,6 +172,12 @@ struct ResizeEngine: @unchecked Sendable {
                     taps: taps, count: rowBytes, out: out, UnclippedRounding.self, avx2: context.avx2)
             }
         }
+    }
+
+    /// How many bytes can be read from the start of source row `y` (to the end of the last row).
+    @inline(__always)
+    func readable(row y: Int) -> Int {
+        (plan.sourceHeight &- 1 &- y) &* sourceBytesPerRow &+ plan.sourceWidth &* format.bytesPerPixel
     }
 
     /// Vertical pass only, straight over RGB8 source rows.
