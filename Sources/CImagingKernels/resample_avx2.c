@@ -276,6 +276,72 @@ AVX2 void litevision_avx2_horizontal3x2_bytes(const uint8_t* row_a, const uint8_
   }
 }
 
+/// window3x2_bytes for four rows `stride` bytes apart: each weight load serves four rows (the 111 KB weight
+/// table of a 12 MP → 224 resize lives in L2, so its loads are what the two-row loop waits on).
+AVX2 INLINE void window3x4_bytes(const uint8_t* s, intptr_t stride, const uint8_t* k, intptr_t vectors,
+                                 __m128i out[4]) {
+  __m256i acc[4][3];
+  for (int r = 0; r < 4; r++) acc[r][0] = acc[r][1] = acc[r][2] = _mm256_setzero_si256();
+  intptr_t j = 0;
+  for (; j + 6 <= vectors; j += 6, s += 24, k += 96) {
+    for (int v = 0; v < 3; v++) {
+      __m256i w = _mm256_loadu_si256((const __m256i*)(k + 32 * v));
+      for (int r = 0; r < 4; r++) {
+        __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(s + r * stride + 8 * v)));
+        acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_mullo_epi32(d, w));
+      }
+    }
+  }
+  intptr_t rest = vectors - j;
+  for (int v = 0; v < 2; v++) {
+    if (rest < 2 * (v + 1)) break;
+    __m256i w = _mm256_loadu_si256((const __m256i*)(k + 32 * v));
+    for (int r = 0; r < 4; r++) {
+      __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(s + r * stride + 8 * v)));
+      acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_mullo_epi32(d, w));
+    }
+  }
+  for (int r = 0; r < 4; r++) {
+    __m256i a = acc[r][0], b = acc[r][1], c = acc[r][2];
+    __m128i a0 = _mm_add_epi32(LO(a), HI(b)), a1 = _mm_add_epi32(HI(a), LO(c)), a2 = _mm_add_epi32(LO(b), HI(c));
+    if (rest & 1) {
+      __m128i x = mul4(s + r * stride + (rest - 1) * 4, k + (rest - 1) * 16);
+      if (rest == 1) a0 = _mm_add_epi32(a0, x);
+      else if (rest == 3) a2 = _mm_add_epi32(a2, x);
+      else a1 = _mm_add_epi32(a1, x);
+    }
+    out[r] = channels3(a0, a1, a2);
+  }
+}
+
+AVX2 INLINE void horizontal3x4_bytes(const uint8_t* row, intptr_t stride, intptr_t vectors, const uint8_t* weights,
+                                     const intptr_t* starts, intptr_t out_count, uint8_t* const* outs, int clip,
+                                     int paired_out) {
+  uint8_t *o0 = outs[0], *o1 = outs[1], *o2 = outs[2], *o3 = outs[3];
+  for (intptr_t i = 0; i < out_count; i++) {
+    __m128i v[4];
+    window3x4_bytes(row + starts[i] * 4, stride, weights + i * vectors * 16, vectors, v);
+    int last = i == out_count - 1;
+    store_pixel(round4(v[0], clip), i, last, o0, paired_out);
+    store_pixel(round4(v[1], clip), i, last, o1, paired_out);
+    store_pixel(round4(v[2], clip), i, last, o2, paired_out);
+    store_pixel(round4(v[3], clip), i, last, o3, paired_out);
+  }
+}
+
+AVX2 void litevision_avx2_horizontal3x4_bytes(const uint8_t* row, intptr_t stride, intptr_t vectors,
+                                              const void* weights, const intptr_t* starts, intptr_t out_count,
+                                              void* const* outs, int clip, int paired_output) {
+  uint8_t* const* o = (uint8_t* const*)outs;
+  if (clip) {
+    if (paired_output) horizontal3x4_bytes(row, stride, vectors, weights, starts, out_count, o, 1, 1);
+    else horizontal3x4_bytes(row, stride, vectors, weights, starts, out_count, o, 1, 0);
+  } else {
+    if (paired_output) horizontal3x4_bytes(row, stride, vectors, weights, starts, out_count, o, 0, 1);
+    else horizontal3x4_bytes(row, stride, vectors, weights, starts, out_count, o, 0, 0);
+  }
+}
+
 AVX2 void litevision_avx2_horizontal4(const void* paired, intptr_t vectors, const void* weights,
                                       const intptr_t* starts, intptr_t out_count, void* out, int clip,
                                       int paired_output, int bgra) {
@@ -415,6 +481,11 @@ void litevision_avx2_horizontal4(const void* paired, intptr_t vectors, const voi
 void litevision_avx2_horizontal3x2_bytes(const uint8_t* row_a, const uint8_t* row_b, intptr_t vectors,
                                          const void* weights, const intptr_t* starts, intptr_t out_count, void* out_a,
                                          void* out_b, int clip, int paired_output) {
+  __builtin_trap();
+}
+void litevision_avx2_horizontal3x4_bytes(const uint8_t* row, intptr_t stride, intptr_t vectors, const void* weights,
+                                         const intptr_t* starts, intptr_t out_count, void* const* outs, int clip,
+                                         int paired_output) {
   __builtin_trap();
 }
 void litevision_avx2_horizontal1(const void* paired, intptr_t vectors, const void* weights, const intptr_t* starts,

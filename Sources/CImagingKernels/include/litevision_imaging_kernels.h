@@ -41,6 +41,13 @@ void litevision_avx2_horizontal3x2_bytes(const uint8_t* _Nonnull row_a, const ui
                                          const intptr_t* _Nonnull starts, intptr_t out_count, void* _Nonnull out_a,
                                          void* _Nonnull out_b, int clip, int paired_output);
 
+/// litevision_avx2_horizontal3x2_bytes for the four rows at `row`, `row + stride`, `row + 2 * stride`,
+/// `row + 3 * stride`, into `outs[0]` ... `outs[3]`: each weight load serves four rows.
+void litevision_avx2_horizontal3x4_bytes(const uint8_t* _Nonnull row, intptr_t stride, intptr_t vectors,
+                                         const void* _Nonnull weights, const intptr_t* _Nonnull starts,
+                                         intptr_t out_count, void* _Nonnull const* _Nonnull outs, int clip,
+                                         int paired_output);
+
 /// HorizontalKernel.row4 (four elements per pixel, alpha weighted zero); `bgra` swaps lanes 0 and 2.
 void litevision_avx2_horizontal4(const void* _Nonnull paired, intptr_t vectors, const void* _Nonnull weights,
                                  const intptr_t* _Nonnull starts, intptr_t out_count, void* _Nonnull out, int clip,

@@ -158,6 +158,17 @@ enum HorizontalKernel {
             outA, outB, row.clip ? 1 : 0, 1)
     }
 
+    /// ``resampleTwoBytes(_:_:_:outA:outB:)`` for the four source rows at `row` and `stride`, `2 * stride`,
+    /// `3 * stride` bytes on, into the paired rows `outs[0 ... 3]`: each weight load serves four rows.
+    @inline(__always)
+    static func resampleFourBytes(
+        _ row: UnsafePointer<UInt8>, stride: Int, _ hRow: Row, outs: UnsafePointer<UnsafeMutableRawPointer>
+    ) {
+        litevision_avx2_horizontal3x4_bytes(
+            row, stride, hRow.table.vectorsPerPixel, UnsafeRawPointer(hRow.plainWeights), hRow.starts,
+            hRow.outCount, outs, hRow.clip ? 1 : 0, 1)
+    }
+
     /// R, G, B (lanes 0 ... 2) from the three accumulators of a three-element window, whose lanes
     /// hold channels a0 = [0 1 2 0], a1 = [1 2 0 1], a2 = [2 0 1 2]: the sum of the element
     /// windows 0-3, 3-6, 6-9 and 9-12.

@@ -120,8 +120,8 @@ struct ResizeEngine: @unchecked Sendable {
         let rowBytes = plan.width * 3
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
         var next = Int.min  // the next source row the ring does not hold yet
-        // The ring has one row more than any window, so the row after a window can be made early
-        // (with the window's last row) without evicting a row the window still needs.
+        // The ring has three rows more than any window, so the rows after a window can be made early
+        // (with the window's last rows, up to four at a time) without evicting a row the window still needs.
         let bandEnd = vertical.first[end - 1] + vertical.count[end - 1]
         for yy in start..<end {
             let first = vertical.first[yy], taps = vertical.count[yy]
@@ -129,6 +129,16 @@ struct ResizeEngine: @unchecked Sendable {
             while next < first + taps {
                 let row = source + next * sourceBytesPerRow
                 let slot = scratch.ringRow(next)
+                if let hRow = context.row, next + 3 < bandEnd,
+                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 3))
+                {
+                    // AVX2 on RGB8, four rows per weight load (the ring has room for the three rows past a
+                    // window).
+                    for r in 0..<4 { scratch.ringOutputs[r] = scratch.ringRow(next + r) }
+                    HorizontalKernel.resampleFourBytes(row, stride: sourceBytesPerRow, hRow, outs: scratch.ringOutputs)
+                    next += 4
+                    continue
+                }
                 if let hRow = context.row, next + 1 < bandEnd,
                     HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 1))
                 {
@@ -218,7 +228,7 @@ struct ResizeEngine: @unchecked Sendable {
 }
 
 /// One worker's buffers: a paired source row, the ring of paired horizontal rows, a byte row, row
-/// pointers and weight vectors. About 50 KB + 3 KB per ring row for a 4096-wide source to 224.
+/// pointers and weight vectors. About 100 KB + 3 KB per ring row for a 4096-wide source to 224.
 struct Scratch {
     let paired: UnsafeMutableRawPointer
     let paired2: UnsafeMutableRawPointer
@@ -229,6 +239,8 @@ struct Scratch {
     let pairedRows: UnsafeMutablePointer<UnsafeRawPointer>
     let byteRows: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let weightVectors: UnsafeMutablePointer<SIMD8<Int16>>
+    /// The four ring rows a four-row horizontal call writes.
+    let ringOutputs: UnsafeMutablePointer<UnsafeMutableRawPointer>
 
     init(plan: ResizePlan, format: PixelFormat, horizontal: Bool) {
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
@@ -240,13 +252,15 @@ struct Scratch {
         paired.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         paired2.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         let taps = max(plan.vertical.maxCount, 1)
-        ringRows = plan.needsVertical ? taps + 1 : 0
+        ringRows = plan.needsVertical ? taps + 3 : 0
         ringStride = ((plan.width * 3 + 4) * 4 + 63) / 64 * 64
         ring = UnsafeMutableRawPointer.allocate(byteCount: max(ringRows * ringStride, 64), alignment: 64)
         bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(sourceElements, plan.width * 3))
         pairedRows = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: taps)
         byteRows = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: taps)
         weightVectors = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: taps + 1)
+        ringOutputs = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: 4)
+        ringOutputs.initialize(repeating: ring, count: 4)
     }
 
     /// The ring slot of source row `y`.
@@ -261,5 +275,6 @@ struct Scratch {
         pairedRows.deallocate()
         byteRows.deallocate()
         weightVectors.deallocate()
+        ringOutputs.deallocate()
     }
 }
