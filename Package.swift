@@ -11,7 +11,8 @@
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
-//   0  CDynamicLibrary (the dlopen loader they share); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo
+//   0  CDynamicLibrary (the dlopen loader they share), CImagingKernels (AVX2 image kernels); Debian's CZlib,
+//      CTurboJPEG, CPNG, CFFmpeg, CCairo
 import PackageDescription
 
 let package = Package(
@@ -46,6 +47,8 @@ let package = Package(
         // Layers 0-1: C. Our own declarations for the libraries loaded at run time with dlopen (so that neither
         // LiteRT nor libcurl is needed to build) and the loader they share; Debian's -dev packages for the rest.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        // AVX2 forms of the resampling kernels (compiled for AVX2 per function, run after a cpuid check).
+        .target(name: "CImagingKernels"),
         .target(name: "CLiteRt", dependencies: ["CDynamicLibrary"]),
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -68,7 +71,8 @@ let package = Package(
         .target(name: "TFLiteFormat", dependencies: ["CZlib", "LiteVisionSystem"]),
         // Pixel buffers, orientation, JPEG/PNG codecs, resampling.
         .target(
-            name: "LiteVisionImaging", dependencies: ["CTurboJPEG", "CPNG", "LiteVisionGeometry", "LiteVisionSystem"]),
+            name: "LiteVisionImaging",
+            dependencies: ["CTurboJPEG", "CPNG", "CImagingKernels", "LiteVisionGeometry", "LiteVisionSystem"]),
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
         .target(name: "LiteVisionTracking", dependencies: ["LiteVisionGeometry"]),
         // Where models come from: local files and AutoML bundles, the built-in model catalog, verified downloads.

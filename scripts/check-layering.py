@@ -52,6 +52,7 @@ LAYERS = {
     "CCurl": 1,
     # 0: the dlopen loader they share, and Debian's C libraries
     "CDynamicLibrary": 0,
+    "CImagingKernels": 0,
     "CZlib": 0,
     "CTurboJPEG": 0,
     "CPNG": 0,

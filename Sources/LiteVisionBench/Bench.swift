@@ -33,6 +33,8 @@ struct Bench {
             try measureLabeling(
                 model: model, data: data, repeats: repeats, peer: peer.models[model] ?? [:], table: table)
         }
+        FileHandle.standardError.write(Data("bench: measuring camera frames (NV12)...\n".utf8))
+        try CameraBench.measure(data: data, repeats: repeats, table: table)
         try measureProcess(data: data, peer: peer, table: table)
         print(
             "Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; MediaPipe \(peer.version ?? "missing: \(peer.error ?? "")"); medians of \(repeats) runs; times in ms.\n"

@@ -1,9 +1,24 @@
+import CImagingKernels
+
 /// The horizontal pass: one source row in, one row of `outCount` RGB pixels out (Pillow's
 /// `ImagingResampleHorizontal_8bpc`, bit-exact).
 ///
 /// The row is first widened into a *paired row* (see ``HorizontalTable``), once, so that the two
-/// windows every source byte belongs to read it ready for `pmaddwd`.
+/// windows every source byte belongs to read it ready for `pmaddwd`. With ``Row/avx2`` the AVX2 forms of
+/// the same loops (`CImagingKernels`) run instead; they compute the same integers.
 enum HorizontalKernel {
+    /// ``pairRow(_:count:into:)`` with the AVX2 kernel when `avx2` is true.
+    @inline(__always)
+    static func pairRow(
+        _ source: UnsafePointer<UInt8>, count: Int, into paired: UnsafeMutableRawPointer, avx2: Bool
+    ) {
+        if avx2 {
+            litevision_avx2_pair_row(source, count, paired)
+        } else {
+            pairRow(source, count: count, into: paired)
+        }
+    }
+
     /// Writes the paired form (`p | p << 23`, four bytes per element) of `count` bytes at `source`
     /// to `paired`, which must be 16-byte aligned and hold `count` 32-bit lanes.
     @inline(__always)
@@ -26,16 +41,24 @@ enum HorizontalKernel {
     struct Row {
         let table: HorizontalTable
         let weights: UnsafePointer<SIMD8<Int16>>
+        /// ``HorizontalTable/plainWeights``, for ``resampleTwoBytes(_:_:_:outA:outB:)``.
+        let plainWeights: UnsafePointer<SIMD4<Int32>>
         let starts: UnsafePointer<Int>
         let outCount: Int
         let format: PixelFormat
         let clip: Bool
+        /// Whether the AVX2 kernels run (the processor has been checked to support them).
+        let avx2: Bool
     }
 
     /// Resamples one paired row into `row.outCount` pixels at `out`, as bytes (`paired: false`) or
     /// in paired form for the vertical pass (`paired: true`).
     @inline(__always)
     static func resample(_ input: UnsafeRawPointer, _ row: Row, pairedOutput: Bool, out: UnsafeMutableRawPointer) {
+        if row.avx2 {
+            resampleAVX2(input, row, pairedOutput: pairedOutput, out: out)
+            return
+        }
         if row.clip {
             pairedOutput
                 ? dispatch(input, row, out, ClippedRounding.self, PairedSink.self)
@@ -44,6 +67,22 @@ enum HorizontalKernel {
             pairedOutput
                 ? dispatch(input, row, out, UnclippedRounding.self, PairedSink.self)
                 : dispatch(input, row, out, UnclippedRounding.self, ByteSink.self)
+        }
+    }
+
+    /// ``resample(_:_:pairedOutput:out:)`` with the AVX2 kernels.
+    static func resampleAVX2(_ input: UnsafeRawPointer, _ row: Row, pairedOutput: Bool, out: UnsafeMutableRawPointer) {
+        let v = row.table.vectorsPerPixel, clip: Int32 = row.clip ? 1 : 0, paired: Int32 = pairedOutput ? 1 : 0
+        let weights = UnsafeRawPointer(row.weights)
+        switch row.format {
+        case .rgb8:
+            litevision_avx2_horizontal3(input, v, weights, row.starts, row.outCount, out, clip, paired)
+        case .rgba8:
+            litevision_avx2_horizontal4(input, v, weights, row.starts, row.outCount, out, clip, paired, 0)
+        case .bgra8:
+            litevision_avx2_horizontal4(input, v, weights, row.starts, row.outCount, out, clip, paired, 1)
+        case .gray8:
+            litevision_avx2_horizontal1(input, v, weights, row.starts, row.outCount, out, clip, paired)
         }
     }
 
@@ -74,6 +113,12 @@ enum HorizontalKernel {
             return
         }
         let v = row.table.vectorsPerPixel
+        if row.avx2 {
+            litevision_avx2_horizontal3x2(
+                inputA, inputB, v, UnsafeRawPointer(row.weights), row.starts, row.outCount, outA, outB,
+                row.clip ? 1 : 0, pairedOutput ? 1 : 0)
+            return
+        }
         switch (row.clip, pairedOutput) {
         case (false, true):
             row3x2(
@@ -92,6 +137,36 @@ enum HorizontalKernel {
                 inputA, inputB, v, row.weights, row.starts, row.outCount, outA, outB,
                 ClippedRounding.self, ByteSink.self)
         }
+    }
+
+    /// Whether ``resampleTwoBytes(_:_:_:outA:outB:)`` can read a row with `readable` bytes from its start.
+    @inline(__always)
+    static func canReadBytes(_ row: Row, readable: Int) -> Bool {
+        row.avx2 && row.format == .rgb8 && readable >= row.table.pairedRowVectors &* 4
+    }
+
+    /// ``resampleTwo(_:_:_:pairedOutput:outA:outB:)`` into the paired ring straight from two RGB8 source rows,
+    /// without making paired rows (AVX2, `vpmulld` of the bytes and the plain weights; the same integers).
+    /// Only when ``canReadBytes(_:readable:)`` holds for both rows.
+    @inline(__always)
+    static func resampleTwoBytes(
+        _ rowA: UnsafePointer<UInt8>, _ rowB: UnsafePointer<UInt8>, _ row: Row,
+        outA: UnsafeMutableRawPointer, outB: UnsafeMutableRawPointer
+    ) {
+        litevision_avx2_horizontal3x2_bytes(
+            rowA, rowB, row.table.vectorsPerPixel, UnsafeRawPointer(row.plainWeights), row.starts, row.outCount,
+            outA, outB, row.clip ? 1 : 0, 1)
+    }
+
+    /// ``resampleTwoBytes(_:_:_:outA:outB:)`` for the four source rows at `row` and `stride`, `2 * stride`,
+    /// `3 * stride` bytes on, into the paired rows `outs[0 ... 3]`: each weight load serves four rows.
+    @inline(__always)
+    static func resampleFourBytes(
+        _ row: UnsafePointer<UInt8>, stride: Int, _ hRow: Row, outs: UnsafePointer<UnsafeMutableRawPointer>
+    ) {
+        litevision_avx2_horizontal3x4_bytes(
+            row, stride, hRow.table.vectorsPerPixel, UnsafeRawPointer(hRow.plainWeights), hRow.starts,
+            hRow.outCount, outs, hRow.clip ? 1 : 0, 1)
     }
 
     /// R, G, B (lanes 0 ... 2) from the three accumulators of a three-element window, whose lanes

@@ -19,6 +19,9 @@ struct HorizontalTable: Sendable {
     let startVector: [Int]
     /// `vectorsPerPixel` weight vectors per output pixel.
     let weights: [SIMD8<Int16>]
+    /// The same weights as plain 32-bit integers `K` (one per lane, same layout), for the AVX2 kernel that
+    /// multiplies source bytes directly (`vpmulld`) instead of reading a paired row.
+    let plainWeights: [SIMD4<Int32>]
     /// Vectors the paired-row buffer must hold (the part past the row's elements stays zero).
     let pairedRowVectors: Int
 
@@ -47,25 +50,31 @@ struct HorizontalTable: Sendable {
         pairedRowVectors = max((axis.inSize * e + 3) / 4, (starts.last ?? 0) + vectors)
 
         var table = [SIMD8<Int16>](repeating: SIMD8<Int16>(), count: out * vectors)
+        var plain = [SIMD4<Int32>](repeating: SIMD4<Int32>(), count: out * vectors)
         table.withUnsafeMutableBytes { bytes in
-            let raw = bytes.baseAddress!
-            axis.weights.withUnsafeBufferPointer { k in
-                for i in 0..<out {
-                    let lo = axis.first[i], n = axis.count[i]
-                    // Lane of element `e` of the source row: (e - 4 * start) within this pixel's vectors.
-                    let base = i * vectors * 4 - starts[i] * 4
-                    for t in 0..<n {
-                        let w = Int(k[i * axis.stride + t])
-                        precondition(w >= 0 && w <= 32767 * 128 + 32767, "weight out of range")
-                        let high = min(w >> 7, 32767)
-                        let pair = UInt32(UInt16(w - high * 128)) | UInt32(UInt16(high)) << 16
-                        for c in 0..<e where c != ignoredElement {
-                            raw.storeBytes(of: pair, toByteOffset: (base + (lo + t) * e + c) * 4, as: UInt32.self)
+            plain.withUnsafeMutableBytes { plainBytes in
+                let raw = bytes.baseAddress!, plainRaw = plainBytes.baseAddress!
+                axis.weights.withUnsafeBufferPointer { k in
+                    for i in 0..<out {
+                        let lo = axis.first[i], n = axis.count[i]
+                        // Lane of element `e` of the source row: (e - 4 * start) within this pixel's vectors.
+                        let base = i * vectors * 4 - starts[i] * 4
+                        for t in 0..<n {
+                            let w = Int(k[i * axis.stride + t])
+                            precondition(w >= 0 && w <= 32767 * 128 + 32767, "weight out of range")
+                            let high = min(w >> 7, 32767)
+                            let pair = UInt32(UInt16(w - high * 128)) | UInt32(UInt16(high)) << 16
+                            for c in 0..<e where c != ignoredElement {
+                                raw.storeBytes(of: pair, toByteOffset: (base + (lo + t) * e + c) * 4, as: UInt32.self)
+                                plainRaw.storeBytes(
+                                    of: Int32(w), toByteOffset: (base + (lo + t) * e + c) * 4, as: Int32.self)
+                            }
                         }
                     }
                 }
             }
         }
         weights = table
+        plainWeights = plain
     }
 }

@@ -4,12 +4,16 @@
 /// Turns Pillow's fixed-point sums into byte values: `(sum + 2^21) >> 22`, clipped to 0 ... 255.
 protocol Rounding {
     static func round(_ sum: SIMD4<Int32>) -> SIMD4<Int32>
+    /// Whether the result is clipped (the flag the AVX2 kernels take).
+    static var clips: Bool { get }
 }
 
 /// Rounding without the clip. Exact whenever `255 * (sum of a window's weights) + 2^21` stays below
 /// `256 << 22`, which holds for every window of fewer than 16,000 taps (``PillowAxis/needsClip``);
 /// the weights are never negative, so the result is never below zero either.
 enum UnclippedRounding: Rounding {
+    static var clips: Bool { false }
+
     @inline(__always)
     static func round(_ sum: SIMD4<Int32>) -> SIMD4<Int32> {
         (sum &+ SIMD4(repeating: 1 << 21)) &>> SIMD4(repeating: 22)
@@ -18,6 +22,8 @@ enum UnclippedRounding: Rounding {
 
 /// Rounding with Pillow's clip, for the (extreme) plans that may need it.
 enum ClippedRounding: Rounding {
+    static var clips: Bool { true }
+
     @inline(__always)
     static func round(_ sum: SIMD4<Int32>) -> SIMD4<Int32> {
         SIMDOps.roundToByte(sum)

@@ -17,7 +17,7 @@ package enum PixelConversion {
     ) throws(PixelBufferError) -> ImageBuffer {
         try semiPlanar(
             y: y, yBytesPerRow: yBytesPerRow, chroma: cbcr, chromaBytesPerRow: cbcrBytesPerRow,
-            planeName: "CbCr", cbFirst: true, width: width, height: height, range: range)
+            planeName: "CbCr", cbFirst: true, width: width, height: height, range: range, instructions: .best)
     }
 
     /// Converts an NV21 frame (a Y plane and one plane of interleaved Cr, Cb pairs — Android's camera
@@ -29,7 +29,7 @@ package enum PixelConversion {
     ) throws(PixelBufferError) -> ImageBuffer {
         try semiPlanar(
             y: y, yBytesPerRow: yBytesPerRow, chroma: crcb, chromaBytesPerRow: crcbBytesPerRow,
-            planeName: "CrCb", cbFirst: false, width: width, height: height, range: range)
+            planeName: "CrCb", cbFirst: false, width: width, height: height, range: range, instructions: .best)
     }
 
     /// Converts an I420 frame (Y, U = Cb and V = Cr planes) to RGB8.
@@ -43,6 +43,19 @@ package enum PixelConversion {
         v: UnsafeRawBufferPointer, vBytesPerRow: Int,
         width: Int, height: Int, range: YUVRange
     ) throws(PixelBufferError) -> ImageBuffer {
+        try i420ToRGB(
+            y: y, yBytesPerRow: yBytesPerRow, u: u, uBytesPerRow: uBytesPerRow, v: v, vBytesPerRow: vBytesPerRow,
+            width: width, height: height, range: range, instructions: .best)
+    }
+
+    /// ``i420ToRGB(y:yBytesPerRow:u:uBytesPerRow:v:vBytesPerRow:width:height:range:)`` with the row kernel of
+    /// `instructions` (tests force the SSE2 fallback with it).
+    static func i420ToRGB(
+        y: UnsafeRawBufferPointer, yBytesPerRow: Int,
+        u: UnsafeRawBufferPointer, uBytesPerRow: Int,
+        v: UnsafeRawBufferPointer, vBytesPerRow: Int,
+        width: Int, height: Int, range: YUVRange, instructions: InstructionSet
+    ) throws(PixelBufferError) -> ImageBuffer {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         try PixelBufferError.check(plane: "Y", count: y.count, bytesPerRow: yBytesPerRow, rowBytes: width, rows: height)
@@ -51,7 +64,7 @@ package enum PixelConversion {
         let yBase = y.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let uBase = u.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let vBase = v.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return convert(width: width, height: height, range: range, cbFirst: true) { row in
+        return convert(width: width, height: height, range: range, cbFirst: true, instructions: instructions) { row in
             (
                 yBase + row * yBytesPerRow,
                 .planar(cb: uBase + (row / 2) * uBytesPerRow, cr: vBase + (row / 2) * vBytesPerRow)
@@ -75,10 +88,11 @@ package enum PixelConversion {
         return ImageBuffer(width: image.width, height: image.height, format: .rgb8, pixels: pixels)
     }
 
+    /// NV12 (`cbFirst`) or NV21 with the row kernel of `instructions` (tests force the SSE2 fallback with it).
     static func semiPlanar(
         y: UnsafeRawBufferPointer, yBytesPerRow: Int, chroma: UnsafeRawBufferPointer,
         chromaBytesPerRow: Int, planeName: String, cbFirst: Bool,
-        width: Int, height: Int, range: YUVRange
+        width: Int, height: Int, range: YUVRange, instructions: InstructionSet
     ) throws(PixelBufferError) -> ImageBuffer {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
@@ -88,26 +102,30 @@ package enum PixelConversion {
             rowBytes: 2 * cw, rows: ch)
         let yBase = y.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let cBase = chroma.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return convert(width: width, height: height, range: range, cbFirst: cbFirst) { row in
+        return convert(width: width, height: height, range: range, cbFirst: cbFirst, instructions: instructions) {
+            row in
             (yBase + row * yBytesPerRow, .interleaved(cBase + (row / 2) * chromaBytesPerRow, cbFirst: cbFirst))
         }
     }
 
     /// Runs the row kernel over every row; `rowPlanes` gives the luma row and chroma of row `r`.
+    /// (The output is written without being zeroed first: every byte of it is a pixel.)
     static func convert(
-        width: Int, height: Int, range: YUVRange, cbFirst: Bool,
+        width: Int, height: Int, range: YUVRange, cbFirst: Bool, instructions: InstructionSet,
         rowPlanes: (Int) -> (UnsafePointer<UInt8>, YUVRowKernel.Chroma)
     ) -> ImageBuffer {
         let k = YUVCoefficients(range)
         let vectors = YUVRowKernel.Vectors(k, cbFirst: cbFirst)
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        pixels.withUnsafeMutableBufferPointer { out in
+        let avx2 = instructions.available == .avx2
+        let count = width * height * 3
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             for row in 0..<height {
                 let (luma, chroma) = rowPlanes(row)
                 YUVRowKernel.convertRow(
                     y: luma, chroma: chroma, width: width, k: k, vectors: vectors,
-                    out: out.baseAddress! + row * width * 3)
+                    out: out.baseAddress! + row * width * 3, avx2: avx2)
             }
+            initialized = count
         }
         return ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels)
     }

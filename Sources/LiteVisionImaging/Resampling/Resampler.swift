@@ -49,6 +49,23 @@ package enum Resampler {
         width dstWidth: Int, height dstHeight: Int,
         plan: ResizePlan? = nil, threads: Int = defaultThreadCount
     ) {
+        resizeBilinearAntialiased(
+            pixels: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format,
+            into: destination, width: dstWidth, height: dstHeight, plan: plan, threads: threads,
+            instructions: .best)
+    }
+
+    /// ``resizeBilinearAntialiased(pixels:width:height:bytesPerRow:format:into:width:height:plan:threads:)``
+    /// with the kernels of `instructions` (tests force the SSE2 fallback with it); returns the set that ran,
+    /// which is ``InstructionSet/sse2`` when this machine cannot run the one asked for.
+    @discardableResult
+    static func resizeBilinearAntialiased(
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int,
+        bytesPerRow: Int, format: PixelFormat,
+        into destination: UnsafeMutableRawPointer,
+        width dstWidth: Int, height dstHeight: Int,
+        plan: ResizePlan?, threads: Int, instructions: InstructionSet
+    ) -> InstructionSet {
         precondition(dstWidth > 0 && dstHeight > 0, "Resampler: destination size must be positive")
         precondition(width > 0 && height > 0, "Resampler: source size must be positive")
         precondition(bytesPerRow >= width * format.bytesPerPixel, "Resampler: bytesPerRow too small")
@@ -61,7 +78,8 @@ package enum Resampler {
                     && plan.width == dstWidth && plan.height == dstHeight,
                 "Resampler: the plan was made for other sizes")
         }
-        guard let base = pixels.baseAddress else { return }
+        let used = instructions.available
+        guard let base = pixels.baseAddress else { return used }
         let resolved =
             plan
             ?? ResizePlan(
@@ -70,8 +88,9 @@ package enum Resampler {
         let engine = ResizeEngine(
             source: base.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: bytesPerRow,
             format: format, destination: destination.assumingMemoryBound(to: UInt8.self),
-            plan: resolved)
+            plan: resolved, instructions: used)
         engine.run(threads: max(1, threads))
+        return used
     }
 
     /// Resizes `source` to a new tightly packed RGB8 image of `dstWidth`×`dstHeight`.

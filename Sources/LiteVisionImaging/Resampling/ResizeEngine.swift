@@ -14,12 +14,16 @@ import Dispatch
 /// `@unchecked Sendable`: the engine only holds pointers to memory that outlives the synchronous
 /// ``run(threads:)`` call; the source and the plan are only read, and every worker writes a disjoint
 /// band of destination rows and its own scratch buffers.
+///
+/// The kernels are the SSE2 Swift ones or their AVX2 forms (`instructions`, already checked against the
+/// processor); both give the same bytes.
 struct ResizeEngine: @unchecked Sendable {
     let source: UnsafePointer<UInt8>
     let sourceBytesPerRow: Int
     let format: PixelFormat
     let destination: UnsafeMutablePointer<UInt8>
     let plan: ResizePlan
+    let instructions: InstructionSet
 
     /// Estimated cost (in `pmaddwd`-sized operations, very roughly 0.1 ns each here) above which
     /// the rows are split across threads.
@@ -29,23 +33,25 @@ struct ResizeEngine: @unchecked Sendable {
     func run(threads: Int) {
         let table: HorizontalTable? = plan.needsHorizontal ? plan.horizontalTable(for: format) : nil
         let workers = max(1, min(threads, plan.height, estimatedCost(table) / ResizeEngine.threadingThreshold + 1))
-        let emptyWeights = [SIMD8<Int16>](), emptyStarts = [Int]()
+        let emptyWeights = [SIMD8<Int16>](), emptyPlain = [SIMD4<Int32>](), emptyStarts = [Int]()
         (table?.weights ?? emptyWeights).withUnsafeBufferPointer { hWeights in
-            (table?.startVector ?? emptyStarts).withUnsafeBufferPointer { hStarts in
-                plan.vertical.weights.withUnsafeBufferPointer { vWeights in
-                    var row: HorizontalKernel.Row? = nil
-                    if let table {
-                        row = HorizontalKernel.Row(
-                            table: table, weights: hWeights.baseAddress!,
-                            starts: hStarts.baseAddress!, outCount: plan.width,
-                            format: format, clip: plan.horizontal.needsClip)
-                    }
-                    let context = Context(row: row, vWeights: vWeights.baseAddress!)
-                    if workers == 1 {
-                        runBand(0, plan.height, context)
-                    } else {
-                        DispatchQueue.concurrentPerform(iterations: workers) { w in
-                            runBand(plan.height * w / workers, plan.height * (w + 1) / workers, context)
+            (table?.plainWeights ?? emptyPlain).withUnsafeBufferPointer { hPlain in
+                (table?.startVector ?? emptyStarts).withUnsafeBufferPointer { hStarts in
+                    plan.vertical.weights.withUnsafeBufferPointer { vWeights in
+                        var row: HorizontalKernel.Row? = nil
+                        if let table {
+                            row = HorizontalKernel.Row(
+                                table: table, weights: hWeights.baseAddress!, plainWeights: hPlain.baseAddress!,
+                                starts: hStarts.baseAddress!, outCount: plan.width,
+                                format: format, clip: plan.horizontal.needsClip, avx2: instructions == .avx2)
+                        }
+                        let context = Context(row: row, vWeights: vWeights.baseAddress!, avx2: instructions == .avx2)
+                        if workers == 1 {
+                            runBand(0, plan.height, context)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                                runBand(plan.height * w / workers, plan.height * (w + 1) / workers, context)
+                            }
                         }
                     }
                 }
@@ -57,6 +63,8 @@ struct ResizeEngine: @unchecked Sendable {
     struct Context: @unchecked Sendable {
         let row: HorizontalKernel.Row?
         let vWeights: UnsafePointer<Int32>
+        /// Whether the AVX2 kernels run.
+        let avx2: Bool
     }
 
     /// Rough operation count, to decide whether threads pay off.
@@ -88,7 +96,7 @@ struct ResizeEngine: @unchecked Sendable {
             for y in start..<end {
                 let row = source + y * sourceBytesPerRow
                 if let hRow = context.row {
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
                     HorizontalKernel.resample(
                         scratch.paired, hRow, pairedOutput: false, out: destination + y * rowBytes)
                 } else {
@@ -112,8 +120,8 @@ struct ResizeEngine: @unchecked Sendable {
         let rowBytes = plan.width * 3
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
         var next = Int.min  // the next source row the ring does not hold yet
-        // The ring has one row more than any window, so the row after a window can be made early
-        // (with the window's last row) without evicting a row the window still needs.
+        // The ring has three rows more than any window, so the rows after a window can be made early
+        // (with the window's last rows, up to four at a time) without evicting a row the window still needs.
         let bandEnd = vertical.first[end - 1] + vertical.count[end - 1]
         for yy in start..<end {
             let first = vertical.first[yy], taps = vertical.count[yy]
@@ -121,10 +129,30 @@ struct ResizeEngine: @unchecked Sendable {
             while next < first + taps {
                 let row = source + next * sourceBytesPerRow
                 let slot = scratch.ringRow(next)
+                if let hRow = context.row, next + 3 < bandEnd,
+                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 3))
+                {
+                    // AVX2 on RGB8, four rows per weight load (the ring has room for the three rows past a
+                    // window).
+                    for r in 0..<4 { scratch.ringOutputs[r] = scratch.ringRow(next + r) }
+                    HorizontalKernel.resampleFourBytes(row, stride: sourceBytesPerRow, hRow, outs: scratch.ringOutputs)
+                    next += 4
+                    continue
+                }
+                if let hRow = context.row, next + 1 < bandEnd,
+                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 1))
+                {
+                    // AVX2 on RGB8: straight from the source bytes, no paired rows.
+                    HorizontalKernel.resampleTwoBytes(
+                        row, row + sourceBytesPerRow, hRow, outA: slot, outB: scratch.ringRow(next + 1))
+                    next += 2
+                    continue
+                }
                 if let hRow = context.row, next + 1 < bandEnd {
                     // Two rows at a time share the weight loads.
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
-                    HorizontalKernel.pairRow(row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
+                    HorizontalKernel.pairRow(
+                        row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2, avx2: hRow.avx2)
                     HorizontalKernel.resampleTwo(
                         scratch.paired, scratch.paired2, hRow, pairedOutput: true,
                         outA: slot, outB: scratch.ringRow(next + 1))
@@ -132,11 +160,11 @@ struct ResizeEngine: @unchecked Sendable {
                     continue
                 }
                 if let hRow = context.row {
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired)
+                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
                     HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: true, out: slot)
                 } else {
                     RowConversion.toRGB(row, format: format, width: plan.width, into: scratch.bytes)
-                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot)
+                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot, avx2: context.avx2)
                 }
                 next += 1
             }
@@ -147,13 +175,19 @@ struct ResizeEngine: @unchecked Sendable {
             if vertical.needsClip {
                 VerticalPairedKernel.resampleRow(
                     rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, ClippedRounding.self)
+                    taps: taps, count: rowBytes, out: out, ClippedRounding.self, avx2: context.avx2)
             } else {
                 VerticalPairedKernel.resampleRow(
                     rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self)
+                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self, avx2: context.avx2)
             }
         }
+    }
+
+    /// How many bytes can be read from the start of source row `y` (to the end of the last row).
+    @inline(__always)
+    func readable(row y: Int) -> Int {
+        (plan.sourceHeight &- 1 &- y) &* sourceBytesPerRow &+ plan.sourceWidth &* format.bytesPerPixel
     }
 
     /// Vertical pass only, straight over RGB8 source rows.
@@ -167,7 +201,7 @@ struct ResizeEngine: @unchecked Sendable {
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
             VerticalKernel.resampleRow(
                 rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                taps: taps, count: rowBytes, out: destination + yy * rowBytes)
+                taps: taps, count: rowBytes, out: destination + yy * rowBytes, avx2: context.avx2)
         }
     }
 
@@ -186,15 +220,15 @@ struct ResizeEngine: @unchecked Sendable {
             VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
             VerticalKernel.resampleRow(
                 rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                taps: taps, count: sourceElements, out: scratch.bytes)
-            HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired)
+                taps: taps, count: sourceElements, out: scratch.bytes, avx2: context.avx2)
+            HorizontalKernel.pairRow(scratch.bytes, count: sourceElements, into: scratch.paired, avx2: context.avx2)
             HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: false, out: destination + yy * plan.width * 3)
         }
     }
 }
 
 /// One worker's buffers: a paired source row, the ring of paired horizontal rows, a byte row, row
-/// pointers and weight vectors. About 50 KB + 3 KB per ring row for a 4096-wide source to 224.
+/// pointers and weight vectors. About 100 KB + 3 KB per ring row for a 4096-wide source to 224.
 struct Scratch {
     let paired: UnsafeMutableRawPointer
     let paired2: UnsafeMutableRawPointer
@@ -205,6 +239,8 @@ struct Scratch {
     let pairedRows: UnsafeMutablePointer<UnsafeRawPointer>
     let byteRows: UnsafeMutablePointer<UnsafePointer<UInt8>>
     let weightVectors: UnsafeMutablePointer<SIMD8<Int16>>
+    /// The four ring rows a four-row horizontal call writes.
+    let ringOutputs: UnsafeMutablePointer<UnsafeMutableRawPointer>
 
     init(plan: ResizePlan, format: PixelFormat, horizontal: Bool) {
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
@@ -216,13 +252,15 @@ struct Scratch {
         paired.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         paired2.initializeMemory(as: UInt8.self, repeating: 0, count: pairedBytes)
         let taps = max(plan.vertical.maxCount, 1)
-        ringRows = plan.needsVertical ? taps + 1 : 0
+        ringRows = plan.needsVertical ? taps + 3 : 0
         ringStride = ((plan.width * 3 + 4) * 4 + 63) / 64 * 64
         ring = UnsafeMutableRawPointer.allocate(byteCount: max(ringRows * ringStride, 64), alignment: 64)
         bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(sourceElements, plan.width * 3))
         pairedRows = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: taps)
         byteRows = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: taps)
         weightVectors = UnsafeMutablePointer<SIMD8<Int16>>.allocate(capacity: taps + 1)
+        ringOutputs = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: 4)
+        ringOutputs.initialize(repeating: ring, count: 4)
     }
 
     /// The ring slot of source row `y`.
@@ -237,5 +275,6 @@ struct Scratch {
         pairedRows.deallocate()
         byteRows.deallocate()
         weightVectors.deallocate()
+        ringOutputs.deallocate()
     }
 }

@@ -1,9 +1,12 @@
+import CImagingKernels
+
 /// The vertical pass: `taps` rows of 8-bit elements in, one row out (Pillow's
 /// `ImagingResampleVertical_8bpc`, bit-exact).
 ///
 /// Taps are taken two rows at a time: the bytes of both rows are interleaved into 16-bit pairs and
 /// multiplied with `pmaddwd` by the pair of high parts (`K >> 11`) and the pair of low parts
-/// (`K & 2047`) of their weights; the exact sum is `(high << 11) + low`.
+/// (`K & 2047`) of their weights; the exact sum is `(high << 11) + low`. Rows of 16 bytes or more can go
+/// through the AVX2 form of the loop (`CImagingKernels`), which computes the same integers.
 enum VerticalKernel {
     /// The weights of one output row as `pmaddwd` operands: for each pair of taps, the vector of
     /// high parts and the vector of low parts. `pairs` must hold `(taps + 1) / 2 * 2` vectors.
@@ -33,12 +36,18 @@ enum VerticalKernel {
     ///   - rows: `taps` row pointers, each readable for `count` bytes.
     ///   - weights: the fixed-point weights (for the scalar tail).
     ///   - pairs: the weights prepared by ``prepareWeights(_:taps:into:)``.
+    ///   - avx2: whether to run the AVX2 kernel (the processor has been checked to support it).
     @inline(__always)
     static func resampleRow(
         rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int32>,
         pairs: UnsafePointer<SIMD8<Int16>>, taps: Int, count: Int,
-        out: UnsafeMutablePointer<UInt8>
+        out: UnsafeMutablePointer<UInt8>, avx2: Bool
     ) {
+        if avx2 && count >= 16 {
+            litevision_avx2_vertical_bytes(
+                rows, UnsafeRawPointer(pairs), taps, count, out)
+            return
+        }
         guard count >= 16 else {
             scalarRow(rows: rows, weights: weights, taps: taps, from: 0, count: count, out: out)
             return

@@ -1,6 +1,9 @@
+import CImagingKernels
+
 /// The vertical pass over rows in paired form (`p | p << 23` per element, as the horizontal pass
 /// writes them into its ring): one aligned load and one `pmaddwd` per tap and four elements, no
-/// shuffling. Bit-exact with Pillow's `ImagingResampleVertical_8bpc`.
+/// shuffling. Bit-exact with Pillow's `ImagingResampleVertical_8bpc`. Rows of 16 elements or more can go
+/// through the AVX2 form of the loop (`CImagingKernels`), which computes the same integers.
 enum VerticalPairedKernel {
     /// The `pmaddwd` operand of each tap: the weight pair `(K - 128 * Kh, Kh)`, `Kh = min(K >> 7, 32767)`,
     /// repeated over the four lanes.
@@ -21,11 +24,18 @@ enum VerticalPairedKernel {
     ///   - rows: `taps` paired rows, 16-byte aligned, each holding `count` lanes.
     ///   - pairs: the weights prepared by ``prepareWeights(_:taps:into:)``.
     ///   - weights: the plain weights (for rows shorter than 16 elements).
+    ///   - avx2: whether to run the AVX2 kernel (the processor has been checked to support it).
     static func resampleRow<R: Rounding>(
         rows: UnsafePointer<UnsafeRawPointer>, pairs: UnsafePointer<SIMD8<Int16>>,
         weights: UnsafePointer<Int32>, taps: Int, count: Int,
-        out: UnsafeMutablePointer<UInt8>, _: R.Type
+        out: UnsafeMutablePointer<UInt8>, _: R.Type, avx2: Bool
     ) {
+        if avx2 && count >= 16 {
+            litevision_avx2_vertical_paired(
+                rows, UnsafeRawPointer(pairs), taps, count, out,
+                R.clips ? 1 : 0)
+            return
+        }
         guard count >= 16 else {
             for x in 0..<count {
                 var sum: Int32 = 0

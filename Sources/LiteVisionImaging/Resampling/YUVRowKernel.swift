@@ -1,5 +1,11 @@
+import CImagingKernels
+
 /// One row of YCbCr 4:2:0 to RGB8: eight pixels (four chroma samples) per SIMD step, using
 /// `pmaddwd` for every product; the rest of the row pixel by pixel with the same integers.
+///
+/// With AVX2 the row goes through `litevision_avx2_yuv420_row` (`CImagingKernels`) sixteen pixels at a time
+/// first: the same integers again. The Swift step is the fallback; LLVM lowers part of it lane by lane
+/// (the clips and the per-pixel stores), about 1 ms for 640×480 on this machine against 0.1 ms for AVX2.
 enum YUVRowKernel {
     /// How the chroma samples of a row are stored.
     enum Chroma {
@@ -13,6 +19,9 @@ enum YUVRowKernel {
     struct Vectors {
         let luma: SIMD8<Int16>, red: SIMD8<Int16>, green: SIMD8<Int16>, blue: SIMD8<Int16>
         let bias: SIMD4<Int32>
+        /// The six coefficients in the order of `litevision_avx2_yuv420_row`: luma, bias, red Cr, green Cb,
+        /// green Cr, blue Cb.
+        let scalars: SIMD8<Int32>
 
         init(_ k: YUVCoefficients, cbFirst: Bool) {
             func pairs(_ a: Int32, _ b: Int32) -> SIMD8<Int16> {
@@ -26,31 +35,49 @@ enum YUVRowKernel {
             green = ordered(cb: k.greenCb, cr: k.greenCr)
             blue = ordered(cb: k.blueCb, cr: 0)
             bias = SIMD4(repeating: k.bias)
+            scalars = SIMD8(k.luma, k.bias, k.redCr, k.greenCb, k.greenCr, k.blueCb, 0, 0)
         }
     }
 
-    /// Converts `width` pixels of luma at `y` with the chroma of `chroma` into RGB8 at `out`.
+    /// Converts `width` pixels of luma at `y` with the chroma of `chroma` into RGB8 at `out`, with the AVX2
+    /// kernel first when `avx2` is true (the processor has been checked to support it).
     static func convertRow(
         y: UnsafePointer<UInt8>, chroma: Chroma, width: Int, k: YUVCoefficients,
-        vectors v: Vectors, out: UnsafeMutablePointer<UInt8>
+        vectors v: Vectors, out: UnsafeMutablePointer<UInt8>, avx2: Bool
     ) {
+        var start = 0
+        if avx2 && width >= 16 {
+            var scalars = v.scalars
+            start = withUnsafeBytes(of: &scalars) { coefficients in
+                let c = coefficients.baseAddress!.assumingMemoryBound(to: Int32.self)
+                switch chroma {
+                case .interleaved(let plane, let cbFirst):
+                    return litevision_avx2_yuv420_row(y, plane, plane, cbFirst ? 1 : 2, width, c, out)
+                case .planar(let cb, let cr):
+                    return litevision_avx2_yuv420_row(y, cb, cr, 0, width, c, out)
+                }
+            }
+            if start == width { return }
+        }
         switch chroma {
         case .interleaved(let plane, let cbFirst):
-            row(y: y, chroma: InterleavedChroma(plane: plane, cbFirst: cbFirst), width: width, k: k, v: v, out: out)
+            row(
+                y: y, chroma: InterleavedChroma(plane: plane, cbFirst: cbFirst), from: start, width: width, k: k,
+                v: v, out: out)
         case .planar(let cb, let cr):
-            row(y: y, chroma: PlanarChroma(cb: cb, cr: cr), width: width, k: k, v: v, out: out)
+            row(y: y, chroma: PlanarChroma(cb: cb, cr: cr), from: start, width: width, k: k, v: v, out: out)
         }
     }
 
-    /// The row loop, specialised per chroma layout.
+    /// The row loop from pixel `start` (even), specialised per chroma layout.
     @inline(__always)
     static func row<C: ChromaSource>(
-        y: UnsafePointer<UInt8>, chroma: C, width: Int, k: YUVCoefficients,
+        y: UnsafePointer<UInt8>, chroma: C, from start: Int, width: Int, k: YUVCoefficients,
         v: Vectors, out: UnsafeMutablePointer<UInt8>
     ) {
         let yRaw = UnsafeRawPointer(y)
         let outRaw = UnsafeMutableRawPointer(out)
-        var x = 0
+        var x = start
         // Eight pixels per step; `x + 8 < width` leaves room for the fourth byte of the last store.
         while x &+ 8 < width {
             step8(
