@@ -76,4 +76,11 @@ struct ReadmeExamplesTests {
             in: try VisionImage(contentsOfFile: "../shared/images/bird.jpg"))
         #expect(labels.first?.index == 567)
     }
+
+    @Test("A model registry of your own: the Swift line")
+    func registrySource() {
+        let remoteModel = CustomRemoteModel(
+            remoteModelSource: RegistryModelSource(registry: "https://models.example.com:8470", name: "birds"))
+        #expect(remoteModel.name == "birds")
+    }
 }

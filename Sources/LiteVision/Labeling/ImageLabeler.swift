@@ -94,11 +94,14 @@ public final class ImageLabeler: Sendable {
     /// Labels `image` in the background and calls `completion` with the labels or the error, as ML Kit's
     /// `process(_:completion:)`.
     ///
-    /// - Parameter queue: where `completion` runs. By default (`nil`), as in ML Kit, on the **main queue** —
-    ///   when the program services it: the main queue ran since the call began (the program called
-    ///   `dispatchMain()`, runs `RunLoop.main`, or has an `async` main waiting). Otherwise — the main thread is
-    ///   busy or blocked, for example waiting for this very result, or the program never runs a main loop —
-    ///   `completion` runs on a background queue, so waiting for it never deadlocks. Pass a queue to choose.
+    /// - Parameters:
+    ///   - image: The image to process.
+    ///   - queue: Where `completion` runs. By default (`nil`), as in ML Kit, on the **main queue** — when the
+    ///     program services it: the main queue ran since the call began (the program called `dispatchMain()`,
+    ///     runs `RunLoop.main`, or has an `async` main waiting). Otherwise — the main thread is busy or
+    ///     blocked, for example waiting for this very result, or the program never runs a main loop —
+    ///     `completion` runs on a background queue, so waiting for it never deadlocks. Pass a queue to choose.
+    ///   - completion: Called once with the labels, or `nil` and the error.
     public func process(
         _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void
