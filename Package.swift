@@ -4,7 +4,8 @@
 // Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
 //   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`
 //      and `detect --annotate`), LiteVisionRegistryServer (`litevision-registry`, run by `litevision registry`),
-//      LiteVisionBench (`litevision-bench`)                                                 executables
+//      LiteVisionBench (`litevision-bench`), LiteVisionTrackingExample (`litevision-track-example`, the porting
+//      guide's ported ML Kit camera program)                                                executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
@@ -25,6 +26,8 @@ let package = Package(
         // `litevision track` and `detect --annotate` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
+        // The porting guide's example: ML Kit's iOS tracking camera code, ported, reading a video as a camera.
+        .executable(name: "litevision-track-example", targets: ["LiteVisionTrackingExample"]),
         // The model registry server (`litevision registry …` runs it), apart so that `litevision` stays light.
         .executable(name: "litevision-registry", targets: ["LiteVisionRegistryServer"]),
     ],
@@ -159,6 +162,9 @@ let package = Package(
                 "LiteVisionVideo",
                 "LiteVisionSystem",
             ]),
+        // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
+        .executableTarget(
+            name: "LiteVisionTrackingExample", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionSystem"]),
 
         // Tests. Helpers: where the shared test data lives (LITEVISION_TEST_DATA, default ../shared).
         .target(name: "LiteVisionTestSupport", path: "Tests/LiteVisionTestSupport"),
@@ -211,6 +217,13 @@ let package = Package(
                 "LiteVisionTrackingTestSupport",
             ],
             exclude: ["Fixtures/make_bad_models.py"]),
+        // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
+        .executableTarget(
+            name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),
+        // Every Swift snippet of ML Kit's iOS guides (../shared/seeds), verbatim, compiled and run.
+        .testTarget(
+            name: "SeedSnippetTests",
+            dependencies: ["LiteVision", "LiteVisionModelManager", "LiteVisionImaging", "LiteVisionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,7 +45,7 @@ struct Bench {
     static func measureLabeling(model: String, data: String, repeats: Int, peer: [String: Double], table: Table) throws
     {
         let modelPath = "\(data)/models/\(model)"
-        let labeler = try ImageLabeler.imageLabeler(
+        let labeler = try ImageLabeler(
             options: CustomImageLabelerOptions(localModel: LocalModel(path: modelPath)))
 
         // The floor: the runtime alone, 2 threads, input already in place.
@@ -85,9 +85,9 @@ struct Bench {
         let photos = try FileManager.default.contentsOfDirectory(atPath: "\(data)/images")
             .filter { [".jpg", ".jpeg", ".png"].contains(where: $0.lowercased().hasSuffix) }.sorted()
         // As `litevision label DIR` does it: one inference thread per worker, one worker per core.
-        var batchOptions = CustomImageLabelerOptions(localModel: LocalModel(path: modelPath))
+        let batchOptions = CustomImageLabelerOptions(localModel: LocalModel(path: modelPath))
         batchOptions.processing.threadCount = 1
-        let batchLabeler = try ImageLabeler.imageLabeler(options: batchOptions)
+        let batchLabeler = try ImageLabeler(options: batchOptions)
         let paths = photos.map { "\(data)/images/\($0)" }
         var failures = 0
         batchLabeler.labelFiles(paths) { _, result in if case .failure = result { failures += 1 } }  // warm-up

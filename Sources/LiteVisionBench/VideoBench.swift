@@ -82,12 +82,12 @@ enum VideoBench {
     static func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
 
     static func detector(data: String, config: Config) throws -> ObjectDetector {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.shouldEnableMultipleObjects = config.multiple
         options.shouldEnableClassification = config.classify
         options.modelDirectory = "\(data)/models"
         if let model = config.detector { options.detectorModel = LocalModel(path: "\(data)/models/\(model)") }
-        return try ObjectDetector.objectDetector(options: options)
+        return try ObjectDetector(options: options)
     }
 
     /// The whole pipeline as `litevision track` runs it: each frame decoded, then detected and tracked.
@@ -161,7 +161,8 @@ enum VideoBench {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard let json = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
-            let p50 = (json["p50"] as? NSNumber)?.doubleValue, let p99 = (json["p99"] as? NSNumber)?.doubleValue
+            let p50 = (json["p50"] as? Foundation.NSNumber)?.doubleValue,
+            let p99 = (json["p99"] as? Foundation.NSNumber)?.doubleValue
         else { return nil }
         return (p50, p99)
     }

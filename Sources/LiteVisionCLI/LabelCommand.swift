@@ -61,7 +61,7 @@ struct LabelCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options: CustomImageLabelerOptions
+        let options: CustomImageLabelerOptions
         if let remoteModel = try remote.prepare() {
             options = CustomImageLabelerOptions(remoteModel: remoteModel)
         } else if let model, model.hasSuffix(".json") {
@@ -71,7 +71,7 @@ struct LabelCommand: ParsableCommand {
         } else {
             options = CustomImageLabelerOptions(localModel: LocalModel(path: model ?? ""))
         }
-        options.confidenceThreshold = threshold
+        options.confidenceThreshold = threshold.map { NSNumber(value: $0) }
         options.maxResultCount = maxResults
         let files = ImageFiles.expand(images)
         // One image: all cores on its inference. Many: one inference thread per worker, one worker per core,
@@ -84,7 +84,7 @@ struct LabelCommand: ParsableCommand {
         let labeler: ImageLabeler
         do {
             labeler = try Console.silencingStandardError { () throws(VisionError) in
-                try ImageLabeler.imageLabeler(options: options)
+                try ImageLabeler(options: options)
             }
         } catch {
             Console.error("litevision: \(error)")

@@ -19,10 +19,13 @@ enum AnnotatedImageWriter {
 }
 
 extension Annotation {
-    /// The drawing of a detected object: its box, tracking ID and labels with confidences.
+    /// The drawing of a detected object: its box, tracking ID, and labels with confidences (its detector's
+    /// class first, for a detector with classes).
     init(_ object: DetectedObject) {
         self.init(
             box: object.frame, trackingID: object.trackingID,
-            labels: object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 2))" })
+            labels: ((object.detectorLabel.map { [$0] } ?? []) + object.labels).map {
+                "\($0.text) \(fixed($0.confidence, digits: 2))"
+            })
     }
 }

@@ -54,7 +54,10 @@ struct TrackCommand: ParsableCommand {
                 let objects = try objectDetector.results(in: image)
                 processed += 1
                 if json != nil {
-                    jsonLines.append(DetectOutput.jsonLine(file: video, frame: frame.index, objects: objects))
+                    jsonLines.append(
+                        DetectOutput.jsonLine(
+                            file: video, frame: frame.index, objects: objects,
+                            classification: arguments.detector.classification))
                 }
                 if mot != nil { motRows += objects.map { Self.motRow(frame: frame.index + 1, object: $0) } }
                 if json == nil && mot == nil && annotate == nil {
@@ -99,7 +102,7 @@ struct TrackCommand: ParsableCommand {
 
     static func summary(frame: Int, objects: [DetectedObject]) -> String {
         let items = objects.map { object in
-            "#\(object.trackingID ?? -1) \(object.labels.first.map { "\($0.text) " } ?? "")"
+            "#\(object.trackingID ?? -1) \((object.labels.first ?? object.detectorLabel).map { "\($0.text) " } ?? "")"
                 + "(\(Int(object.frame.x)),\(Int(object.frame.y)) \(Int(object.frame.width))x\(Int(object.frame.height)))"
         }
         return "frame \(frame): " + (items.isEmpty ? "-" : items.joined(separator: "  "))

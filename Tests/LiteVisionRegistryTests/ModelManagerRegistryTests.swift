@@ -24,7 +24,7 @@ struct ModelManagerRegistryTests {
             #expect(result.status == 0, "\(result.errors)")
         }
         func labels(_ options: CustomImageLabelerOptions) throws -> [ImageLabel] {
-            try ImageLabeler.imageLabeler(options: options).results(
+            try ImageLabeler(options: options).results(
                 in: VisionImage(contentsOfFile: TestData.image("bird.jpg")))
         }
         let bird = try labels(CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
@@ -65,7 +65,7 @@ struct ModelManagerRegistryTests {
         #expect(deleted.wait(timeout: .now() + 30) == .success)
         #expect(!manager.isModelDownloaded(model) && !FileManager.default.fileExists(atPath: folderOfModel))
         #expect(throws: VisionError.self) {
-            try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+            try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
         }
     }
 

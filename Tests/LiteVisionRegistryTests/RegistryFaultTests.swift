@@ -167,8 +167,8 @@ struct RegistryFaultTests {
             }
             #expect(manager.isModelDownloaded(model))
             let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
-            let remote = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
-            let local = try ImageLabeler.imageLabeler(
+            let remote = try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+            let local = try ImageLabeler(
                 options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
             #expect(try remote.results(in: image) == (try local.results(in: image)))
 

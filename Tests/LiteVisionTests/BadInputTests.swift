@@ -32,7 +32,7 @@ struct BadInputTests {
     }
 
     static let birdLabeler: ImageLabeler = {
-        try! ImageLabeler.imageLabeler(
+        try! ImageLabeler(
             options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
     }()
 
@@ -43,7 +43,7 @@ struct BadInputTests {
     func modelError(_ path: String, labels: String? = nil) -> VisionError? {
         let model = labels.map { LocalModel(path: path, labelsPath: $0) } ?? LocalModel(path: path)
         do {
-            _ = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: model))
+            _ = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model))
             return nil
         } catch {
             return error
@@ -240,10 +240,10 @@ struct BadInputTests {
 
     @Test("A missing runtime library is a clear setup error")
     func missingRuntime() throws {
-        var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite")))
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite")))
         options.processing.runtimeLibraryPath = "/nonexistent/libLiteRt.so"
         #expect {
-            try ImageLabeler.imageLabeler(options: options)
+            try ImageLabeler(options: options)
         } throws: { error in
             guard case VisionError.runtimeUnavailable? = error as? VisionError else { return false }
             return "\(error)".contains("/nonexistent/libLiteRt.so")

@@ -7,12 +7,12 @@ import Testing
 @Suite("Coarse object classification")
 struct CoarseClassificationTests {
     static let detector: ObjectDetector = {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.shouldEnableClassification = true
         options.detectionThreshold = 0.3
         options.modelDirectory = TestData.path("models")
-        return try! ObjectDetector.objectDetector(options: options)
+        return try! ObjectDetector(options: options)
     }()
 
     /// The expected category of the most prominent object of each shared photo; nil = an object with no
@@ -49,15 +49,16 @@ struct CoarseClassificationTests {
 
     @Test("Custom classification labels each object with the user's model")
     func custom() throws {
-        var options = CustomObjectDetectorOptions(
+        let options = CustomObjectDetectorOptions(
             localModel: LocalModel(
                 path: TestData.model("automl_flowers.tflite"),
                 labelsPath: TestData.model("automl_flowers.labels.txt")))
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true  // off by default, as in ML Kit
         options.maxPerObjectLabelCount = 2
         options.modelDirectory = TestData.path("models")
-        let detector = try ObjectDetector.objectDetector(options: options)
+        let detector = try ObjectDetector(options: options)
         let objects = try detector.results(in: try VisionImage(contentsOfFile: TestData.image("roses.jpeg")))
         #expect(objects.count >= 2)
         for object in objects {

@@ -6,14 +6,14 @@ import Testing
 struct DetectionDecodingScaleTests {
     @Test("Object frames are in the photo's own pixels whatever the decoding scale")
     func framesInFullResolution() throws {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
         options.modelDirectory = TestData.path("models")
         options.detectionThreshold = 0.3
-        let full = try ObjectDetector.objectDetector(options: options)
+        let full = try ObjectDetector(options: options)
         options.processing.decodingScale = .automatic
-        let automatic = try ObjectDetector.objectDetector(options: options)
+        let automatic = try ObjectDetector(options: options)
         let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))  // 2000x1508: decoded at 1/2 or less
         let expected = try full.results(in: image)
         let found = try automatic.results(in: image)

@@ -11,7 +11,7 @@ struct LabelerBehaviourTests {
 
     @Test("One labeler shared by 8 concurrent tasks for 200 calls returns what serial calls return")
     func concurrency() async throws {
-        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
         let names = ["bird.jpg", "grace_hopper.jpg", "pets.jpg", "tulips.jpeg", "burger.jpg"]
         let images = try names.map { try VisionImage(contentsOfFile: TestData.image($0)).decoded() }
         let serial = try images.map { try labeler.results(in: $0) }
@@ -34,7 +34,7 @@ struct LabelerBehaviourTests {
 
     @Test("Threads calling at once get the same answers too")
     func threads() throws {
-        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
         let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg")).decoded()
         let expected = try labeler.results(in: image)
         let failures = Mutex(0)
@@ -46,10 +46,10 @@ struct LabelerBehaviourTests {
 
     @Test("Results are sorted by confidence, then index, and cut by threshold and count")
     func sortingAndLimits() throws {
-        var options = CustomImageLabelerOptions(localModel: Self.birdModel)
+        let options = CustomImageLabelerOptions(localModel: Self.birdModel)
         options.confidenceThreshold = 0.0
         options.maxResultCount = 25
-        let all = try ImageLabeler.imageLabeler(options: options).results(
+        let all = try ImageLabeler(options: options).results(
             in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
         #expect(all.count == 25)
         for (a, b) in zip(all, all.dropFirst()) {
@@ -57,7 +57,7 @@ struct LabelerBehaviourTests {
         }
         options.confidenceThreshold = 0.05
         options.maxResultCount = 3
-        let some = try ImageLabeler.imageLabeler(options: options).results(
+        let some = try ImageLabeler(options: options).results(
             in: try VisionImage(contentsOfFile: TestData.image("beach.jpg")))
         #expect(some.count <= 3 && !some.isEmpty)
         #expect(some.allSatisfy { $0.confidence >= 0.05 })
@@ -66,19 +66,19 @@ struct LabelerBehaviourTests {
 
     @Test("Unset or invalid options fall back as in ML Kit: metadata threshold, then 10 results")
     func defaults() throws {
-        var options = CustomImageLabelerOptions(localModel: Self.birdModel)
-        let metadataThreshold = try ImageLabeler.imageLabeler(options: options).confidenceThreshold
+        let options = CustomImageLabelerOptions(localModel: Self.birdModel)
+        let metadataThreshold = try ImageLabeler(options: options).confidenceThreshold
         #expect(metadataThreshold > 0, "bird.tflite's metadata has a score threshold")
         for invalid: Float in [-0.5, 1.5, .nan] {
-            options.confidenceThreshold = invalid
-            #expect(try ImageLabeler.imageLabeler(options: options).confidenceThreshold == metadataThreshold)
+            options.confidenceThreshold = NSNumber(value: invalid)
+            #expect(try ImageLabeler(options: options).confidenceThreshold == metadataThreshold)
         }
         for invalid in [0, -3] {
             options.maxResultCount = invalid
-            #expect(try ImageLabeler.imageLabeler(options: options).maxResultCount == 10)
+            #expect(try ImageLabeler(options: options).maxResultCount == 10)
         }
         // A model without metadata falls back to 0.
-        let flowers = try ImageLabeler.imageLabeler(
+        let flowers = try ImageLabeler(
             options: CustomImageLabelerOptions(
                 localModel: LocalModel(
                     path: TestData.model("automl_flowers.tflite"),
@@ -89,9 +89,9 @@ struct LabelerBehaviourTests {
 
     @Test("A model without labels returns indices with empty text")
     func noLabels() throws {
-        var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("automl_flowers.tflite")))
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("automl_flowers.tflite")))
         options.maxResultCount = 5
-        let labeler = try ImageLabeler.imageLabeler(options: options)
+        let labeler = try ImageLabeler(options: options)
         #expect(labeler.labels == nil)
         let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("daisy.jpeg")))
         #expect(labels.count == 5)
@@ -109,32 +109,32 @@ struct LabelerBehaviourTests {
             {"modelFile": "\(TestData.model("automl_flowers.tflite"))", "labelsFile": "\(TestData.model("automl_flowers.labels.txt"))", "modelType": "IMAGE_LABELING"}
             """.utf8
         ).write(to: manifest)
-        let labeler = try ImageLabeler.imageLabeler(
+        let labeler = try ImageLabeler(
             options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
         let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("sunflower.jpg")))
         #expect(labels.first?.text == "sunflowers")
         try Data("not json".utf8).write(to: manifest)
         #expect(throws: VisionError.self) {
-            try ImageLabeler.imageLabeler(
+            try ImageLabeler(
                 options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
         }
     }
 
     @Test("The label locale picks the metadata file: English display names vs /m/ ids")
     func locale() throws {
-        var options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("object_labeler.tflite")))
-        let english = try ImageLabeler.imageLabeler(options: options).results(
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("object_labeler.tflite")))
+        let english = try ImageLabeler(options: options).results(
             in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
         #expect(english.first?.text == "Person")
         options.labelLocale = "xx"
-        let fallback = try ImageLabeler.imageLabeler(options: options).results(
+        let fallback = try ImageLabeler(options: options).results(
             in: try VisionImage(contentsOfFile: TestData.image("grace_hopper.jpg")))
         #expect(fallback.first?.text.hasPrefix("/m/") == true)
     }
 
     @Test("The callback API delivers the labels on the queue given")
     func callback() async throws {
-        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: Self.birdModel))
         let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
         let queue = DispatchQueue(label: "callback-test")
         let key = DispatchSpecificKey<Int>()

@@ -22,7 +22,7 @@ struct ManifestModelTypeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let detection = try Self.manifest("OBJECT_DETECTION", in: folder)
         do {
-            _ = try ImageLabeler.imageLabeler(
+            _ = try ImageLabeler(
                 options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: detection)))
             Issue.record("an OBJECT_DETECTION bundle was accepted by a labeler")
         } catch {
@@ -34,11 +34,11 @@ struct ManifestModelTypeTests {
         }
 
         let labeling = try Self.manifest("IMAGE_LABELING", in: folder)
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.detectorModel = LocalModel(manifestPath: labeling)
         do {
-            _ = try ObjectDetector.objectDetector(options: options)
+            _ = try ObjectDetector(options: options)
             Issue.record("an IMAGE_LABELING bundle was accepted as a detector")
         } catch {
             guard case .unsupportedModel(let path, let reason) = error else {
@@ -55,7 +55,7 @@ struct ManifestModelTypeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Self.manifest("TEXT_CLASSIFICATION", in: folder)
         #expect(throws: VisionError.self) {
-            try ImageLabeler.imageLabeler(
+            try ImageLabeler(
                 options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: path)))
         }
     }

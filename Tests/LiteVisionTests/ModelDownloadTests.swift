@@ -93,10 +93,10 @@ struct ModelDownloadTests {
                     allowDownload: false) == path
                     || ProcessInfo.processInfo.environment["LITEVISION_MODEL_DIR"] != nil)
 
-            var options = ObjectDetectorOptions()
+            let options = ObjectDetectorOptions()
             options.detectorMode = .singleImage
             options.modelDirectory = downloader.cacheFolder
-            let detector = try ObjectDetector.objectDetector(options: options)
+            let detector = try ObjectDetector(options: options)
             let objects = try detector.results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
             #expect(objects.count == 1)
         }

@@ -69,11 +69,12 @@ struct OptionRulesTests {
         let id = tracks[0].id
         #expect(session.isDue(id, interval: 5))
         session.record(
-            [ObjectLabel(text: "Food", confidence: 0.8, index: 2)], for: id, classifiedFrame: session.frame, limit: 1)
-        #expect(session.labels(of: id) == [ObjectLabel(text: "Food", confidence: 0.8, index: 2)])
+            [ObjectLabel(text: "Food", confidence: 0.8, index: 2)], for: id, classifiedFrame: session.frame)
+        #expect(
+            session.labels(of: id, threshold: 0, limit: 1) == [ObjectLabel(text: "Food", confidence: 0.8, index: 2)])
         #expect(!session.isDue(id, interval: 5))
         for _ in 0..<4 { _ = session.track([], imageWidth: 200, imageHeight: 200) }
-        #expect(session.labels(of: id).isEmpty)
+        #expect(session.labels(of: id, threshold: 0, limit: 1).isEmpty)
         #expect(session.isDue(id, interval: 5))
         session.reset()
         let next = session.track(

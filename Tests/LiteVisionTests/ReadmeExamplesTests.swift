@@ -10,10 +10,10 @@ import Testing
 struct ReadmeExamplesTests {
     @Test("Labeling images with a custom model")
     func labeling() throws {
-        var options = CustomImageLabelerOptions(localModel: LocalModel(path: "../shared/models/bird.tflite"))
-        options.confidenceThreshold = 0.3  // unset: the model's metadata threshold, else 0
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: "../shared/models/bird.tflite"))
+        options.confidenceThreshold = NSNumber(value: 0.3)  // unset: the model's metadata threshold, else 0
         options.maxResultCount = 5  // unset: 10
-        let labeler = try ImageLabeler.imageLabeler(options: options)
+        let labeler = ImageLabeler.imageLabeler(options: options)  // a bad model is reported by results(in:)
 
         let image = try VisionImage(contentsOfFile: "../shared/images/bird.jpg")  // EXIF orientation honoured
         for label in try labeler.results(in: image) {
@@ -24,11 +24,11 @@ struct ReadmeExamplesTests {
 
     @Test("Object detection and tracking")
     func detection() throws {
-        var options = ObjectDetectorOptions()  // stream mode, one object, no classification (ML Kit's defaults)
+        let options = ObjectDetectorOptions()  // stream mode, one object, no classification (ML Kit's defaults)
         options.shouldEnableMultipleObjects = true  // up to 5 objects (options.maximumObjectCount raises the cap)
         options.shouldEnableClassification = true  // Fashion good, Home good, Food, Place, Plant
         options.modelDirectory = "../shared/models"  // where the built-in models are (see below)
-        let detector = try ObjectDetector.objectDetector(options: options)
+        let detector = try ObjectDetector(options: options)  // ML Kit's objectDetector(options:) reports errors later
 
         let frame = try VisionImage(contentsOfFile: "../shared/images/burger.jpg").decoded()  // or a camera frame:
         // VisionImage(pixels: bgra, width: 640, height: 480, format: .bgra8, orientation: .right)
@@ -75,5 +75,12 @@ struct ReadmeExamplesTests {
         let labels = try ImageLabeler.imageLabeler(options: options).results(
             in: try VisionImage(contentsOfFile: "../shared/images/bird.jpg"))
         #expect(labels.first?.index == 567)
+    }
+
+    @Test("A model registry of your own: the Swift line")
+    func registrySource() {
+        let remoteModel = CustomRemoteModel(
+            remoteModelSource: RegistryModelSource(registry: "https://models.example.com:8470", name: "birds"))
+        #expect(remoteModel.name == "birds")
     }
 }

@@ -236,7 +236,7 @@ struct RemoteModelFeatureTests {
             server.stop()
         }
         do {
-            _ = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+            _ = try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
             Issue.record("a labeler was made from a remote model that is not downloaded")
         } catch {
             guard case .remoteModelNotDownloaded(let name) = error else {
@@ -246,14 +246,15 @@ struct RemoteModelFeatureTests {
             #expect(name == "bird.tflite")
             #expect("\(error)".contains("download it first"))
         }
-        var detectorOptions = CustomObjectDetectorOptions(remoteModel: model)
+        let detectorOptions = CustomObjectDetectorOptions(remoteModel: model)
+        detectorOptions.shouldEnableClassification = true
         detectorOptions.modelDirectory = TestData.path("models")
-        #expect(throws: VisionError.self) { try ObjectDetector.objectDetector(options: detectorOptions) }
+        #expect(throws: VisionError.self) { try ObjectDetector(options: detectorOptions) }
 
         _ = try RemoteModelDownloader(cache: cache).download(model)
         let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
-        let remote = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
-        let local = try ImageLabeler.imageLabeler(
+        let remote = try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
+        let local = try ImageLabeler(
             options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
         let labels = try remote.results(in: image)
         #expect(!labels.isEmpty)
@@ -261,7 +262,7 @@ struct RemoteModelFeatureTests {
         #expect(CustomImageLabelerOptions(remoteModel: model).localModel == nil)
 
         detectorOptions.detectorMode = .singleImage
-        let objects = try ObjectDetector.objectDetector(options: detectorOptions).results(in: image)
+        let objects = try ObjectDetector(options: detectorOptions).results(in: image)
         #expect(objects.count == 1)
     }
 }

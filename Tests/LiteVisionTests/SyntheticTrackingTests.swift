@@ -21,12 +21,12 @@ import Testing
 @Suite("Tracking synthetic clips end to end")
 struct SyntheticTrackingTests {
     static let detector: @Sendable () throws -> ObjectDetector = {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.shouldEnableMultipleObjects = true
         options.maximumObjectCount = 20
         options.detectionThreshold = 0.3
         options.modelDirectory = TestData.path("models")
-        return try ObjectDetector.objectDetector(options: options)
+        return try ObjectDetector(options: options)
     }
 
     /// Runs a fresh stream-mode detector over every frame of `scenario`; MOT metrics against its truth.

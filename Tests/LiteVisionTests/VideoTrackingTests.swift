@@ -8,10 +8,10 @@ import Testing
 @Suite("Tracking on real video")
 struct VideoTrackingTests {
     static func streamDetector(multiple: Bool = false) throws -> ObjectDetector {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.shouldEnableMultipleObjects = multiple
         options.modelDirectory = TestData.path("models")
-        return try ObjectDetector.objectDetector(options: options)
+        return try ObjectDetector(options: options)
     }
 
     @Test("cup.mp4, one object: the returned object keeps one tracking ID in at least 90% of the frames with an object")
@@ -36,10 +36,10 @@ struct VideoTrackingTests {
 
     @Test("cup.mp4 with classification: the mug's label does not flicker from frame to frame")
     func labelsDoNotFlicker() throws {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.shouldEnableClassification = true
         options.modelDirectory = TestData.path("models")
-        let detector = try ObjectDetector.objectDetector(options: options)
+        let detector = try ObjectDetector(options: options)
         let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
         var texts: [String] = []
         while let frame = try decoder.nextFrame() {

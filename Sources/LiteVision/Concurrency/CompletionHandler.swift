@@ -1,18 +1,39 @@
 import Dispatch
+import Synchronization
 
-/// Runs `work` on a background queue and hands its result or error to `completion` on `queue`: the shape of
-/// ML Kit's `process(_:completion:)` calls.
+/// Runs `work` on a background queue and hands its result or error to `completion`: the shape of ML Kit's
+/// `process(_:completion:)` calls.
+///
+/// `completion` runs on `queue` when one is given. Otherwise it runs on the main queue, as in ML Kit, if the
+/// main queue ran since the call began (a probe block posted on it has run by the time the result is ready),
+/// and else on a background queue: a program whose main thread never services the main queue, or waits for
+/// this very result, still gets its answer instead of a deadlock.
 func runInBackground<Value: Sendable>(
-    on queue: DispatchQueue, _ work: @escaping @Sendable () throws(VisionError) -> Value,
+    on queue: DispatchQueue?, _ work: @escaping @Sendable () throws(VisionError) -> Value,
     completion: @escaping @Sendable (Value?, VisionError?) -> Void
 ) {
+    let probe = queue == nil ? MainQueueProbe() : nil
     DispatchQueue.global(qos: .userInitiated).async {
         let outcome = Result { () throws(VisionError) in try work() }
-        queue.async {
+        let target = queue ?? (probe?.mainQueueRan == true ? .main : .global(qos: .userInitiated))
+        target.async {
             switch outcome {
             case .success(let value): completion(value, nil)
             case .failure(let error): completion(nil, error)
             }
         }
     }
+}
+
+/// Tells whether the main queue is being serviced: a block posted on it when the probe is made marks the
+/// probe when it runs.
+final class MainQueueProbe: Sendable {
+    private let ran = Atomic(false)
+
+    init() {
+        DispatchQueue.main.async { [self] in ran.store(true, ordering: .releasing) }
+    }
+
+    /// Whether the main queue ran the probe's block.
+    var mainQueueRan: Bool { ran.load(ordering: .acquiring) }
 }

@@ -35,6 +35,10 @@ public enum VisionError: Error, Sendable, CustomStringConvertible {
     /// download it first (`ModelManager`), or use a bundled local model until the download succeeded.
     case remoteModelNotDownloaded(String)
 
+    /// The ``description``, under the name ML Kit code reads from its `NSError`s
+    /// (`print("Failed: \(error.localizedDescription)")`).
+    public var localizedDescription: String { description }
+
     public var description: String {
         switch self {
         case .fileNotReadable(let path, let reason):

@@ -5,7 +5,7 @@ extension VisionImage {
     /// full range (`kCVPixelFormatType_420YpCbCr8BiPlanarFullRange`) or video range
     /// (`…VideoRange`), converted to RGB with BT.601 coefficients.
     /// - Throws: ``VisionError/invalidImage(_:)`` when a plane is smaller than its stride and the size need.
-    public init(
+    public convenience init(
         nv12 y: [UInt8], yBytesPerRow: Int, cbcr: [UInt8], cbcrBytesPerRow: Int, width: Int, height: Int,
         range: YUVRange, orientation: ImageOrientation = .up
     ) throws(VisionError) {
@@ -28,7 +28,7 @@ extension VisionImage {
     /// A camera frame in I420 (planar 4:2:0: Y, then U (Cb) and V (Cr) at half resolution), converted to RGB
     /// with BT.601 coefficients.
     /// - Throws: ``VisionError/invalidImage(_:)`` when a plane is smaller than its stride and the size need.
-    public init(
+    public convenience init(
         i420 y: [UInt8], yBytesPerRow: Int, u: [UInt8], uBytesPerRow: Int, v: [UInt8], vBytesPerRow: Int,
         width: Int, height: Int, range: YUVRange, orientation: ImageOrientation = .up
     ) throws(VisionError) {

@@ -1,19 +1,33 @@
 import LiteVisionGeometry
 import LiteVisionImaging
 import LiteVisionSystem
+import Synchronization
 
-/// An image to run a vision feature on: an image file or its bytes, or a camera-style pixel buffer,
-/// with an ``orientation``.
+/// An image to run a vision feature on, as ML Kit's `VisionImage`: an image file or its bytes, or a
+/// camera-style pixel buffer, with an ``orientation``.
 ///
 /// As in ML Kit, results are expressed in the coordinates of the **upright** image: the stored pixels
-/// turned by ``orientation``. For files, the orientation comes from the EXIF `Orientation` tag; for
-/// pixel buffers you set it (see ``ImageOrientation/init(deviceOrientation:cameraPosition:)``).
+/// turned by ``orientation``. Like ML Kit's, a `VisionImage` is an object whose orientation you set through a
+/// constant:
+///
+/// ```swift
+/// let image = VisionImage(buffer: frame)          // ML Kit: VisionImage(buffer: sampleBuffer)
+/// image.orientation = .right
+/// ```
+///
+/// **Orientation of image files.** ``init(contentsOfFile:)`` and ``init(data:)`` read the EXIF `Orientation`
+/// tag (as ML Kit's `UIImage` carries it in `imageOrientation`): it is ``imageOrientation``, and
+/// ``orientation`` starts as it, so a photo taken sideways is processed upright. Setting ``orientation``
+/// overrides it — the value you set is used as is, never combined with EXIF. Pixel buffers start at `.up`.
 ///
 /// Encoded images (JPEG, PNG) are kept encoded and decoded when a feature processes them, so the
 /// decoder can use libjpeg-turbo's DCT-domain downscaling down to what the model needs when you allow it
-/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:)`` to decode once and reuse the pixels with several
-/// features.
-public struct VisionImage: Sendable {
+/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:)`` to decode once and reuse the pixels with
+/// several features.
+///
+/// An image may be shared between threads; its orientation is read and written under a lock. A feature
+/// reads the orientation once, when it starts processing the image.
+public final class VisionImage: Sendable {
     enum Content: Sendable {
         case encoded([UInt8])
         case pixels(ImageBuffer)
@@ -22,18 +36,27 @@ public struct VisionImage: Sendable {
     let content: Content
     /// Where the image was read from, for error messages; `nil` for images made in memory.
     public let sourcePath: String?
-    /// How the stored pixels must be turned to be upright. For image files this is read from EXIF
-    /// (`.up` when absent); you may override it.
-    public var orientation: ImageOrientation
+    /// The orientation recorded in the image itself: the EXIF `Orientation` of an image file (`.up` when it
+    /// has none), the orientation given with a pixel buffer. ML Kit's `UIImage.imageOrientation`.
+    public let imageOrientation: ImageOrientation
+    private let orientationState: Mutex<ImageOrientation>
+
+    /// How the stored pixels must be turned to be upright. Starts as ``imageOrientation``; set it to override
+    /// (for camera frames, see ``ImageOrientation/init(deviceOrientation:cameraPosition:)``).
+    public var orientation: ImageOrientation {
+        get { orientationState.withLock { $0 } }
+        set { orientationState.withLock { $0 = newValue } }
+    }
 
     /// The largest width or height of a pixel buffer LiteVision accepts. (Image files have their own limit:
     /// one declaring more than 100 megapixels is refused before any pixel is allocated.)
     public static let maximumDimension = 65_535
 
-    /// Reads an image file (JPEG or PNG). The file is read now; it is decoded when processed.
+    /// Reads an image file (JPEG or PNG). The file is read now; it is decoded when processed. Its EXIF
+    /// orientation is ``imageOrientation`` and the initial ``orientation``.
     /// - Throws: ``VisionError/fileNotReadable(path:reason:)`` when the file is missing, unreadable or
     ///   empty; ``VisionError/imageDecoding(_:)`` when it is not a JPEG or PNG.
-    public init(contentsOfFile path: String) throws(VisionError) {
+    public convenience init(contentsOfFile path: String) throws(VisionError) {
         let bytes: [UInt8]
         do {
             bytes = try FileContents.read(atPath: path)
@@ -46,32 +69,42 @@ public struct VisionImage: Sendable {
 
     /// An encoded image (JPEG or PNG bytes), decoded when processed.
     /// - Throws: ``VisionError/imageDecoding(_:)`` when the bytes are empty or not a JPEG or PNG header.
-    public init(data: [UInt8]) throws(VisionError) {
+    public convenience init(data: [UInt8]) throws(VisionError) {
         try self.init(encoded: data, sourcePath: nil)
     }
 
-    private init(encoded bytes: [UInt8], sourcePath: String?) throws(VisionError) {
+    private convenience init(encoded bytes: [UInt8], sourcePath: String?) throws(VisionError) {
         let header: ImageHeaderInfo
         do {
             header = try ImageDecoder().inspect(bytes)
         } catch {
             throw .imageDecoding(error)
         }
-        self.content = .encoded(bytes)
-        self.sourcePath = sourcePath
-        self.orientation = header.orientation
+        self.init(content: .encoded(bytes), sourcePath: sourcePath, orientation: header.orientation)
     }
 
-    /// Pixels already in memory (RGB8, RGBA8, BGRA8 or Gray8), with the given orientation.
-    public init(buffer: ImageBuffer, orientation: ImageOrientation = .up) {
-        self.content = .pixels(buffer)
-        self.sourcePath = nil
-        self.orientation = orientation
+    private init(content: Content, sourcePath: String?, orientation: ImageOrientation) {
+        self.content = content
+        self.sourcePath = sourcePath
+        self.imageOrientation = orientation
+        self.orientationState = Mutex(orientation)
+    }
+
+    /// Pixels already in memory (RGB8, RGBA8, BGRA8 or Gray8), with the given orientation: the Linux
+    /// counterpart of ML Kit's `VisionImage(buffer: sampleBuffer)`.
+    public convenience init(buffer: ImageBuffer, orientation: ImageOrientation = .up) {
+        self.init(content: .pixels(buffer), sourcePath: nil, orientation: orientation)
+    }
+
+    /// Decoded pixels, with the given orientation: the Linux counterpart of ML Kit's
+    /// `VisionImage(image: uiImage)` (for example the ``uprightPixels()`` of an image file).
+    public convenience init(image: ImageBuffer, orientation: ImageOrientation = .up) {
+        self.init(content: .pixels(image), sourcePath: nil, orientation: orientation)
     }
 
     /// A camera frame or any interleaved 8-bit buffer: `bytes` holds `height` rows of `bytesPerRow` bytes.
     /// - Throws: ``VisionError/invalidImage(_:)`` when the sizes do not fit the bytes.
-    public init(
+    public convenience init(
         pixels bytes: [UInt8], width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil,
         orientation: ImageOrientation = .up
     ) throws(VisionError) {
@@ -103,6 +136,7 @@ public struct VisionImage: Sendable {
 
     /// The size of the upright image, in pixels, when it is known without decoding.
     public var uprightSize: (width: Int, height: Int)? {
+        let orientation = self.orientation
         switch content {
         case .pixels(let buffer):
             return orientation.uprightSize(width: buffer.width, height: buffer.height)
@@ -122,6 +156,7 @@ public struct VisionImage: Sendable {
     func oriented(
         forInputWidth width: Int, height: Int, scale: ProcessingOptions.DecodingScale
     ) throws(VisionError) -> OrientedImage {
+        let orientation = self.orientation
         let stored = orientation.inverse.uprightSize(width: width, height: height)
         let decoded = try pixels(minimumSize: stored, scale: scale)
         return OrientedImage(pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize)
@@ -158,6 +193,7 @@ extension VisionImage {
     /// The upright pixels (stored pixels turned by ``orientation``), decoded at full size if needed: what
     /// results' coordinates refer to, e.g. to draw them.
     public func uprightPixels() throws(VisionError) -> ImageBuffer {
+        let orientation = self.orientation
         let stored = try pixels(minimumSize: nil, scale: .full).image
         return orientation == .up ? stored : Resampler.orient(stored, orientation)
     }

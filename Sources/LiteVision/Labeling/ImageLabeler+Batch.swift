@@ -15,7 +15,8 @@ extension ImageLabeler {
     public func labelFiles(
         _ paths: [String], _ body: (_ index: Int, _ result: Result<[ImageLabel], VisionError>) -> Void
     ) {
-        let workers = max(1, min(paths.count, Runtime.defaultThreadCount / max(1, options.processing.threadCount)))
+        let workers = max(
+            1, min(paths.count, Runtime.defaultThreadCount / max(1, configuration.processing.threadCount)))
         if workers == 1 {
             for (index, path) in paths.enumerated() { body(index, label(path)) }
             return

@@ -1,5 +1,4 @@
 import Dispatch
-import LiteRT
 import LiteVisionImaging
 import LiteVisionModelStore
 
@@ -7,76 +6,83 @@ import LiteVisionModelStore
 /// `CustomImageLabelerOptions`.
 ///
 /// ```swift
-/// let labeler = try ImageLabeler.imageLabeler(
-///     options: CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite")))
+/// let options = CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite"))
+/// let imageLabeler = ImageLabeler.imageLabeler(options: options)
 /// let image = try VisionImage(contentsOfFile: "bird.jpg")
-/// for label in try labeler.results(in: image) {
+/// for label in try imageLabeler.results(in: image) {
 ///     print(label.text, label.confidence)
 /// }
 /// ```
+///
+/// As in ML Kit, ``imageLabeler(options:)`` always returns a labeler, and a model that cannot be used (missing,
+/// not a TFLite model, breaking the custom-model requirements, labels that do not match, no LiteRT runtime) is
+/// reported by every ``results(in:)`` and `process(_:completion:)` call. To find out at once,
+/// use the throwing initializer ``init(options:)`` (LiteVision addition) or read ``loadError``.
+///
+/// The labeler takes a copy of the options when it is made: changing them afterwards has no effect on it.
 ///
 /// A labeler is `Sendable`: share one between threads and tasks. Each call gets a compiled copy of the
 /// model to itself (up to one per core; further callers wait), so concurrent calls return exactly what
 /// serial calls return.
 public final class ImageLabeler: Sendable {
-    /// The options the labeler was made with.
-    public let options: CustomImageLabelerOptions
-    /// The confidence threshold in effect: the option if valid, else the model's metadata threshold, else 0.
-    public var confidenceThreshold: Float { filter.threshold }
-    /// The number of labels returned at most: the option if valid, else 10.
-    public var maxResultCount: Int { filter.maxCount }
     /// The smallest width and height of an image the labeler accepts.
     public static let minimumImageDimension = 16
 
-    let classifier: ClassifierModel
-    let filter: LabelFilter
+    /// The settings the labeler was made with (a copy of the options).
+    let configuration: LabelerConfiguration
+    /// The loaded model, or why it could not be loaded.
+    let engine: Result<LabelerEngine, VisionError>
 
-    /// A labeler for `options`.
+    /// A labeler for `options`, as ML Kit's `ImageLabeler.imageLabeler(options:)`. A model that cannot be
+    /// used is reported by ``results(in:)`` and `process(_:completion:)` (and ``loadError``).
+    public static func imageLabeler(options: CustomImageLabelerOptions) -> ImageLabeler {
+        ImageLabeler(configuration: options.configuration)
+    }
+
+    /// A labeler for `options`, loading its model now (LiteVision addition).
     /// - Throws: ``VisionError`` when the model is missing, not a TFLite model, breaks the custom-model
     ///   requirements, its labels do not match, or the LiteRT runtime cannot be loaded.
-    public static func imageLabeler(options: CustomImageLabelerOptions) throws(VisionError) -> ImageLabeler {
-        try ImageLabeler(options: options)
+    public convenience init(options: CustomImageLabelerOptions) throws(VisionError) {
+        self.init(configuration: options.configuration)
+        if case .failure(let error) = engine { throw error }
     }
 
-    init(options: CustomImageLabelerOptions) throws(VisionError) {
-        self.options = options
-        Runtime.startLoading(libraryPath: options.processing.runtimeLibraryPath)
-        let model: ResolvedModel
-        do {
-            model = try options.model.resolve()
-        } catch {
-            throw VisionError(error)
-        }
-        classifier = try ClassifierModel(model, settings: options.processing, locale: options.labelLocale)
-        filter = LabelFilter(
-            threshold: options.confidenceThreshold, maxCount: options.maxResultCount,
-            metadataThreshold: classifier.metadataThreshold)
+    init(configuration: LabelerConfiguration) {
+        self.configuration = configuration
+        engine = Result { () throws(VisionError) in try LabelerEngine(configuration) }
     }
 
-    /// The model's input size (width, height): the size every image is resized to.
-    public var inputSize: (width: Int, height: Int) { (classifier.input.width, classifier.input.height) }
+    /// Why the model could not be loaded, or `nil` when the labeler is ready (LiteVision addition).
+    public var loadError: VisionError? {
+        if case .failure(let error) = engine { return error }
+        return nil
+    }
+
+    /// The confidence threshold in effect: the option if valid, else the model's metadata threshold, else 0
+    /// (0 when the model could not be loaded).
+    public var confidenceThreshold: Float { (try? engine.get())?.filter.threshold ?? 0 }
+
+    /// The number of labels returned at most: the option if valid, else 10.
+    public var maxResultCount: Int {
+        (try? engine.get())?.filter.maxCount
+            ?? LabelFilter(threshold: nil, maxCount: configuration.maxResultCount, metadataThreshold: nil).maxCount
+    }
+
+    /// The model's input size (width, height): the size every image is resized to ((0, 0) when the model could
+    /// not be loaded).
+    public var inputSize: (width: Int, height: Int) {
+        guard let engine = try? engine.get() else { return (0, 0) }
+        return (engine.classifier.input.width, engine.classifier.input.height)
+    }
 
     /// The model's labels, if it has any (from its metadata or the label file given).
-    public var labels: [String]? { classifier.labels }
+    public var labels: [String]? { (try? engine.get())?.classifier.labels }
 
     /// Labels `image` synchronously: the labels with confidence at or above the threshold, highest first
     /// (ties by index), at most ``maxResultCount``.
+    /// - Throws: ``VisionError``: the image cannot be decoded or is too small, or the model could not be loaded.
     public func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
-        let oriented = try image.oriented(
-            forInputWidth: classifier.input.width, height: classifier.input.height,
-            scale: options.processing.decodingScale)
-        let pixels = oriented.pixels
-        guard pixels.width >= Self.minimumImageDimension, pixels.height >= Self.minimumImageDimension else {
-            throw .invalidImage(
-                "it is \(pixels.width)x\(pixels.height) pixels; labeling needs at least \(Self.minimumImageDimension)x\(Self.minimumImageDimension)"
-            )
-        }
-        let labels = classifier.labels
-        return try classifier.withScores(of: oriented) { scores in
-            filter.select(scores).map { entry in
-                ImageLabel(text: labels?[entry.index] ?? "", confidence: entry.score, index: entry.index)
-            }
-        }
+        try engine.get().results(in: image)
     }
 
     /// Labels `image` without blocking the caller.
@@ -86,12 +92,34 @@ public final class ImageLabeler: Sendable {
     }
 
     /// Labels `image` in the background and calls `completion` with the labels or the error, as ML Kit's
-    /// `process(_:completion:)`. ML Kit calls back on the main thread; Linux programs often run no main
-    /// loop, so LiteVision calls back on `queue`, a background queue unless you pass `.main`.
+    /// `process(_:completion:)`.
+    ///
+    /// - Parameters:
+    ///   - image: The image to process.
+    ///   - queue: Where `completion` runs. By default (`nil`), as in ML Kit, on the **main queue** — when the
+    ///     program services it: the main queue ran since the call began (the program called `dispatchMain()`,
+    ///     runs `RunLoop.main`, or has an `async` main waiting). Otherwise — the main thread is busy or
+    ///     blocked, for example waiting for this very result, or the program never runs a main loop —
+    ///     `completion` runs on a background queue, so waiting for it never deadlocks. Pass a queue to choose.
+    ///   - completion: Called once with the labels, or `nil` and the error.
     public func process(
-        _ image: VisionImage, queue: DispatchQueue = .global(qos: .userInitiated),
+        _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void
     ) {
         runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
+    }
+
+    /// Labels `image` in the background and calls `completion` with the labels (empty on error) and the
+    /// error, for code that reads the labels without unwrapping them. Swift picks this form only when the
+    /// completion's body needs a non-optional array; it calls back as `process(_:completion:)`.
+    @_disfavoredOverload
+    public func process(
+        _ image: VisionImage, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable ([ImageLabel], VisionError?) -> Void
+    ) {
+        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }) {
+            labels, error in
+            completion(labels ?? [], error)
+        }
     }
 }

@@ -4,7 +4,7 @@ import LiteRT
 /// Kit chooses these itself): inference threads, where the LiteRT runtime is, how JPEGs are decoded.
 ///
 /// ```swift
-/// var options = CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite"))
+/// let options = CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite"))
 /// options.processing.threadCount = 1          // one thread per inference, e.g. to label files in parallel
 /// ```
 public struct ProcessingOptions: Sendable, Hashable {

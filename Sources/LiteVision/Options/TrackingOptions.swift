@@ -3,7 +3,7 @@ import LiteVisionTracking
 /// How an ``ObjectDetector`` in stream mode follows objects from frame to frame (LiteVision addition; ML Kit's
 /// tracker has no settings). The defaults suit a detector running on every frame of a 15–30 fps video.
 ///
-/// The detector's ``ObjectDetectorOptions/detectionThreshold`` decides what counts as an object: detections at
+/// The detector's ``CommonObjectDetectorOptions/detectionThreshold`` decides what counts as an object: detections at
 /// or above it take part in the first association stage and may start new tracks. Weaker detections, down to
 /// ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's second stage), so an object
 /// whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.

@@ -8,7 +8,7 @@ struct StreamSession: Sendable {
     struct ObjectRecord: Sendable {
         /// The smoother's memory of the object's labels.
         var history = LabelHistory()
-        /// The smoothed labels, highest first, at most the detector's label count.
+        /// The smoothed labels, as the smoother ranks them.
         var labels: [ObjectLabel] = []
         /// The frame of the last classification.
         var classifiedFrame: Int
@@ -46,16 +46,22 @@ struct StreamSession: Sendable {
     }
 
     /// Merges the fresh labels of object `id`, classified at `classifiedFrame`, into its smoothed labels.
-    mutating func record(_ fresh: [ObjectLabel], for id: Int, classifiedFrame: Int, limit: Int) {
+    mutating func record(_ fresh: [ObjectLabel], for id: Int, classifiedFrame: Int) {
         var record = records[id] ?? ObjectRecord(classifiedFrame: classifiedFrame)
         record.classifiedFrame = classifiedFrame
-        record.labels = Array(smoother.update(&record.history, with: fresh).prefix(limit))
+        record.labels = smoother.update(&record.history, with: fresh)
         records[id] = record
     }
 
-    /// The smoothed labels of object `id` (none before its first classification).
-    func labels(of id: Int) -> [ObjectLabel] {
-        records[id]?.labels ?? []
+    /// The smoothed labels of object `id` as the detector reports them, with ML Kit's rules for labels: those
+    /// whose smoothed confidence is at least `threshold`, highest first (ties: lower index first), at most
+    /// `limit`. None before the object's first classification.
+    func labels(of id: Int, threshold: Float, limit: Int) -> [ObjectLabel] {
+        guard let smoothed = records[id]?.labels else { return [] }
+        let kept = smoothed.filter { $0.confidence >= threshold }.sorted {
+            $0.confidence != $1.confidence ? $0.confidence > $1.confidence : $0.index < $1.index
+        }
+        return Array(kept.prefix(limit))
     }
 
     /// Forgets every object; the tracker keeps counting IDs, so none is reused.

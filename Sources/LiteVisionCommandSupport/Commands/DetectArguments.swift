@@ -56,7 +56,8 @@ package struct DetectArguments: ParsableArguments {
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json
-                        ? DetectOutput.jsonLine(file: file.path, objects: objects)
+                        ? DetectOutput.jsonLine(
+                            file: file.path, objects: objects, classification: detector.classification)
                         : DetectOutput.table(file: file.path, objects: objects))
                 if let annotate, let annotator {
                     try annotator(

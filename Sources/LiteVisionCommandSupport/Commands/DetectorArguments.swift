@@ -40,6 +40,17 @@ package struct DetectorArguments: ParsableArguments {
     @Option(name: .long, help: "Threads per inference (default: the number of cores).")
     package var threads: Int?
 
+    @Option(
+        name: .customLong("label-threshold"),
+        help: "Minimum confidence of an object's label with --model, 0...1 (default: the model's metadata, else 0).")
+    package var labelThreshold: Float?
+
+    @Option(name: .customLong("max-labels"), help: "Labels per object at most with --model (default 10).")
+    package var maxLabels: Int?
+
+    /// Whether these arguments turn classification on.
+    package var classification: Bool { classify || model != nil || remote.remoteModel != nil }
+
     package func validate() throws {
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
@@ -53,43 +64,54 @@ package struct DetectorArguments: ParsableArguments {
             throw ValidationError("Classify with --model FILE or --remote-model NAME, not both.")
         }
         if detectorLabels != nil && detector == nil { throw ValidationError("--detector-labels goes with --detector.") }
+        if let labelThreshold, !(0...1).contains(labelThreshold) {
+            throw ValidationError("--label-threshold must be between 0 and 1, got \(labelThreshold).")
+        }
+        if let maxLabels, maxLabels < 1 { throw ValidationError("--max-labels must be at least 1, got \(maxLabels).") }
+        if (labelThreshold != nil || maxLabels != nil) && model == nil && remote.remoteModel == nil {
+            throw ValidationError(
+                "--label-threshold and --max-labels go with --model or --remote-model (custom classification).")
+        }
     }
 
     /// The detector these arguments describe, in `mode`. Errors are printed and turn into exit status 2.
     package func makeDetector(mode: DetectorMode) throws -> ObjectDetector {
-        var common = ObjectDetectorOptions()
-        common.detectorMode = mode
-        common.shouldEnableMultipleObjects = multiple
-        common.shouldEnableClassification = classify || model != nil || remote.remoteModel != nil
-        if let maxObjects { common.maximumObjectCount = maxObjects }
-        if let threshold { common.detectionThreshold = threshold }
-        if let threads { common.processing.threadCount = threads }
-        common.modelDirectory = modelDirectory
+        let remoteModel = try remote.prepare()
+        let options: CommonObjectDetectorOptions
+        if let remoteModel {
+            options = customOptions(CustomObjectDetectorOptions(remoteModel: remoteModel))
+        } else if let model {
+            options = customOptions(
+                CustomObjectDetectorOptions(
+                    localModel: labels.map { LocalModel(path: model, labelsPath: $0) } ?? LocalModel(path: model)))
+        } else {
+            options = ObjectDetectorOptions()
+        }
+        options.detectorMode = mode
+        options.shouldEnableMultipleObjects = multiple
+        options.shouldEnableClassification = classification
+        if let maxObjects { options.maximumObjectCount = maxObjects }
+        if let threshold { options.detectionThreshold = threshold }
+        if let threads { options.processing.threadCount = threads }
+        options.modelDirectory = modelDirectory
         if let detector {
-            common.detectorModel =
+            options.detectorModel =
                 detectorLabels.map { LocalModel(path: detector, labelsPath: $0) } ?? LocalModel(path: detector)
         }
-        let remoteModel = try remote.prepare()
         do {
             return try Console.silencingStandardError { () throws(VisionError) in
-                if let remoteModel {
-                    var options = CustomObjectDetectorOptions(remoteModel: remoteModel)
-                    options.common = common
-                    options.shouldEnableClassification = true
-                    return try ObjectDetector.objectDetector(options: options)
-                }
-                if let model {
-                    var options = CustomObjectDetectorOptions(
-                        localModel: labels.map { LocalModel(path: model, labelsPath: $0) } ?? LocalModel(path: model))
-                    options.common = common
-                    options.shouldEnableClassification = true
-                    return try ObjectDetector.objectDetector(options: options)
-                }
-                return try ObjectDetector.objectDetector(options: common)
+                try ObjectDetector(options: options)
             }
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// `options` with the custom-classification limits of these arguments.
+    private func customOptions(_ options: CustomObjectDetectorOptions) -> CustomObjectDetectorOptions {
+        if let labelThreshold { options.classificationConfidenceThreshold = NSNumber(value: labelThreshold) }
+        if let maxLabels { options.maxPerObjectLabelCount = maxLabels }
+        return options
     }
 }

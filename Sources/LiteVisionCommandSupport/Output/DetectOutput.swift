@@ -11,7 +11,8 @@ package enum DetectOutput {
             let frame =
                 "x \(fixed(Float(f.x), digits: 1)) y \(fixed(Float(f.y), digits: 1)) w \(fixed(Float(f.width), digits: 1)) h \(fixed(Float(f.height), digits: 1))"
             let id = object.trackingID.map { "#\($0) " } ?? ""
-            let labels = object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 3))" }.joined(separator: ", ")
+            var labels = object.labels.map { "\($0.text) \(fixed($0.confidence, digits: 3))" }.joined(separator: ", ")
+            if let own = object.detectorLabel { labels = "[\(own.text)]" + (labels.isEmpty ? "" : " ") + labels }
             lines.append("  \(id)\(fixed(object.detectionConfidence, digits: 3))  \(frame)  \(labels)")
         }
         return lines.joined(separator: "\n")
@@ -20,13 +21,31 @@ package enum DetectOutput {
     private struct Line: Encodable {
         var file: String
         var frame: Int?
-        var objects: [DetectedObject]?
+        var objects: [Object]?
         var error: String?
     }
 
-    /// `{"file": ..., "objects": [{"frame": {...}, "trackingID": ..., "labels": [...], "detectionConfidence": ...}]}`.
-    package static func jsonLine(file: String, frame: Int? = nil, objects: [DetectedObject]) -> String {
-        encode(Line(file: file, frame: frame, objects: objects))
+    /// One object in JSON: `labels` only when classification is on (as ML Kit has labels only then),
+    /// `detectorLabel` only for a detector with classes.
+    private struct Object: Encodable {
+        var frame: BoundingBox
+        var trackingID: Int?
+        var labels: [ObjectLabel]?
+        var detectorLabel: ObjectLabel?
+        var detectionConfidence: Float
+    }
+
+    /// `{"file": ..., "objects": [{"frame": {...}, "trackingID": ..., "labels": [...], "detectionConfidence": ...}]}`;
+    /// `labels` only when `classification` is on.
+    package static func jsonLine(
+        file: String, frame: Int? = nil, objects: [DetectedObject], classification: Bool
+    ) -> String {
+        let objects = objects.map {
+            Object(
+                frame: $0.frame, trackingID: $0.trackingID, labels: classification ? $0.labels : nil,
+                detectorLabel: $0.detectorLabel, detectionConfidence: $0.detectionConfidence)
+        }
+        return encode(Line(file: file, frame: frame, objects: objects))
     }
 
     package static func jsonError(file: String, error: String) -> String {

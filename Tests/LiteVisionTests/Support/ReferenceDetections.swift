@@ -33,7 +33,7 @@ enum ReferenceDetections {
     static let detectors: [String] = ["mobile_object_localizer_v1.tflite", "coco_ssd_mobilenet_v1.tflite"]
 
     static func detector(for file: String) throws -> ObjectDetector {
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
         options.maximumObjectCount = 100
@@ -42,7 +42,7 @@ enum ReferenceDetections {
         if file != "mobile_object_localizer_v1.tflite" {
             options.detectorModel = LocalModel(path: TestData.model(file))
         }
-        return try ObjectDetector.objectDetector(options: options)
+        return try ObjectDetector(options: options)
     }
 
     /// The issue's parity rule: every reference detection with score >= 0.5 is found with IoU >= 0.85 and a
@@ -64,8 +64,8 @@ enum ReferenceDetections {
             if abs(score - expected.score) > 0.05 {
                 failures.append("\(context): \(expected.text) score \(score), reference \(expected.score)")
             }
-            if checkText && best.labels.first?.text != expected.text {
-                failures.append("\(context): label \(best.labels.first?.text ?? "none"), reference \(expected.text)")
+            if checkText && best.detectorLabel?.text != expected.text {
+                failures.append("\(context): label \(best.detectorLabel?.text ?? "none"), reference \(expected.text)")
             }
         }
         return failures

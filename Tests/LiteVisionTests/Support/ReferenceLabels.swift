@@ -70,9 +70,9 @@ enum ReferenceLabels {
 func exhaustiveLabeler(
     _ model: LocalModel, decodingScale: ProcessingOptions.DecodingScale = .full
 ) throws -> ImageLabeler {
-    var options = CustomImageLabelerOptions(localModel: model)
+    let options = CustomImageLabelerOptions(localModel: model)
     options.confidenceThreshold = 0
     options.maxResultCount = 50
     options.processing.decodingScale = decodingScale
-    return try ImageLabeler.imageLabeler(options: options)
+    return try ImageLabeler(options: options)
 }

@@ -1,0 +1,24 @@
+import LiteVisionModelStore
+
+/// Every setting of an ``ObjectDetector``: what the option classes hold behind their lock, and the value
+/// snapshot a detector takes of them when it is made.
+struct DetectorConfiguration: Sendable {
+    var detectorMode: DetectorMode = .stream
+    var shouldEnableMultipleObjects = false
+    var shouldEnableClassification = false
+    var maximumObjectCount = 5
+    var detectionThreshold: Float = 0.5
+    var detectorModel: LocalModel?
+    var detectorOutputLayout: ObjectDetectorOptions.DetectorOutputLayout?
+    var detectorLabelOffset: Int?
+    var tracking = TrackingOptions()
+    var classificationInterval = 5
+    var modelDirectory: String?
+    var allowsModelDownload = true
+    var processing = ProcessingOptions()
+
+    /// Custom classification (``CustomObjectDetectorOptions``): the classifier, `nil` for the base options.
+    var classifier: ModelReference?
+    var classificationConfidenceThreshold: NSNumber?
+    var maxPerObjectLabelCount = 10
+}
