@@ -8,7 +8,8 @@
 #   2. model info: wrk --latency, 64 connections, BENCH_INFO_SECONDS (default 20), GET /v1/models/birds:
 #      requests/s and p99 latency
 #   3. `litevision models download` of the largest shared model (fresh cache each run) against `curl -o /dev/null`
-#      of the same blob: median of BENCH_DOWNLOAD_RUNS (default 3) wall times each, in MB/s (1 MB = 10^6 bytes)
+#      of the same blob, and against `curl -o FILE && sync FILE` (a download that is on disk when it ends, as an
+#      install must be): median of BENCH_DOWNLOAD_RUNS (default 3) wall times each, in MB/s (1 MB = 10^6 bytes)
 # Everything it starts (registry, nginx, samplers) and its temp folder are removed on exit.
 #   scripts/bench-registry.sh                      # the full run (about 2.5 minutes of load plus the build)
 #   BENCH_SECONDS=10 BENCH_INFO_SECONDS=5 scripts/bench-registry.sh   # a quick look
@@ -212,7 +213,7 @@ run_wrk registry-info "$info_connections" "$info_seconds" "$registry/v1/models/b
 say "downloads of $largest_name.tflite ($largest_size bytes): litevision models download and curl, $download_runs runs each"
 curl -sf -o /dev/null "$largest_blob"
 quiet_check downloads
-: >"$work/dl.txt"; : >"$work/curl.txt"; : >"$work/noop.txt"
+: >"$work/dl.txt"; : >"$work/curl.txt"; : >"$work/curl-durable.txt"; : >"$work/noop.txt"
 for ((run = 1; run <= download_runs; run++)); do
   cache=$work/cache-$run
   start=$(now_ns)
@@ -223,12 +224,18 @@ for ((run = 1; run <= download_runs; run++)); do
   start=$(now_ns)
   curl -sSf -o /dev/null "$largest_blob"
   echo $(($(now_ns) - start)) >>"$work/curl.txt"
+  # The durable peer: curl writing the file, then fsync of it (coreutils `sync FILE`), as an install must.
+  rm -f "$work/curl-file"
+  start=$(now_ns)
+  curl -sSf -o "$work/curl-file" "$largest_blob" && sync "$work/curl-file"
+  echo $(($(now_ns) - start)) >>"$work/curl-durable.txt"
   start=$(now_ns)  # the same command again, with the model already in the cache: no transfer
   "$cli_bin" models download --registry "$registry" "$largest_name" --cache "$cache" --json >/dev/null
   echo $(($(now_ns) - start)) >>"$work/noop.txt"
 done
 dl_ms=$(median <"$work/dl.txt" | awk '{ printf "%.1f", $1 / 1e6 }')
 curl_ms=$(median <"$work/curl.txt" | awk '{ printf "%.1f", $1 / 1e6 }')
+durable_ms=$(median <"$work/curl-durable.txt" | awk '{ printf "%.1f", $1 / 1e6 }')
 noop_ms=$(median <"$work/noop.txt" | awk '{ printf "%.1f", $1 / 1e6 }')
 
 # --- the table -----------------------------------------------------------------------------------------------
@@ -246,6 +253,7 @@ info_p99_ms=$(f2 "$(wrk_field registry-info p99_us) / 1000")
 info_p50_ms=$(f2 "$(wrk_field registry-info p50_us) / 1000")
 dl_mbps=$(f1 "$largest_size / ($dl_ms / 1000) / 1e6")
 curl_mbps=$(f1 "$largest_size / ($curl_ms / 1000) / 1e6")
+durable_mbps=$(f1 "$largest_size / ($durable_ms / 1000) / 1e6")
 beyond_ms=$(f1 "$dl_ms - $noop_ms")
 bird_mb=$(f1 "$(stat -c %s "$bird") / 1e6")
 largest_mb=$(f1 "$largest_size / 1e6")
@@ -277,6 +285,8 @@ echo "| model info: errors (non-2xx + socket) | $info_err | — | — | | — |"
 echo "| download $largest_name.tflite ($largest_mb MB), median of $download_runs, whole command: MB/s (ms) |" \
   "$dl_mbps ($dl_ms) | curl $curl_mbps ($curl_ms) | $(f2 "$dl_mbps / $curl_mbps")× | ≥ 0.8× curl |" \
   "$(met "$dl_mbps >= $curl_mbps * $goal_download_ratio") |"
+echo "| download, the same against a durable peer: curl -o FILE, then fsync (\`sync FILE\`): MB/s (ms) |" \
+  "$dl_mbps ($dl_ms) | curl + sync $durable_mbps ($durable_ms) | $(f2 "$dl_mbps / $durable_mbps")× | | — |"
 echo "| download: \`litevision models download\` with the model already cached, no transfer (ms) | $noop_ms | — | — | | — |"
 
 # The registry's RSS after the load and any warning or error it logged, for the record.
