@@ -35,17 +35,19 @@ package final class Model: @unchecked Sendable {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw LiteRTError(status: 500, operation: "load the model \(path): it is not a regular file")
         }
+        // The runtime maps the open file, so the identity below describes the bytes loaded; without /proc it is
+        // given the path (and the weight cache, which keys on that identity, is not used).
+        let viaDescriptor = access("/proc/self/fd", F_OK) == 0
         var handle: LiteRtModel?
         runtime.creationLock.lock()
-        // The runtime maps the file; once it has, the descriptor may be closed.
         let status = runtime.api.pointee.CreateModelFromFile(
-            runtime.environment, "/proc/self/fd/\(descriptor)", &handle)
+            runtime.environment, viaDescriptor ? "/proc/self/fd/\(descriptor)" : path, &handle)
         runtime.creationLock.unlock()
         try check(status, "load the model \(path)")
         guard let handle else { throw LiteRTError(status: 9, operation: "load the model \(path)") }
         self.handle = handle
         self.ownedBytes = nil
-        self.fileIdentity = FileIdentity(descriptor: descriptor)
+        self.fileIdentity = viaDescriptor ? FileIdentity(descriptor: descriptor) : nil
     }
 
     /// Loads a model from its bytes. The bytes are copied once into memory the model owns.

@@ -11,15 +11,20 @@ package enum SiblingProgram {
     /// The program that runs `registry serve|token|backup`.
     package static let registry = "litevision-registry"
 
-    /// The path of `name` in the folder of the running executable.
-    package static func path(_ name: String) -> String {
-        Subprocess.executableDirectory().map { $0 + "/" + name } ?? name
+    /// The path of `name` in the folder of the running executable, or nil when that folder cannot be told (no
+    /// /proc): a bare name would run whatever program of that name the current folder holds.
+    package static func path(_ name: String) -> String? {
+        Subprocess.executableDirectory().map { $0 + "/" + name }
     }
 
     /// Replaces this process with the sibling `name` run with `arguments`. Returns only by throwing exit status 2
     /// after printing why the program cannot be started.
     package static func exec(_ name: String, arguments: [String]) throws -> Never {
-        let program = path(name)
+        guard let program = path(name) else {
+            Console.error(
+                "litevision: cannot tell which folder litevision runs from (/proc/self/exe), so \(name) is not started")
+            throw ExitCode(2)
+        }
         var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, &argv)
         let reason = errorDescription(errno)

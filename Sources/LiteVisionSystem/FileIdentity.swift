@@ -1,12 +1,18 @@
 /// What tells one version of a file from another without reading it: device, inode, size, and the modification
 /// and status-change times in nanoseconds. Writing the file changes the modification time; replacing it changes the
-/// inode; and the status-change time cannot be set back by `touch` or any other call, so an identity that is the
-/// same means the same bytes, short of a clock set back or a file system that lies.
+/// inode; and the status-change time cannot be set back by `touch` or any other call. Two caveats: file systems
+/// keep times at their own granularity (whole seconds on some), so a same-size rewrite within one tick keeps the
+/// identity (users wait until a change has settled, see `WeightCache`), and a clock set back defeats it.
 package struct FileIdentity: Sendable, Hashable {
+    /// The device holding the file.
     package let device: UInt64
+    /// The file's inode number on that device.
     package let inode: UInt64
+    /// The size in bytes.
     package let size: Int64
+    /// The last modification time, in nanoseconds since 1970.
     package let modified: Int64
+    /// The last status change (any write, rename, chmod), in nanoseconds since 1970.
     package let changed: Int64
 
     /// The identity of an open file.

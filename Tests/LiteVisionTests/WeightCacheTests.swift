@@ -32,10 +32,14 @@ struct WeightCacheTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
         let entry = folder.appendingPathComponent(written[0]).path
-        let before = try FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date
+        let before = try FileManager.default.attributesOfItem(atPath: entry)
+        #expect((before[.posixPermissions] as? Int) == 0o600)
         #expect(try Self.label(model, cache: folder.path) == uncached)
         #expect(Self.entries(folder) == written)
-        #expect(try FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date == before)
+        // Used, not rewritten: the same file (inode) and size.
+        let after = try FileManager.default.attributesOfItem(atPath: entry)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(after[.size] as? Int == before[.size] as? Int)
     }
 
     @Test("A model file rewritten in place gets an entry of its own and its own labels")
@@ -45,7 +49,9 @@ struct WeightCacheTests {
         let folder = root.appendingPathComponent("xnnpack").path
         let model = root.appendingPathComponent("model.tflite")
         try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))).write(to: model)
+        Thread.sleep(forTimeInterval: 2.1)  // a model file is cached once it has not changed for two seconds
         let birdLabels = try Self.label(model.path, cache: folder)
+        #expect(Self.entries(URL(fileURLWithPath: folder)).filter { $0.hasSuffix(".xnnpack") }.count == 1)
         // Same path, other bytes: mobilenet_v1_025_float has its own labels and weights.
         let other = try Data(contentsOf: URL(fileURLWithPath: TestData.model("mobilenet_v1_025_float.tflite")))
         let handle = try FileHandle(forWritingTo: model)
@@ -54,22 +60,28 @@ struct WeightCacheTests {
         try handle.close()
         let expected = try Self.label(model.path, cache: "off")
         #expect(expected != birdLabels)
+        // Changed less than two seconds ago: not cached (file times may be too coarse to tell a quick rewrite).
+        #expect(try Self.label(model.path, cache: folder) == expected)
+        #expect(Self.entries(URL(fileURLWithPath: folder)).filter { $0.hasSuffix(".xnnpack") }.count == 1)
+        Thread.sleep(forTimeInterval: 2.1)
+        #expect(try Self.label(model.path, cache: folder) == expected)
         #expect(try Self.label(model.path, cache: folder) == expected)
         #expect(Self.entries(URL(fileURLWithPath: folder)).filter { $0.hasSuffix(".xnnpack") }.count == 2)
     }
 
-    @Test("A folder others can write is not used; labeling goes on without it")
-    func unsafeFolder() throws {
+    @Test("A folder others can write or read is not used; labeling goes on without it", arguments: [0o777, 0o755])
+    func unsafeFolder(mode: Int) throws {
         let folder = TestData.temporaryDirectory("weight-cache-open")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: folder.path)
         let model = TestData.model("bird.tflite")
         #expect(try Self.label(model, cache: folder.path) == (try Self.label(model, cache: "off")))
         #expect(Self.entries(folder).isEmpty)
     }
 
-    @Test("A damaged entry is rebuilt, never trusted: the labels stay those of no cache")
+    @Test(
+        "A damaged entry is never given to XNNPACK: it is replaced by a new one, and the labels stay those of no cache")
     func damagedEntry() throws {
         let folder = TestData.temporaryDirectory("weight-cache-damaged").appendingPathComponent("xnnpack")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
@@ -77,11 +89,16 @@ struct WeightCacheTests {
         let expected = try Self.label(model, cache: "off")
         _ = try Self.label(model, cache: folder.path)
         let entry = folder.appendingPathComponent(try #require(Self.entries(folder).first))
-        // A header claiming a finished build (version 1), followed by garbage.
-        var damaged = Data([1, 0, 0, 0, 0, 0, 0, 0])
-        damaged.append(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
-        try damaged.write(to: entry)
-        #expect(try Self.label(model, cache: folder.path) == expected)
-        #expect(try Self.label(model, cache: folder.path) == expected)
+        let good = try Data(contentsOf: entry)
+        // Truncated, and a header claiming a finished build followed by garbage.
+        var garbage = Data([4, 0, 0, 0, 0, 0, 0, 0])
+        garbage.append(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
+        for damaged in [good.prefix(good.count / 2), garbage] {
+            try damaged.write(to: entry)
+            #expect(try Self.label(model, cache: folder.path) == expected)
+            #expect(try Data(contentsOf: entry) == good, "the damaged entry was not replaced by a complete one")
+            #expect(Self.entries(folder) == [entry.lastPathComponent])
+            #expect(try Self.label(model, cache: folder.path) == expected)
+        }
     }
 }
