@@ -58,7 +58,9 @@ package final class ProgressBar {
 package extension Console {
     /// Runs `body` with file descriptor 2 pointed at /dev/null: TFLite prints "Created TensorFlow Lite XNNPACK
     /// delegate for CPU." when a model is compiled, which the runtime's log level does not silence. Only for
-    /// the single-threaded start of a command; LiteVision reports its own errors through `VisionError`.
+    /// the start of a command, while it makes its labeler or detector: the redirection is process-wide, so what
+    /// the threads working meanwhile (the runtime loader, the photo prefetch) write to standard error is dropped
+    /// too; they report failures through `VisionError`, never by printing.
     static func silencingStandardError<R>(_ body: () throws -> R) rethrows -> R {
         let saved = dup(STDERR_FILENO)
         let null = open("/dev/null", O_WRONLY)
