@@ -74,6 +74,9 @@ package final class Runtime: @unchecked Sendable {
         loadLock.lock()
         defer { loadLock.unlock() }
         if let runtime = cache.withLock({ $0[key] }) { return runtime }
+        // A load started ahead (startLoading) that failed: its error, once, instead of searching again (the search
+        // may ask python3, ~150 ms). A later call searches afresh.
+        if let failure = aheadFailures.withLock({ $0.removeValue(forKey: key) }) { throw failure }
         var attempts: [(place: String, reason: String)] = []
         let candidates = libraryPath.map { [("the path given", $0)] } ?? LibraryLocator.candidates(explicitPath: nil)
         for (place, path) in candidates {
@@ -102,13 +105,20 @@ package final class Runtime: @unchecked Sendable {
     }
 
     private static let loadLock = PosixLock()
+    private static let aheadFailures = Mutex<[String: RuntimeLoadError]>([:])
 
     /// Starts loading the runtime on another thread, so that loading it (~2 ms: mapping and relocating an 8 MB
     /// library, creating the environment) overlaps the caller's own work, such as reading and checking a model
     /// file. A later ``load(libraryPath:)`` waits for it; errors are reported by that call.
     package static func startLoading(libraryPath: String?) {
         if cache.withLock({ $0[libraryPath ?? ""] }) != nil { return }
-        DispatchQueue.global(qos: .userInitiated).async { _ = try? load(libraryPath: libraryPath) }
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(RuntimeLoadError) {
+                _ = try load(libraryPath: libraryPath)
+            } catch {
+                aheadFailures.withLock { $0[libraryPath ?? ""] = error }
+            }
+        }
     }
 
     /// Keeps the first runtime loaded under `key` (a concurrent loader's duplicate is dropped).

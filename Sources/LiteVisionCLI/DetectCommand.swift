@@ -10,7 +10,7 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         if arguments.annotate != nil {
-            try SiblingProgram.exec(SiblingProgram.media, arguments: Array(CommandLine.arguments.dropFirst()))
+            try SiblingProgram.execForwardingArguments(to: SiblingProgram.media)
         }
         try arguments.run(annotator: nil)
     }

@@ -9,6 +9,6 @@ struct TrackCommand: ParsableCommand {
     @OptionGroup var arguments: TrackArguments
 
     func run() throws {
-        try SiblingProgram.exec(SiblingProgram.media, arguments: Array(CommandLine.arguments.dropFirst()))
+        try SiblingProgram.execForwardingArguments(to: SiblingProgram.media)
     }
 }

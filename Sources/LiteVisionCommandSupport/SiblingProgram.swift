@@ -17,15 +17,32 @@ package enum SiblingProgram {
         Subprocess.executableDirectory().map { $0 + "/" + name }
     }
 
+    /// Replaces this process with the sibling `name` run with this process's own arguments, byte for byte (a
+    /// `String` would replace bytes that are not UTF-8, e.g. in a file name).
+    package static func execForwardingArguments(to name: String) throws -> Never {
+        let count = Int(CommandLine.argc)
+        let forwarded = count > 1 ? (1..<count).map { CommandLine.unsafeArgv[$0] } : []
+        try exec(name, rawArguments: forwarded)
+    }
+
     /// Replaces this process with the sibling `name` run with `arguments`. Returns only by throwing exit status 2
     /// after printing why the program cannot be started.
     package static func exec(_ name: String, arguments: [String]) throws -> Never {
+        let copies = arguments.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        try exec(name, rawArguments: copies)
+    }
+
+    /// Replaces this process with the sibling `name` run with `arguments` as given (C strings).
+    private static func exec(_ name: String, rawArguments: [UnsafeMutablePointer<CChar>?]) throws -> Never {
         guard let program = path(name) else {
             Console.error(
                 "litevision: cannot tell which folder litevision runs from (/proc/self/exe), so \(name) is not started")
             throw ExitCode(2)
         }
-        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let programCopy = strdup(program)
+        defer { free(programCopy) }
+        var argv: [UnsafeMutablePointer<CChar>?] = [programCopy] + rawArguments + [nil]
         execv(program, &argv)
         let reason = errorDescription(errno)
         Console.error(
