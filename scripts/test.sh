@@ -25,6 +25,15 @@ if ((build_status != 0)); then
 fi
 # The DocC catalog of LiteVision: a broken symbol link fails the run.
 if [[ -x scripts/docs.sh ]]; then scripts/docs.sh; fi
-swift test -c release --skip-build -Xswiftc -enable-testing
+# The output is also kept, so that a failure ends with its summary: CI shows only the last lines of a run.
+test_log=$(mktemp)
+trap 'rm -f "$build_log" "$test_log"' EXIT
+test_status=0
+swift test -c release --skip-build -Xswiftc -enable-testing 2>&1 | tee "$test_log" || test_status=$?
+if ((test_status != 0)); then
+  echo "test: the tests failed (exit $test_status); what failed:" >&2
+  grep -aE '✘|error: |Fatal error|Test Case .* failed' "$test_log" | grep -av '^✘ Test run with' | head -60 >&2 || true
+  exit "$test_status"
+fi
 # The registry's HTTP API fuzzed against its OpenAPI document (schemathesis), on the binary built above.
 API_FUZZ_SKIP_BUILD=1 scripts/api-fuzz.sh

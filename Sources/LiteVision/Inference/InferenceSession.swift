@@ -19,17 +19,20 @@ final class InferenceSession {
 }
 
 extension InferenceSession {
-    /// The resize coefficients for a `sourceWidth`×`sourceHeight` → `width`×`height` resize, kept from the
-    /// previous call when the sizes are the same (every frame of a video).
-    func plan(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> ResizePlan {
+    /// The resize coefficients for a `sourceWidth`×`sourceHeight` → `width`×`height` resize of pixels stored
+    /// `transposed` from upright (see ``ResizePlan``), kept from the previous call when they are the same
+    /// (every frame of a video).
+    func plan(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, transposed: Bool) -> ResizePlan {
         if let cached = cachedPlan,
             cached.matches(
                 sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                width: width, height: height)
+                width: width, height: height, transposed: transposed)
         {
             return cached
         }
-        let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        let plan = ResizePlan(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+            transposed: transposed)
         cachedPlan = plan
         return plan
     }

@@ -7,7 +7,9 @@ import LiteVisionImaging
 /// The whole image (or region) is resized to the model input with antialiased bilinear filtering (Pillow's
 /// `BILINEAR`, the convention of the reference outputs), aspect ratio not kept, as ML Kit does. To keep
 /// rotated images cheap, the stored pixels are resized first (to the input size turned by the orientation)
-/// and only the small result is turned upright. A region is read in place (no copy of the crop). uint8 models
+/// and only the small result is turned upright; for images stored turned by 90° (EXIF 5–8) the two resize
+/// passes run in the upright image's order, so every orientation gives the bytes of resizing the upright
+/// image. A region is read in place (no copy of the crop). uint8 models
 /// get the bytes as they are; float32 models get `(value - mean) / std` with the metadata's NormalizationOptions.
 enum InputWriter {
     /// Fills `tensor` with the `region` of `image`'s stored pixels, resized to `input` and turned upright.
@@ -22,14 +24,15 @@ enum InputWriter {
         precondition(tensor.count >= byteCount * (input.normalization == nil ? 1 : 4), "input tensor too small")
         if input.normalization == nil && orientation == .up {
             resize(
-                image.pixels, region: region, into: tensor.baseAddress!, width: width, height: height, session: session)
+                image.pixels, region: region, into: tensor.baseAddress!, width: width, height: height,
+                transposed: false, session: session)
             return
         }
         if session.resized.count != byteCount { session.resized = [UInt8](repeating: 0, count: byteCount) }
         session.resized.withUnsafeMutableBytes { resized in
             resize(
                 image.pixels, region: region, into: resized.baseAddress!, width: stored.width, height: stored.height,
-                session: session)
+                transposed: orientation.swapsDimensions, session: session)
         }
         guard let normalization = input.normalization else {
             session.resized.withUnsafeBytes { resized in
@@ -57,14 +60,16 @@ enum InputWriter {
         }
     }
 
-    /// Resizes `image` (or its `region`) to `width`×`height` RGB8 at `destination`, reusing the session's
-    /// resize plan when the sizes repeat (every frame of a video).
+    /// Resizes `image` (or its `region`) to `width`×`height` RGB8 at `destination`, with the passes in the
+    /// upright order when the pixels are stored `transposed`, reusing the session's resize plan when the sizes
+    /// repeat (every frame of a video).
     private static func resize(
         _ image: ImageBuffer, region area: PixelRect, into destination: UnsafeMutableRawPointer,
-        width: Int, height: Int, session: InferenceSession
+        width: Int, height: Int, transposed: Bool, session: InferenceSession
     ) {
         precondition(area.isInside(width: image.width, height: image.height), "region outside the image")
-        let plan = session.plan(sourceWidth: area.width, sourceHeight: area.height, width: width, height: height)
+        let plan = session.plan(
+            sourceWidth: area.width, sourceHeight: area.height, width: width, height: height, transposed: transposed)
         let bytesPerPixel = image.format.bytesPerPixel
         image.pixels.withUnsafeBytes { pixels in
             let start = area.y * image.bytesPerRow + area.x * bytesPerPixel

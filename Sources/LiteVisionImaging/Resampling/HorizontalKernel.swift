@@ -159,14 +159,16 @@ enum HorizontalKernel {
     }
 
     /// ``resampleTwoBytes(_:_:_:outA:outB:)`` for the four source rows at `row` and `stride`, `2 * stride`,
-    /// `3 * stride` bytes on, into the paired rows `outs[0 ... 3]`: each weight load serves four rows.
+    /// `3 * stride` bytes on, into the paired rows `outs[0 ... 3]` (or byte rows when `pairedOutput` is false):
+    /// each weight load serves four rows.
     @inline(__always)
     static func resampleFourBytes(
-        _ row: UnsafePointer<UInt8>, stride: Int, _ hRow: Row, outs: UnsafePointer<UnsafeMutableRawPointer>
+        _ row: UnsafePointer<UInt8>, stride: Int, _ hRow: Row, outs: UnsafePointer<UnsafeMutableRawPointer>,
+        pairedOutput: Bool = true
     ) {
         litevision_avx2_horizontal3x4_bytes(
             row, stride, hRow.table.vectorsPerPixel, UnsafeRawPointer(hRow.plainWeights), hRow.starts,
-            hRow.outCount, outs, hRow.clip ? 1 : 0, 1)
+            hRow.outCount, outs, hRow.clip ? 1 : 0, pairedOutput ? 1 : 0)
     }
 
     /// R, G, B (lanes 0 ... 2) from the three accumulators of a three-element window, whose lanes

@@ -21,17 +21,31 @@ package struct ResizePlan: Sendable {
     let rgbTable: HorizontalTable?
     /// Horizontal table for RGBA8 / BGRA8 sources (likewise).
     let quadTable: HorizontalTable?
+    /// Whether the source is an upright image turned by 90° (stored with EXIF orientation 5–8), so that the
+    /// passes run in the order Pillow runs them on the upright image.
+    package let transposed: Bool
+    /// Whether the vertical pass runs before the horizontal one (see ``pillowRunsVerticalFirst(sourceWidth:sourceHeight:width:height:)``).
+    let verticalFirst: Bool
 
     /// Precomputes the weights for resizing `sourceWidth`×`sourceHeight` pixels to `width`×`height`.
     /// All sizes must be positive.
-    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    ///
+    /// Pillow resizes in two passes that round to bytes in between, so their order shows in the result.
+    /// Set `transposed` when the source is stored turned by 90° from the image whose resize must be
+    /// matched (EXIF orientations 5–8, resized before being turned upright): the passes then run in the
+    /// order Pillow chooses for the upright image, and turning the result upright gives exactly Pillow's
+    /// resize of the upright image. (Mirroring needs nothing: Pillow's weights are symmetric.)
+    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, transposed: Bool = false) {
         self.init(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
-            formats: [.rgb8, .rgba8])
+            formats: [.rgb8, .rgba8], transposed: transposed)
     }
 
     /// Precomputes the weights, laying out the horizontal table only for the given source formats.
-    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, formats: [PixelFormat]) {
+    init(
+        sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, formats: [PixelFormat],
+        transposed: Bool = false
+    ) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "ResizePlan: source size must be positive")
         precondition(width > 0 && height > 0, "ResizePlan: destination size must be positive")
         self.sourceWidth = sourceWidth
@@ -42,16 +56,28 @@ package struct ResizePlan: Sendable {
         self.horizontal = horizontal
         vertical = PillowAxis(inSize: sourceHeight, outSize: height)
         let resizesWidth = sourceWidth != width
+        self.transposed = transposed
+        if sourceWidth == width || sourceHeight == height {
+            verticalFirst = false  // one pass at most: no order to choose
+        } else if transposed {
+            // The upright image's horizontal pass is this source's vertical one.
+            verticalFirst = !ResizePlan.pillowRunsVerticalFirst(
+                sourceWidth: sourceHeight, sourceHeight: sourceWidth, width: height, height: width)
+        } else {
+            verticalFirst = ResizePlan.pillowRunsVerticalFirst(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        }
         rgbTable = resizesWidth && formats.contains(.rgb8) ? ResizePlan.table(horizontal, for: .rgb8) : nil
         quadTable =
             resizesWidth && (formats.contains(.rgba8) || formats.contains(.bgra8))
             ? ResizePlan.table(horizontal, for: .rgba8) : nil
     }
 
-    /// Whether this plan was made for these sizes.
-    package func matches(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Bool {
+    /// Whether this plan was made for these sizes (and this pass order).
+    package func matches(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, transposed: Bool = false) -> Bool
+    {
         self.sourceWidth == sourceWidth && self.sourceHeight == sourceHeight
-            && self.width == width && self.height == height
+            && self.width == width && self.height == height && self.transposed == transposed
     }
 
     /// Whether Pillow runs its horizontal pass (the width changes).
@@ -59,15 +85,16 @@ package struct ResizePlan: Sendable {
     /// Whether Pillow runs its vertical pass (the height changes).
     var needsVertical: Bool { sourceHeight != height }
 
-    /// Whether Pillow runs the vertical pass before the horizontal one.
+    /// Whether Pillow runs the vertical pass before the horizontal one when it resizes an image of
+    /// `sourceWidth`×`sourceHeight` to `width`×`height`.
     ///
     /// Pillow 13 does so when both dimensions change, the height shrinks, and it loses more than twice
     /// as many pixels as the width: `(sourceHeight - height) > 2 * (sourceWidth - width)` (read from
     /// `ImagingResample` of Pillow 13.0.0 and confirmed on random sizes). Earlier Pillow releases
     /// always went horizontal first; the two orders differ by rounding only, and only for such
     /// tall reductions.
-    var verticalFirst: Bool {
-        needsHorizontal && sourceHeight > height && (sourceHeight - height) > 2 * (sourceWidth - width)
+    static func pillowRunsVerticalFirst(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Bool {
+        sourceWidth != width && sourceHeight > height && (sourceHeight - height) > 2 * (sourceWidth - width)
     }
 
     /// The horizontal table for `format`, from the plan when it holds one.

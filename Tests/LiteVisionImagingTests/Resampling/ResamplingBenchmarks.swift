@@ -59,6 +59,29 @@ struct ResamplingBenchmarks {
         Self.report("ResizePlan 4096x3040 -> 224x224", planTime)
     }
 
+    @Test("photos stored turned by 90°: the upright pass order against the stored one")
+    func transposedOrder() {
+        for (sw, sh, dw, dh) in [
+            (4032, 3024, 224, 224), (3024, 4032, 224, 224), (4096, 3040, 224, 224), (2000, 1508, 224, 224),
+        ] {
+            let image = ResamplingFixtures.noise(sw, sh)
+            var out = [UInt8](repeating: 0, count: dw * dh * 3)
+            for transposed in [false, true] {
+                let plan = ResizePlan(sourceWidth: sw, sourceHeight: sh, width: dw, height: dh, transposed: transposed)
+                for threads in [1, 2] {
+                    let t = Self.time(runs: sw * sh > 4_000_000 ? 15 : 60) {
+                        out.withUnsafeMutableBytes {
+                            Resampler.resizeBilinearAntialiased(
+                                image, into: $0.baseAddress!, width: dw, height: dh, plan: plan, threads: threads)
+                        }
+                    }
+                    Self.report(
+                        "\(sw)x\(sh) -> \(dw)x\(dh) \(transposed ? "transposed" : "stored order") \(threads)T", t)
+                }
+            }
+        }
+    }
+
     @Test("pixel conversion timings")
     func conversions() throws {
         let (w, h) = (640, 480)
