@@ -205,42 +205,30 @@ struct ResizeEngine: @unchecked Sendable {
         }
     }
 
-    /// Output rows the vertical-first pass makes together, and the width (in bytes) of the column strips it
-    /// walks them in: a group's windows over one strip (about 140 rows × 2 KB for a 12 MP photo to 224) stay in
-    /// the core's cache while the overlapping windows reuse them, where whole rows (28 × 12 KB per window,
-    /// plus the next window's) would not.
+    /// Output rows the vertical-first pass makes before their horizontal passes, which run four rows per
+    /// weight load on AVX2.
     static let verticalFirstGroup = 8
-    static let verticalFirstStrip = 2048
 
     /// Pillow's other order: the vertical pass over full source rows (in the source format), then the
-    /// horizontal pass of each such row. Output rows go in groups of ``verticalFirstGroup``, their vertical pass
-    /// in column strips of ``verticalFirstStrip`` bytes.
+    /// horizontal pass of each such row, in groups of ``verticalFirstGroup`` output rows.
     func runVerticalFirst(
         _ start: Int, _ end: Int, _ context: Context, _ hRow: HorizontalKernel.Row,
         _ scratch: Scratch
     ) {
         let vertical = plan.vertical
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
-        // A narrow source is one strip; a last strip under 16 bytes is joined to the one before it.
-        let strip =
-            sourceElements < 2 * ResizeEngine.verticalFirstStrip ? sourceElements : ResizeEngine.verticalFirstStrip
         var g0 = start
         while g0 < end {
             let g1 = min(g0 + ResizeEngine.verticalFirstGroup, end)
-            var x0 = 0
-            while x0 < sourceElements {
-                let x1 = sourceElements - (x0 + strip) < 16 ? sourceElements : x0 + strip
-                for yy in g0..<g1 {
-                    let first = vertical.first[yy], taps = vertical.count[yy]
-                    for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow + x0 }
-                    let weights = context.vWeights + yy * vertical.stride
-                    VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-                    VerticalKernel.resampleRow(
-                        rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                        taps: taps, count: x1 - x0, out: scratch.groupRows + (yy - g0) * sourceElements + x0,
-                        avx2: context.avx2)
-                }
-                x0 = x1
+            for yy in g0..<g1 {
+                let first = vertical.first[yy], taps = vertical.count[yy]
+                for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
+                let weights = context.vWeights + yy * vertical.stride
+                VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+                VerticalKernel.resampleRow(
+                    rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+                    taps: taps, count: sourceElements, out: scratch.groupRows + (yy - g0) * sourceElements,
+                    avx2: context.avx2)
             }
             var yy = g0
             while yy < g1 {
