@@ -3,6 +3,8 @@ enum TopScores {
     static func select(
         _ scores: UnsafeBufferPointer<Float>, threshold: Float, limit: Int
     ) -> [(index: Int, score: Float)] {
+        // A limit larger than the scores (Int.max from a command line, say) is the count of scores.
+        let limit = min(limit, scores.count)
         guard limit > 0 else { return [] }
         var top: [(index: Int, score: Float)] = []
         top.reserveCapacity(limit + 1)
