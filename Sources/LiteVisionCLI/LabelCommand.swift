@@ -142,7 +142,8 @@ struct LabelCommand: ParsableCommand {
         }
         // Leave at once, while the labeler is still referenced and without exit handlers: tearing down the
         // runtime (its worker threads, packed weights, static destructors) takes a few ms that a finished
-        // command does not need. All output went out through unbuffered write(2) calls, so nothing is lost.
-        withExtendedLifetime(labeler) { _exit(failures > 0 ? 1 : 0) }
+        // command does not need. All output went out through unbuffered write(2) calls, so nothing is lost (a line
+        // that could not be written makes the status 1).
+        withExtendedLifetime(labeler) { Console.exitImmediately(failures > 0 ? 1 : 0) }
     }
 }

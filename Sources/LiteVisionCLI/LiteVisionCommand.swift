@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionCommandSupport
 
 /// The `litevision` command: ML Kit's on-device vision features from the command line.
 @main
@@ -10,4 +11,10 @@ struct LiteVisionCommand: ParsableCommand {
             LabelCommand.self, DetectCommand.self, TrackCommand.self, ModelsCommand.self, RegistryCommand.self,
         ]
     )
+
+    /// Runs the command; lines of standard output that could not be written make it end with status 1.
+    static func main() {
+        Console.failOnLostOutputAtExit()
+        main(nil)
+    }
 }

@@ -1,23 +1,55 @@
 import LiteVisionSystem
+import Synchronization
 
 /// Writing to standard output and standard error, and whether standard error is a terminal.
 package enum Console {
-    package static func output(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+    /// Writes a line to standard output; a line that cannot be written is remembered (see
+    /// ``failOnLostOutputAtExit()``) and later lines are not attempted.
+    package static func output(_ text: String) {
+        guard lostOutput.withLock({ $0 == nil }) else { return }
+        if let code = write(text + "\n", to: STDOUT_FILENO) { lostOutput.withLock { $0 = code } }
+    }
 
     package static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
-    /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit.
-    package static func write(_ text: String, to descriptor: Int32) {
+    /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit. Returns the error
+    /// number when not all of it could be written.
+    @discardableResult
+    package static func write(_ text: String, to descriptor: Int32) -> Int32? {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
                 let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
+                if written < 0 { return errno }
+                if written == 0 { return EIO }
                 offset += written
             }
+            return nil
         }
+    }
+
+    /// The error number of the first line of standard output that could not be written.
+    private static let lostOutput = Mutex<Int32?>(nil)
+
+    /// Makes the process end with status 1 and a message when a line of standard output was lost (a full disk,
+    /// a pipe closed with SIGPIPE ignored), whatever status it was ending with. Call once, first thing in `main`.
+    package static func failOnLostOutputAtExit() {
+        atexit { Console.failIfOutputWasLost() }
+    }
+
+    /// Ends the process at once with `status` (no exit handlers, no teardown), or with 1 and a message when a
+    /// line of standard output was lost.
+    package static func exitImmediately(_ status: Int32) -> Never {
+        failIfOutputWasLost()
+        _exit(status)
+    }
+
+    private static func failIfOutputWasLost() {
+        guard let code = lostOutput.withLock({ $0 }) else { return }
+        error("litevision: standard output could not be written: \(String(cString: strerror(code)))")
+        _exit(1)
     }
 
     package static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }

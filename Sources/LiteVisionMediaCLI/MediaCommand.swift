@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionCommandSupport
 
 /// `litevision-media`: the commands of `litevision` that decode video (FFmpeg) or draw (Cairo). `litevision`
 /// hands `track` and `detect --annotate` to this program, so that its other commands start without loading those
@@ -10,4 +11,10 @@ struct MediaCommand: ParsableCommand {
         abstract: "Video and drawing commands of litevision (run by `litevision track` and `detect --annotate`).",
         subcommands: [DetectCommand.self, TrackCommand.self]
     )
+
+    /// Runs the command; lines of standard output that could not be written make it end with status 1.
+    static func main() {
+        Console.failOnLostOutputAtExit()
+        main(nil)
+    }
 }

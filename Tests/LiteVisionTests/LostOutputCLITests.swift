@@ -1,0 +1,35 @@
+import Foundation
+import LiteVisionTestSupport
+import Testing
+
+/// Standard output that cannot be written (here /dev/full, a device that is always full) ends every command with
+/// status 1 and a message, instead of a success with the results lost (issue 9).
+@Suite("litevision: standard output that cannot be written")
+struct LostOutputCLITests {
+    static let commands: [[String]] = [
+        ["label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")],
+        ["label", "--json", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")],
+        ["detect", "--model-dir", TestData.path("models"), TestData.image("dogs.jpg")],
+        ["track", "--model-dir", TestData.path("models"), TestData.path("video/cup.mp4")],
+    ]
+
+    @Test("each command, its output sent to /dev/full", arguments: 0..<commands.count)
+    func fullDevice(_ index: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.arguments = Self.commands[index]
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"), "/dev/full is missing")
+        let errors = Pipe()
+        process.standardOutput = full
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(Self.commands[index]): \(message)")
+        #expect(message.contains("standard output could not be written: No space left on device"), "\(message)")
+
+        // The same command with somewhere to write succeeds: the failure above is the output's.
+        let normal = try CLITests.run(Self.commands[index])
+        #expect(normal.status == 0 && !normal.output.isEmpty, "\(normal.errors)")
+    }
+}
