@@ -192,17 +192,25 @@ struct ResizeEngine: @unchecked Sendable {
 
     /// Vertical pass only, straight over RGB8 source rows.
     func runVerticalOnRGB(_ start: Int, _ end: Int, _ context: Context, _ scratch: Scratch) {
-        let vertical = plan.vertical
         let rowBytes = plan.width * 3
         for yy in start..<end {
-            let first = vertical.first[yy], taps = vertical.count[yy]
-            for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
-            let weights = context.vWeights + yy * vertical.stride
-            VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-            VerticalKernel.resampleRow(
-                rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                taps: taps, count: rowBytes, out: destination + yy * rowBytes, avx2: context.avx2)
+            verticalRow(yy, count: rowBytes, out: destination + yy * rowBytes, context, scratch)
         }
+    }
+
+    /// Output row `yy` of the vertical pass over the first `count` bytes of the source rows in its window.
+    @inline(__always)
+    func verticalRow(
+        _ yy: Int, count: Int, out: UnsafeMutablePointer<UInt8>, _ context: Context, _ scratch: Scratch
+    ) {
+        let vertical = plan.vertical
+        let first = vertical.first[yy], taps = vertical.count[yy]
+        for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
+        let weights = context.vWeights + yy * vertical.stride
+        VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+        VerticalKernel.resampleRow(
+            rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
+            taps: taps, count: count, out: out, avx2: context.avx2)
     }
 
     /// Output rows the vertical-first pass makes before their horizontal passes, which run four rows per
@@ -215,20 +223,13 @@ struct ResizeEngine: @unchecked Sendable {
         _ start: Int, _ end: Int, _ context: Context, _ hRow: HorizontalKernel.Row,
         _ scratch: Scratch
     ) {
-        let vertical = plan.vertical
         let sourceElements = plan.sourceWidth * format.bytesPerPixel
         var g0 = start
         while g0 < end {
             let g1 = min(g0 + ResizeEngine.verticalFirstGroup, end)
             for yy in g0..<g1 {
-                let first = vertical.first[yy], taps = vertical.count[yy]
-                for t in 0..<taps { scratch.byteRows[t] = source + (first + t) * sourceBytesPerRow }
-                let weights = context.vWeights + yy * vertical.stride
-                VerticalKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-                VerticalKernel.resampleRow(
-                    rows: scratch.byteRows, weights: weights, pairs: scratch.weightVectors,
-                    taps: taps, count: sourceElements, out: scratch.groupRows + (yy - g0) * sourceElements,
-                    avx2: context.avx2)
+                verticalRow(
+                    yy, count: sourceElements, out: scratch.groupRows + (yy - g0) * sourceElements, context, scratch)
             }
             var yy = g0
             while yy < g1 {
