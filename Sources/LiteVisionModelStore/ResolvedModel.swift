@@ -24,9 +24,9 @@ package struct ResolvedModel: Sendable {
     package let manifest: Manifest?
 
     /// The user's label file, read now: its bytes and path, or nil when the model has none.
-    package func readLabelFile() throws(ModelStoreError) -> (bytes: [UInt8], path: String)? {
+    package func readLabelFile(maximumSize: Int) throws(ModelStoreError) -> (bytes: [UInt8], path: String)? {
         guard let labelsPath else { return nil }
-        return (try LocalModel.read(labelsPath, empty: "the file is empty"), labelsPath)
+        return (try LocalModel.read(labelsPath, empty: "the file is empty", maximumSize: maximumSize), labelsPath)
     }
 }
 
@@ -50,10 +50,13 @@ extension LocalModel {
         }
     }
 
-    static func read(_ path: String, empty: String) throws(ModelStoreError) -> [UInt8] {
+    static func read(
+        _ path: String, empty: String,
+        maximumSize: Int = FileContents.defaultMaximumSize
+    ) throws(ModelStoreError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try FileContents.read(atPath: path)
+            bytes = try FileContents.read(atPath: path, maximumSize: maximumSize)
         } catch {
             throw .fileNotReadable(path: path, reason: error.reason)
         }

@@ -45,6 +45,15 @@ package struct AssociatedFiles: Sendable {
         return try data(of: entry)
     }
 
+    /// Refuses a file larger than ``ModelLimits/maximumAssociatedFileBytes`` before it is copied or inflated.
+    private func checkSizeLimit(_ entry: ZipEntry) throws(ModelFileError) {
+        guard entry.uncompressedSize <= ModelLimits.maximumAssociatedFileBytes else {
+            throw .malformedAssociatedFiles(
+                "\"\(entry.name)\" is \(entry.uncompressedSize) bytes, more than the "
+                    + "\(ModelLimits.maximumAssociatedFileBytes) bytes an associated file may have")
+        }
+    }
+
     private func data(of entry: ZipEntry) throws(ModelFileError) -> [UInt8] {
         let name = entry.name
         if entry.flags & 1 != 0 { throw .unsupportedAssociatedFile("\"\(name)\" is encrypted") }
@@ -83,6 +92,7 @@ package struct AssociatedFiles: Sendable {
                     "\"\(name)\" is stored uncompressed but its sizes differ "
                         + "(\(entry.compressedSize) and \(entry.uncompressedSize) bytes)")
             }
+            try checkSizeLimit(entry)
             contents = Array(stored)
         } else {
             // Deflate cannot expand data more than about 1032 times: a larger claim is a corrupt size.
@@ -91,6 +101,7 @@ package struct AssociatedFiles: Sendable {
                     "\"\(name)\" claims \(entry.uncompressedSize) bytes from only "
                         + "\(entry.compressedSize) compressed bytes")
             }
+            try checkSizeLimit(entry)
             contents = try inflateRaw(stored, expectedSize: entry.uncompressedSize, name: name)
         }
         let checksum = crc32Checksum(contents)

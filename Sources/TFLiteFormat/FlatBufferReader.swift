@@ -241,6 +241,23 @@ struct FlatBufferReader {
         return vector.start..<(vector.start + vector.count)
     }
 
+    /// Data a table keeps after the FlatBuffer (models over 2 GB): the `offset` and `size` fields, relative to
+    /// the start of the file and checked to lie inside it; nil when the offset is 0 or 1 (the data is inline).
+    func outsideData(
+        _ table: FlatBufferTable, offsetField: Int, sizeField: Int,
+        _ what: String
+    ) throws(ModelFileError) -> Range<Int>? {
+        let offset = try scalar(table, offsetField, default: UInt64(0))
+        guard offset > 1 else { return nil }
+        let size = try scalar(table, sizeField, default: UInt64(0))
+        let fileSize = UInt64(bytes.count)
+        guard offset <= fileSize, size <= fileSize - offset else {
+            throw .truncatedOrCorrupt(
+                "\(what) (\(size) bytes at byte \(offset)) lies outside the \(fileSize)-byte file")
+        }
+        return Int(offset)..<Int(offset + size)
+    }
+
     // MARK: Strings
 
     /// The string at `position` (a 32-bit length followed by UTF-8 bytes); invalid UTF-8 is repaired.

@@ -13,7 +13,13 @@ package struct LabelMap: Sendable, Equatable {
     }
 
     /// Parses UTF-8 text with one label per line. Invalid UTF-8 is repaired, never rejected.
-    package init(text: [UInt8]) {
+    ///
+    /// - Throws: ``ModelFileError/tooManyLabels(count:)`` when the text has more than
+    ///   ``ModelLimits/maximumLabelCount`` lines (counted before any label is made).
+    package init(text: [UInt8]) throws(ModelFileError) {
+        var lineBreaks = 0
+        for byte in text where byte == 0x0A { lineBreaks += 1 }
+        guard lineBreaks < ModelLimits.maximumLabelCount else { throw .tooManyLabels(count: lineBreaks) }
         var body = text[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         var lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -26,10 +32,12 @@ package struct LabelMap: Sendable, Equatable {
 
     /// Reads a label file, such as the separate label list of a model without metadata.
     ///
-    /// - Throws: ``ModelFileError/unreadableFile(path:reason:)`` when the file cannot be read;
-    ///   an empty file gives an empty label map.
+    /// - Throws: ``ModelFileError/unreadableFile(path:reason:)`` when the file cannot be read or is larger than
+    ///   ``ModelLimits/maximumLabelFileBytes``; ``ModelFileError/tooManyLabels(count:)``. An empty file gives
+    ///   an empty label map.
     package init(contentsOfFile path: String) throws(ModelFileError) {
-        self.init(text: try readModelFile(atPath: path, allowEmpty: true))
+        try self.init(
+            text: try readModelFile(atPath: path, allowEmpty: true, maximumSize: ModelLimits.maximumLabelFileBytes))
     }
 
     /// The number of labels.

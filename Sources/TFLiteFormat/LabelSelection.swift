@@ -13,7 +13,7 @@ extension TFLiteModelFile {
         guard let data = try associatedFiles.data(named: file.name) else {
             throw .missingAssociatedFile(name: file.name)
         }
-        return LabelMap(text: data)
+        return try LabelMap(text: data)
     }
 
     /// The label file the metadata attaches to output `outputIndex`, for `locale`.

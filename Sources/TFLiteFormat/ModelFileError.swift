@@ -23,6 +23,8 @@ package enum ModelFileError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedAssociatedFile(String)
     /// The metadata names an associated file that the model's zip does not contain.
     case missingAssociatedFile(name: String)
+    /// A label file has more lines than ``ModelLimits/maximumLabelCount``.
+    case tooManyLabels(count: Int)
 
     /// A sentence explaining the problem, suitable for showing to a user.
     package var description: String {
@@ -44,6 +46,9 @@ package enum ModelFileError: Error, Sendable, Equatable, CustomStringConvertible
             return "The model's associated files (the zip appended to the model) are corrupt: \(detail)."
         case let .unsupportedAssociatedFile(detail):
             return "The model's associated files use an unsupported zip feature: \(detail)."
+        case let .tooManyLabels(count):
+            return
+                "The label file has \(count) lines, more than the \(ModelLimits.maximumLabelCount) labels LiteVision reads."
         case let .missingAssociatedFile(name):
             return "The model's metadata names the associated file \"\(name)\", but the model does not contain it."
         }

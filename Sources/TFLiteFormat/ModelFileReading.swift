@@ -1,10 +1,13 @@
 import LiteVisionSystem
 
 /// Reads a whole model or label file, with the failures as ``ModelFileError``s.
-func readModelFile(atPath path: String, allowEmpty: Bool = false) throws(ModelFileError) -> [UInt8] {
+func readModelFile(
+    atPath path: String, allowEmpty: Bool = false,
+    maximumSize: Int = FileContents.defaultMaximumSize
+) throws(ModelFileError) -> [UInt8] {
     let bytes: [UInt8]
     do {
-        bytes = try FileContents.read(atPath: path)
+        bytes = try FileContents.read(atPath: path, maximumSize: maximumSize)
     } catch {
         throw .unreadableFile(path: path, reason: error.reason)
     }

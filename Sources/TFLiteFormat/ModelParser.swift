@@ -146,16 +146,8 @@ struct ModelParser {
                     + "but the model has \(bufferCount) buffers")
         }
         let buffer = try reader.tableElement(buffers, index, "buffer \(index) (\(entryName))")
-        let offset = try reader.scalar(buffer, 1, default: UInt64(0))
-        if offset > 1 {
-            let size = try reader.scalar(buffer, 2, default: UInt64(0))
-            let fileSize = UInt64(reader.bytes.count)
-            guard offset <= fileSize, size <= fileSize - offset else {
-                throw .truncatedOrCorrupt(
-                    "\(buffer.what) (\(size) bytes at byte \(offset)) lies outside the "
-                        + "\(fileSize)-byte file")
-            }
-            return Int(offset)..<Int(offset + size)
+        if let outside = try reader.outsideData(buffer, offsetField: 1, sizeField: 2, buffer.what) {
+            return outside
         }
         return try reader.byteRange(buffer, 0, "the data of \(buffer.what)") ?? 0..<0
     }

@@ -1,9 +1,12 @@
 /// A `.tflite` model file parsed in memory: its inputs and outputs, its TFLite Model Metadata, and the
 /// zip of associated files (label lists…) appended to it.
 ///
-/// Parsing reads only the few tables it needs, straight from the byte array, so it is cheap even for large
-/// models. It never crashes or reads out of bounds on malformed input: every offset, length, vtable, vector
-/// and string is checked, and a problem throws a ``ModelFileError`` that says what is wrong.
+/// Parsing first verifies the whole FlatBuffer as the runtime will read it (every table, vector and string
+/// in bounds and aligned; tensor, buffer, operator-code and subgraph indices in range; constant data as large
+/// as its tensor; tensors written before they are read; sizes within ``ModelLimits``), so that a model that
+/// parses can be handed to the runtime safely. It then reads the few tables it needs, straight from the byte
+/// array. It never crashes or reads out of bounds on malformed input: a problem throws a ``ModelFileError``
+/// that says what is wrong.
 ///
 /// ```swift
 /// let model = try TFLiteModelFile(contentsOfFile: "bird.tflite")
@@ -47,6 +50,8 @@ package struct TFLiteModelFile: Sendable {
 
     private init(bytes: [UInt8], path: String?) throws(ModelFileError) {
         try checkModelIdentifier(bytes, path: path)
+        var verifier = ModelVerifier(reader: FlatBufferReader(bytes: bytes, start: 0, end: bytes.count, domain: .model))
+        try verifier.verify()
         var parser = ModelParser(reader: FlatBufferReader(bytes: bytes, start: 0, end: bytes.count, domain: .model))
         let parsed = try parser.parse()
         self.bytes = bytes

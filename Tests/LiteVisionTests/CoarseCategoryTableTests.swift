@@ -14,7 +14,7 @@ struct CoarseCategoryTableTests {
             else {
                 fatalError("object_labeler.tflite has no label files")
             }
-            return (names, LabelMap(text: ids).labels)
+            return (names, try! LabelMap(text: ids).labels)
         } catch {
             fatalError("cannot read object_labeler.tflite: \(error)")
         }

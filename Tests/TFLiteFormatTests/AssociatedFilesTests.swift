@@ -178,6 +178,25 @@ struct AssociatedFilesTests {
         #expect(try model.labelMap(forOutput: 0)?.label(at: 567) == "Ardea cinerea (Grey Heron)")
     }
 
+    @Test func labelFileBombsAreRefusedBeforeDecompressing() throws {
+        let flatBuffer = Array(bird.bytes[..<bird.firstLocalHeader])
+        // 80 MB of line breaks deflate to about 80 KB: refused from its declared size, before inflating.
+        let bomb = [UInt8](repeating: 0x0A, count: 80 << 20)
+        let zip = ZipFixture.archive(
+            [.init(name: "0-labels-en.txt", data: bomb, deflate: true)], start: flatBuffer.count)
+        #expect(zip.count < 200_000)
+        let model = try TFLiteModelFile(bytes: flatBuffer + zip)
+        let error = thrownError { try model.labelMap(forOutput: 0) }
+        #expect(error?.kind == "malformedAssociatedFiles")
+        #expect(error?.description.contains("is 83886080 bytes, more than the 67108864 bytes") == true)
+        // Within the size limit, but more lines than any label map has: refused before a label is made.
+        let lines = [UInt8](repeating: 0x0A, count: 1_500_000)
+        let many = ZipFixture.archive(
+            [.init(name: "0-labels-en.txt", data: lines, deflate: true)], start: flatBuffer.count)
+        let manyLines = try TFLiteModelFile(bytes: flatBuffer + many)
+        #expect(thrownError { try manyLines.labelMap(forOutput: 0) } == .tooManyLabels(count: 1_500_000))
+    }
+
     @Test func standaloneZipsAndDeflateErrors() throws {
         let text = Array(String(repeating: "label\n", count: 200).utf8)
         let zip = ZipFixture.archive(

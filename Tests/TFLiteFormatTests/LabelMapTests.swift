@@ -4,7 +4,7 @@ import TFLiteFormat
 @Suite("LabelMap")
 struct LabelMapTests {
     private func labels(_ text: String) -> [String] {
-        LabelMap(text: Array(text.utf8)).labels
+        try! LabelMap(text: Array(text.utf8)).labels
     }
 
     @Test func lineEndings() {
@@ -23,10 +23,10 @@ struct LabelMapTests {
     }
 
     @Test func byteOrderMarkAndEncoding() {
-        #expect(LabelMap(text: [0xEF, 0xBB, 0xBF] + Array("chat\nchien".utf8)).labels == ["chat", "chien"])
+        #expect(try! LabelMap(text: [0xEF, 0xBB, 0xBF] + Array("chat\nchien".utf8)).labels == ["chat", "chien"])
         #expect(labels("Grünfink\n鳥\n") == ["Grünfink", "鳥"])
         // Invalid UTF-8 is repaired rather than rejected.
-        #expect(LabelMap(text: [0x61, 0xFF, 0x0A, 0x62]).labels == ["a\u{FFFD}", "b"])
+        #expect(try! LabelMap(text: [0x61, 0xFF, 0x0A, 0x62]).labels == ["a\u{FFFD}", "b"])
     }
 
     @Test func lookup() {

@@ -96,7 +96,7 @@ enum ModelFixture {
 
     static let inputTensor: FBNode = .table([
         0: .node(.int32s([1, 5, 4, 3])), 1: .i8(3), 2: .u32(0), 3: .node(.string("image")),
-        4: .node(.table([2: .node(.floats([0.5, 0.25])), 3: .node(.int64s([128, 0]))])),
+        4: .node(.table([2: .node(.floats([0.5])), 3: .node(.int64s([128]))])),
     ])
     static let outputTensor: FBNode = .table([
         0: .node(.int32s([1, 3])), 1: .i8(0), 3: .node(.string("probability")),
@@ -104,8 +104,13 @@ enum ModelFixture {
     ])
     static let extraTensors: [FBNode] = [
         .table([0: .node(.int32s([1, 1, 4])), 1: .i8(10), 3: .node(.string("boxes"))]),
-        .table([0: .node(.int32s([1])), 1: .i8(42), 3: .node(.string("audio"))]),
+        .table([0: .node(.int32s([1])), 1: .i8(16), 3: .node(.string("audio"))]),
     ]
+    /// One custom operator that reads the input and writes the three outputs, so that the subgraph verifies.
+    static let operatorCodes: FBNode = .tables([.table([0: .i8(32), 1: .node(.string("Synthetic")), 3: .i32(32)])])
+    static let operators: FBNode = .tables([
+        .table([0: .u32(0), 1: .node(.int32s([0])), 2: .node(.int32s([1, 2, 3]))])
+    ])
 
     /// A model whose buffer 1 holds `metadata`, inline or (for models over 2 GB) after the FlatBuffer.
     /// `tail` is appended after everything (an associated-files zip, typically).
@@ -128,6 +133,7 @@ enum ModelFixture {
                 buffers.append(.table([0: .node(.bytes(Array("2.3.0".utf8) + [0, 0, 0]))]))
             }
             modelFields[4] = .node(.tables(buffers))
+            modelFields[1] = .node(operatorCodes)
             if subgraphs {
                 modelFields[2] = .node(
                     .tables([
@@ -135,6 +141,7 @@ enum ModelFixture {
                             0: .node(.tables([inputTensor, outputTensor] + extraTensors)),
                             1: .node(.int32s(inputIndices)),
                             2: .node(.int32s([1, 2, 3])),
+                            3: .node(operators),
                             4: .node(.string("main")),
                         ])
                     ]))

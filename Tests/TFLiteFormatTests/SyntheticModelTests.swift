@@ -32,7 +32,7 @@ struct SyntheticModelTests {
             model.outputs == [
                 TensorInfo(name: "probability", shape: [1, 3], elementType: .float32, quantization: nil),
                 TensorInfo(name: "boxes", shape: [1, 1, 4], elementType: .float64),
-                TensorInfo(name: "audio", shape: [1], elementType: .other(42)),
+                TensorInfo(name: "audio", shape: [1], elementType: .uint16),
             ])
 
         let metadata = try #require(model.metadata)

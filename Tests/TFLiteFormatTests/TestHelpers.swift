@@ -29,6 +29,7 @@ extension ModelFileError {
         case .malformedAssociatedFiles: return "malformedAssociatedFiles"
         case .unsupportedAssociatedFile: return "unsupportedAssociatedFile"
         case .missingAssociatedFile: return "missingAssociatedFile"
+        case .tooManyLabels: return "tooManyLabels"
         }
     }
 }

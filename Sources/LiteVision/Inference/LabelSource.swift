@@ -10,12 +10,16 @@ enum LabelSource {
     ) throws(VisionError) -> (labels: [String], source: String)? {
         let labelFile: (bytes: [UInt8], path: String)?
         do {
-            labelFile = try model.readLabelFile()
+            labelFile = try model.readLabelFile(maximumSize: ModelLimits.maximumLabelFileBytes)
         } catch {
             throw VisionError(error)
         }
         if let labelFile {
-            return (LabelMap(text: labelFile.bytes).labels, labelFile.path)
+            do {
+                return (try LabelMap(text: labelFile.bytes).labels, labelFile.path)
+            } catch {
+                throw .invalidLabels(path: labelFile.path, reason: "\(error)")
+            }
         }
         let map: LabelMap?
         do {

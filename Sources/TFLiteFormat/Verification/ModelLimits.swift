@@ -1,0 +1,20 @@
+/// The limits the model verifier applies to what a model declares, checked before the runtime sees the model
+/// (and before anything is allocated from a declared size).
+///
+/// They are far above what a vision model needs (the largest tensor of the shared models is under 5 MB) and
+/// keep a corrupt or hostile model from making the runtime allocate gigabytes.
+package enum ModelLimits {
+    /// The largest tensor a model may declare, in bytes: 256 MiB.
+    package static let maximumTensorBytes = 256 << 20
+    /// The most dimensions a tensor may have.
+    package static let maximumRank = 16
+    /// The most input or output tensors one operator may have.
+    package static let maximumOperatorTensors = 4096
+    /// The largest file of a model's associated-files zip, in bytes (64 MiB), checked against its declared size
+    /// before it is decompressed and against the bytes that actually come out while it is.
+    package static let maximumAssociatedFileBytes = 64 << 20
+    /// The largest label file read from disk, in bytes (64 MiB).
+    package static let maximumLabelFileBytes = 64 << 20
+    /// The most labels a label file may have (a million; ImageNet has a thousand).
+    package static let maximumLabelCount = 1_000_000
+}

@@ -1,0 +1,198 @@
+// Verifies a whole TFLite model before the runtime sees it. The runtime reads the FlatBuffer without checking
+// it (a flipped bit in a tensor or operator table crashes it), so everything it trusts is checked here: the
+// FlatBuffers verifier's rules for every table, vector and string of the schema, and the invariants the runtime
+// assumes (indices in range, constant data as large as its tensor, operators reading tensors that exist and
+// are produced before they are read, sizes it divides by not zero). Field numbers are those of schema.fbs.
+
+/// What the verifier keeps of one tensor to check the operators that use it.
+struct VerifiedTensor {
+    /// Whether the tensor has constant data (a non-empty buffer).
+    var isConstant: Bool
+    var isVariable: Bool
+}
+
+/// What the verifier keeps of one operator code.
+struct VerifiedOperatorCode {
+    /// The builtin operator (the larger of the two code fields, as the runtime reads it).
+    var builtinCode: Int32
+    /// The custom operator's name, for `CUSTOM` (32).
+    var customName: String?
+}
+
+/// Walks every table of a model FlatBuffer and throws the first violation it finds.
+struct ModelVerifier {
+    var reader: FlatBufferReader
+    /// Where the data of each of the model's buffers lies in the file, indexed like the buffers table.
+    var bufferRanges: [Range<Int>] = []
+    var operatorCodes: [VerifiedOperatorCode] = []
+    var subgraphCount = 0
+
+    init(reader: FlatBufferReader) {
+        self.reader = reader
+    }
+
+    /// Custom operators of the runtime whose options are a FlexBuffer it reads without checking.
+    static let flexBufferOperators: Set<String> = ["TFLite_Detection_PostProcess", "Mfcc", "AudioSpectrogram"]
+
+    mutating func verify() throws(ModelFileError) {
+        let model = try reader.verifiedTable(
+            at: try reader.followOffset(at: reader.start, "the Model table"), "the Model table")
+        try reader.verifyFields(
+            model,
+            [
+                .scalar(width: 4), .reference, .reference, .string, .reference, .vector(elementSize: 4), .reference,
+                .reference, .reference, .reference,
+            ])
+        let version = try reader.scalar(model, 0, default: UInt32(0))
+        guard version == 3 else {
+            throw .malformed("the model is written in TFLite schema version \(version); the runtime reads version 3")
+        }
+        let groups = try reader.vector(model, 8, elementSize: 4, "the external buffer groups")?.count ?? 0
+        let externalBuffers = try reader.vector(model, 9, elementSize: 4, "the external buffers")?.count ?? 0
+        if groups > 0 || externalBuffers > 0 {
+            throw .malformed("the model keeps weights in external files, which LiteVision does not load")
+        }
+        try verifyBuffers(model)
+        try verifyOperatorCodes(model)
+        let subgraphs = try reader.verifiedTables(model, 2, "the subgraphs") { "subgraph \($0)" }
+        guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
+        subgraphCount = subgraphs.count
+        var tensorCounts: [Int] = []
+        for subgraph in subgraphs {
+            tensorCounts.append(try verifySubgraph(subgraph))
+        }
+        try verifyMetadataEntries(model)
+        try verifySignatures(model, tensorCounts: tensorCounts)
+    }
+
+    // MARK: Buffers and operator codes
+
+    private mutating func verifyBuffers(_ model: FlatBufferTable) throws(ModelFileError) {
+        let buffers = try reader.verifiedTables(model, 4, "the buffers") { "buffer \($0)" }
+        bufferRanges.reserveCapacity(buffers.count)
+        for buffer in buffers {
+            try reader.verifyFields(buffer, [.vector(elementSize: 1), .scalar(width: 8), .scalar(width: 8)])
+            let what = "the data of \(buffer.what)"
+            var data = try reader.byteRange(buffer, 0, what) ?? 0..<0
+            if let outside = try reader.outsideData(buffer, offsetField: 1, sizeField: 2, what) { data = outside }
+            bufferRanges.append(data)
+        }
+    }
+
+    private mutating func verifyOperatorCodes(_ model: FlatBufferTable) throws(ModelFileError) {
+        let codes = try reader.verifiedTables(model, 1, "the operator codes") { "operator code \($0)" }
+        for code in codes {
+            try reader.verifyFields(code, [.scalar(width: 1), .string, .scalar(width: 4), .scalar(width: 4)])
+            let deprecated = Int32(try reader.scalar(code, 0, default: Int8(0)))
+            let builtin = try reader.scalar(code, 3, default: Int32(0))
+            let effective = max(deprecated, builtin)
+            guard deprecated >= 0, builtin >= 0 else {
+                throw .malformed(
+                    "\(code.what) names builtin operator \(min(deprecated, builtin)), which does not exist")
+            }
+            var customName: String?
+            if effective == 32 {
+                customName = try reader.string(code, 1, "the custom name of \(code.what)")
+            }
+            operatorCodes.append(VerifiedOperatorCode(builtinCode: effective, customName: customName))
+        }
+    }
+
+    // MARK: Subgraphs
+
+    /// Verifies one subgraph and returns its tensor count.
+    private mutating func verifySubgraph(_ subgraph: FlatBufferTable) throws(ModelFileError) -> Int {
+        try reader.verifyFields(
+            subgraph,
+            [.reference, .vector(elementSize: 4), .vector(elementSize: 4), .reference, .string, .scalar(width: 4)])
+        let tensorTables = try reader.verifiedTables(subgraph, 0, "the tensors of \(subgraph.what)") {
+            "tensor \($0) of \(subgraph.what)"
+        }
+        var tensors: [VerifiedTensor] = []
+        tensors.reserveCapacity(tensorTables.count)
+        for tensor in tensorTables {
+            tensors.append(try verifyTensor(tensor, tensorCount: tensorTables.count))
+        }
+        let inputs = try reader.verifiedInt32s(subgraph, 1, "the inputs of \(subgraph.what)")
+        let outputs = try reader.verifiedInt32s(subgraph, 2, "the outputs of \(subgraph.what)")
+        for (role, indices) in [("input", inputs), ("output", outputs)] {
+            for (position, index) in indices.enumerated() where index < 0 || Int(index) >= tensors.count {
+                throw .malformed(
+                    "\(role) \(position) of \(subgraph.what) refers to tensor \(index), but the subgraph has "
+                        + "\(tensors.count) tensors")
+            }
+        }
+        // A tensor is readable once it is a subgraph input, constant, a variable, or written by an earlier
+        // operator; nothing writes a constant, a variable, an input, or a tensor already written.
+        var readable = tensors.map { $0.isConstant || $0.isVariable }
+        var written = [Bool](repeating: false, count: tensors.count)
+        for index in inputs { readable[Int(index)] = true }
+        let operators = try reader.verifiedTables(subgraph, 3, "the operators of \(subgraph.what)") {
+            "operator \($0) of \(subgraph.what)"
+        }
+        for op in operators {
+            let (opInputs, opOutputs) = try verifyOperator(op, tensorCount: tensors.count)
+            for index in opInputs where index >= 0 && !readable[Int(index)] {
+                throw .malformed("\(op.what) reads tensor \(index) before any operator writes it")
+            }
+            for index in opOutputs {
+                let tensor = Int(index)
+                guard !written[tensor], !tensors[tensor].isConstant, !tensors[tensor].isVariable,
+                    !inputs.contains(index)
+                else {
+                    throw .malformed(
+                        "\(op.what) writes tensor \(index), which is constant, a variable, an input of the subgraph, "
+                            + "or written by another operator")
+                }
+                written[tensor] = true
+                readable[tensor] = true
+            }
+        }
+        for index in outputs where !readable[Int(index)] {
+            throw .malformed("\(subgraph.what) outputs tensor \(index), which no operator writes")
+        }
+        return tensors.count
+    }
+
+    // MARK: Metadata entries and signatures
+
+    private mutating func verifyMetadataEntries(_ model: FlatBufferTable) throws(ModelFileError) {
+        for index in try reader.verifiedInt32s(model, 5, "the metadata buffer list")
+        where index < 0 || Int(index) >= bufferRanges.count {
+            throw .malformed("the metadata buffer list names buffer \(index), but the model has \(bufferRanges.count)")
+        }
+        let entries = try reader.verifiedTables(model, 6, "the metadata entries") { "metadata entry \($0)" }
+        for entry in entries {
+            try reader.verifyFields(entry, [.string, .scalar(width: 4)])
+            let buffer = try reader.scalar(entry, 1, default: UInt32(0))
+            guard Int(buffer) < bufferRanges.count else {
+                throw .malformed("\(entry.what) refers to buffer \(buffer), but the model has \(bufferRanges.count)")
+            }
+        }
+    }
+
+    private mutating func verifySignatures(_ model: FlatBufferTable, tensorCounts: [Int]) throws(ModelFileError) {
+        let signatures = try reader.verifiedTables(model, 7, "the signatures") { "signature \($0)" }
+        for signature in signatures {
+            try reader.verifyFields(signature, [.reference, .reference, .string, .deprecated, .scalar(width: 4)])
+            let subgraph = Int(try reader.scalar(signature, 4, default: UInt32(0)))
+            guard subgraph < tensorCounts.count else {
+                throw .malformed("\(signature.what) runs subgraph \(subgraph), but the model has \(tensorCounts.count)")
+            }
+            for (field, role) in [(0, "input"), (1, "output")] {
+                let maps = try reader.verifiedTables(signature, field, "the \(role)s of \(signature.what)") {
+                    "\(role) \($0) of \(signature.what)"
+                }
+                for map in maps {
+                    try reader.verifyFields(map, [.string, .scalar(width: 4)])
+                    let tensor = try reader.scalar(map, 1, default: UInt32(0))
+                    guard Int(tensor) < tensorCounts[subgraph] else {
+                        throw .malformed(
+                            "\(map.what) names tensor \(tensor), but subgraph \(subgraph) has \(tensorCounts[subgraph])"
+                        )
+                    }
+                }
+            }
+        }
+    }
+}
