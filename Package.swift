@@ -4,8 +4,9 @@
 // Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
 //   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`
 //      and `detect --annotate`), LiteVisionRegistryServer (`litevision-registry`, run by `litevision registry`),
-//      LiteVisionBench (`litevision-bench`), LiteVisionTrackingExample (`litevision-track-example`, the porting
-//      guide's ported ML Kit camera program)                                                executables
+//      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),
+//      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
+//      program)                                                                               executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
@@ -26,6 +27,8 @@ let package = Package(
         // `litevision track` and `detect --annotate` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
+        // Fuzz targets: `litevision-fuzz TARGET FILE…` replays inputs; scripts/fuzz.sh builds it with libFuzzer.
+        .executable(name: "litevision-fuzz", targets: ["LiteVisionFuzz"]),
         // The porting guide's example: ML Kit's iOS tracking camera code, ported, reading a video as a camera.
         .executable(name: "litevision-track-example", targets: ["LiteVisionTrackingExample"]),
         // The model registry server (`litevision registry …` runs it), apart so that `litevision` stays light.
@@ -162,6 +165,10 @@ let package = Package(
                 "LiteVisionVideo",
                 "LiteVisionSystem",
             ]),
+        // The fuzz targets of the parsers of untrusted bytes (scripts/fuzz.sh builds them with libFuzzer).
+        .executableTarget(
+            name: "LiteVisionFuzz",
+            dependencies: ["TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionSystem"]),
         // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
         .executableTarget(
             name: "LiteVisionTrackingExample", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionSystem"]),

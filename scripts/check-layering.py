@@ -29,6 +29,7 @@ LAYERS = {
     "LiteVisionCLI": 6,
     "LiteVisionMediaCLI": 6,
     "LiteVisionBench": 6,
+    "LiteVisionFuzz": 6,
     "LiteVisionTrackingExample": 6,
     "LiteVisionRegistryServer": 6,
     # 5: hosted models, the registry, media extras for the CLI; not in the library

@@ -2,9 +2,12 @@ import FoundationEssentials
 import LiteVisionSystem
 
 /// The `manifest.json` of an AutoML Vision Edge model bundle.
-struct AutoMLManifest: Decodable {
+package struct AutoMLManifest: Decodable {
+    /// The model file, relative to the manifest's folder.
     var modelFile: String
+    /// The label file, relative to the manifest's folder, if the bundle has one.
     var labelsFile: String?
+    /// `IMAGE_LABELING` or `OBJECT_DETECTION`.
     var modelType: String?
 
     /// The model types AutoML Vision Edge exports; the feature the model is given to checks that it is its own.
@@ -19,6 +22,14 @@ struct AutoMLManifest: Decodable {
         } catch {
             throw .fileNotReadable(path: manifestPath, reason: error.reason)
         }
+        return try resolve(bytes, manifestPath: manifestPath)
+    }
+
+    /// The model (and labels) the manifest held in `bytes` names, resolved against `manifestPath`'s folder.
+    package static func resolve(
+        _ bytes: [UInt8],
+        manifestPath: String
+    ) throws(ModelStoreError) -> (model: LocalModel, modelType: String?) {
         let manifest: AutoMLManifest
         do {
             manifest = try JSONDecoder().decode(AutoMLManifest.self, from: Data(bytes))

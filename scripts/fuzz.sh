@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Fuzzes LiteVision's parsers of untrusted bytes with libFuzzer (AddressSanitizer on), from seed corpora made
+# from the shared test data.
+#
+#   scripts/fuzz.sh TARGET [SECONDS]     one target: model, zip, exif, image, labels, manifest (default 60 s)
+#   scripts/fuzz.sh all [SECONDS]        every target, SECONDS each
+#   scripts/fuzz.sh mutants [COUNT]      the seeded mutated-model test (runtime included), COUNT mutants
+#
+# Inputs that crash are written to .build-fuzz/crashes/TARGET/; replay one with
+# `swift run litevision-fuzz TARGET FILE`. New corpus entries libFuzzer finds go to .build-fuzz/corpus/TARGET-found/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
+targets=(model zip exif image labels manifest)
+target=${1:?usage: scripts/fuzz.sh TARGET|all|mutants [SECONDS|COUNT]}
+amount=${2:-60}
+
+if [[ $target == mutants ]]; then
+  swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null
+  LITEVISION_MUTANTS=$amount swift test -c release --skip-build -Xswiftc -enable-testing --filter ModelMutationTests
+  exit
+fi
+if [[ $target == all ]]; then
+  for each in "${targets[@]}"; do "$0" "$each" "$amount"; done
+  exit
+fi
+if [[ ! " ${targets[*]} " =~ " $target " ]]; then
+  echo "fuzz: unknown target '$target' (one of: ${targets[*]}, all, mutants)" >&2
+  exit 2
+fi
+
+scratch=.build-fuzz
+swift build -c release --scratch-path "$scratch" --product litevision-fuzz --sanitize fuzzer --sanitize address \
+  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E 'error|warning: unre|Build complete' || true
+binary=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/litevision-fuzz
+[[ -x $binary ]] || { echo "fuzz: the fuzzing build failed" >&2; exit 1; }
+if [[ ! -d $scratch/corpus/$target ]]; then
+  python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" "$scratch/corpus"
+fi
+mkdir -p "$scratch/corpus/$target-found" "$scratch/crashes/$target"
+# Memory is capped below the 1 GB every input must stay under; a slow input (over 10 s) counts as a hang.
+LITEVISION_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$binary" \
+  -max_total_time="$amount" -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$scratch/crashes/$target/" "$scratch/corpus/$target-found" "$scratch/corpus/$target" 2>&1 |
+  grep -E '^#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written' || true
+if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
+  echo "fuzz: $target: crashing inputs in $scratch/crashes/$target/" >&2
+  exit 1
+fi
+echo "fuzz: $target: no crash in $amount s"

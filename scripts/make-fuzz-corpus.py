@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (scripts/fuzz.sh) from the shared test data, into OUT/TARGET/.
+
+    scripts/make-fuzz-corpus.py SHARED OUT
+
+model: every shared .tflite; zip: the associated-files zip cut from each model; labels: the shared label files
+and those inside the zips; exif: the EXIF block of each photo that has one, and made ones for all 8
+orientations; image: small JPEG and PNG copies of the photos (Pillow), in several orientations and subsamplings;
+manifest: a few AutoML manifests. Nothing here is committed: the corpus is made from the shared data each time.
+"""
+
+import io
+import json
+import os
+import struct
+import sys
+import zipfile
+
+from PIL import Image
+
+
+def write(folder, name, data):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as out:
+        out.write(data)
+
+
+def exif_block(orientation):
+    # A little-endian TIFF header with one IFD entry: Orientation (0x0112), SHORT, 1 value.
+    return b"II*\x00" + struct.pack("<IHHHIHHI", 8, 1, 0x0112, 3, 1, orientation, 0, 0)
+
+
+def main():
+    shared, out = sys.argv[1], sys.argv[2]
+    models = os.path.join(shared, "models")
+    for name in sorted(os.listdir(models)):
+        path = os.path.join(models, name)
+        data = open(path, "rb").read()
+        if name.endswith(".tflite"):
+            write(f"{out}/model", name, data)
+            start = data.find(b"PK\x03\x04")
+            if start > 0:
+                write(f"{out}/zip", name + ".zip", data[start:])
+                with zipfile.ZipFile(io.BytesIO(data[start:])) as archive:
+                    for member in archive.namelist():
+                        write(f"{out}/labels", f"{name}-{member}", archive.read(member))
+        elif name.endswith(".txt"):
+            write(f"{out}/labels", name, data)
+    for orientation in range(1, 9):
+        write(f"{out}/exif", f"orientation-{orientation}.tiff", exif_block(orientation))
+    images = os.path.join(shared, "images")
+    for index, name in enumerate(sorted(os.listdir(images))):
+        with Image.open(os.path.join(images, name)) as photo:
+            exif = photo.info.get("exif")
+            if exif and exif.startswith(b"Exif\x00\x00"):
+                write(f"{out}/exif", name + ".tiff", exif[6:])
+            small = photo.convert("RGB")
+            small.thumbnail((96, 96))
+            buffer = io.BytesIO()
+            subsampling = [0, 1, 2][index % 3]
+            orientation = index % 8 + 1
+            small.save(buffer, "JPEG", quality=80, subsampling=subsampling, exif=b"Exif\x00\x00" + exif_block(orientation),
+                       progressive=index % 2 == 1)
+            write(f"{out}/image", name + ".jpg", buffer.getvalue())
+            buffer = io.BytesIO()
+            (small.convert("L") if index % 2 else small).save(buffer, "PNG")
+            write(f"{out}/image", name + ".png", buffer.getvalue())
+    for index, manifest in enumerate([
+        {"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"},
+        {"modelFile": "model.tflite", "modelType": "OBJECT_DETECTION"},
+        {"modelFile": "/abs/model.tflite"},
+    ]):
+        write(f"{out}/manifest", f"manifest-{index}.json", json.dumps(manifest).encode())
+
+
+if __name__ == "__main__":
+    main()
