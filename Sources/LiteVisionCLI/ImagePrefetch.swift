@@ -8,9 +8,12 @@ final class ImagePrefetch: Sendable {
     private let outcome = Mutex<Result<VisionImage, VisionError>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(path: String) {
+    /// Starts reading and decoding `path`; `allowsDamagedImageData` as the labeler's options say.
+    init(path: String, allowsDamagedImageData: Bool) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let result = Result { () throws(VisionError) in try VisionImage(contentsOfFile: path).decoded(scale: .full)
+            let result = Result { () throws(VisionError) in
+                try VisionImage(contentsOfFile: path).decoded(
+                    scale: .full, allowsDamagedImageData: allowsDamagedImageData)
             }
             outcome.withLock { $0 = result }
             finished.signal()

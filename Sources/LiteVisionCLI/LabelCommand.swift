@@ -12,7 +12,8 @@ struct LabelCommand: ParsableCommand {
         discussion: """
             Each IMAGE may be a JPEG or PNG file, or a folder whose JPEG and PNG files are labeled in name order. \
             A file that cannot be labeled gets a one-line error on standard error and the others go on; the exit \
-            status is then 1.
+            status is then 1. A damaged image (a corrupt or cut-short JPEG, a PNG with a bad CRC) is such a file \
+            unless --lenient-decoding is given.
             """
     )
 
@@ -37,6 +38,9 @@ struct LabelCommand: ParsableCommand {
         name: .customLong("fast-decode"),
         help: "Decode large JPEGs at 1/2-1/8 size in the DCT domain: faster, low-confidence scores move a little.")
     var fastDecode = false
+
+    @Flag(name: .customLong("lenient-decoding"), help: ArgumentHelp(DecodingHelp.lenient))
+    var lenientDecoding = false
 
     @Flag(name: .long, help: "Print one JSON object per image (ML Kit's field names) instead of a table.")
     var json = false
@@ -78,9 +82,11 @@ struct LabelCommand: ParsableCommand {
         // so decoding is parallel too (see ImageLabeler.labelFiles).
         options.processing.threadCount = threads ?? (files.count > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.processing.decodingScale = .automatic }
+        options.processing.allowsDamagedImageData = lenientDecoding
         // One photo in a fresh process: decode it while the runtime and model load.
         let prefetch =
-            files.count == 1 && files[0].problem == nil && !fastDecode ? ImagePrefetch(path: files[0].path) : nil
+            files.count == 1 && files[0].problem == nil && !fastDecode
+            ? ImagePrefetch(path: files[0].path, allowsDamagedImageData: lenientDecoding) : nil
         let labeler: ImageLabeler
         do {
             labeler = try Console.silencingStandardError { () throws(VisionError) in

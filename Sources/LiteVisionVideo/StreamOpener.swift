@@ -11,12 +11,14 @@ struct OpenedStream {
     let secondsPerTick: Double
     /// The stream's first timestamp, in ticks (0 when the container does not say).
     let startTicks: Int64
+    /// How many frames the container says the stream has, `nil` when it does not say (no estimate).
+    let declaredFrameCount: Int?
 }
 
 /// Opens a file, picks its video stream and opens a decoder for it, turning each failure into the
 /// ``VideoError`` case that names it.
 enum StreamOpener {
-    static func open(path: String, threadCount: Int) throws(VideoError) -> OpenedStream {
+    static func open(path: String, threadCount: Int, maxPixelCount: Int) throws(VideoError) -> OpenedStream {
         FFmpegLogging.applyDefault()
         let size: Int
         do {
@@ -35,7 +37,14 @@ enum StreamOpener {
                 reason: "its container is unknown or damaged (\(FFmpegError.message(openResult)))")
         }
         resources.format = format
-        let probeResult = avformat_find_stream_info(format, nil)
+        // Before probing, which decodes frames: refuse what the headers already declare too large.
+        for index in 0..<Int(format.pointee.nb_streams) {
+            guard let parameters = format.pointee.streams[index]?.pointee.codecpar,
+                parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            else { continue }
+            try checkSize(parameters, path: path, limit: maxPixelCount)
+        }
+        let probeResult = findStreamInfo(format, maxPixelCount: maxPixelCount)
         guard probeResult >= 0 else {
             throw .notAVideo(path: path, reason: "its streams could not be read (\(FFmpegError.message(probeResult)))")
         }
@@ -51,9 +60,18 @@ enum StreamOpener {
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw .unsupportedCodec(path: path, codec: codecName(parameters))
         }
+        try checkSize(parameters, path: path, limit: maxPixelCount)
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
         let limit = RGBConverter.maximumDimension
         guard (1...limit).contains(width), (1...limit).contains(height) else {
+            guard width > 0, height > 0 else {
+                // The container does not say, and probing could not decode a frame (FFmpeg also refuses, then,
+                // frames over the pixel limit).
+                throw .notAVideo(
+                    path: path,
+                    reason: "the size of its frames is unknown: the container does not declare it and no frame "
+                        + "could be decoded within the limit of \(maxPixelCount) pixels")
+            }
             throw .notAVideo(path: path, reason: "the video stream declares an invalid frame size \(width)x\(height)")
         }
 
@@ -68,6 +86,7 @@ enum StreamOpener {
         codec.pointee.thread_count = Int32(max(0, threadCount))
         codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         codec.pointee.pkt_timebase = stream.pointee.time_base
+        codec.pointee.max_pixels = Int64(maxPixelCount)  // FFmpeg refuses larger frames met later in the stream
         let decoderOpened = avcodec_open2(codec, decoder, nil)
         guard decoderOpened >= 0 else {
             throw .corrupt(
@@ -87,7 +106,35 @@ enum StreamOpener {
         let info = describe(stream: stream, format: format, parameters: parameters, secondsPerTick: secondsPerTick)
         return OpenedStream(
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
-            startTicks: start == FFmpegError.noTimestamp ? 0 : start)
+            startTicks: start == FFmpegError.noTimestamp ? 0 : start,
+            declaredFrameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
+    }
+
+    /// Refuses a video stream whose declared frames have more than `limit` pixels (unknown sizes pass).
+    private static func checkSize(
+        _ parameters: UnsafePointer<AVCodecParameters>, path: String, limit: Int
+    ) throws(VideoError) {
+        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
+        guard width > 0, height > 0 else { return }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > limit { throw .tooLarge(path: path, width: width, height: height, limit: limit) }
+    }
+
+    /// `avformat_find_stream_info`, its probing decoders told to refuse frames of more than `maxPixelCount`
+    /// pixels (FFmpeg's `max_pixels`), so that a size found only by decoding cannot allocate a huge frame.
+    private static func findStreamInfo(
+        _ format: UnsafeMutablePointer<AVFormatContext>, maxPixelCount: Int
+    ) -> Int32 {
+        let count = Int(format.pointee.nb_streams)
+        guard count > 0 else { return avformat_find_stream_info(format, nil) }
+        let options = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: count)
+        options.initialize(repeating: nil, count: count)
+        defer {
+            for index in 0..<count { av_dict_free(&options[index]) }
+            options.deallocate()
+        }
+        for index in 0..<count { av_dict_set_int(&options[index], "max_pixels", Int64(maxPixelCount), 0) }
+        return avformat_find_stream_info(format, options)
     }
 
     /// The video stream to decode: FFmpeg's pick, unless that is a still cover picture.

@@ -5,19 +5,26 @@ import LiteVisionImaging
 ///
 /// ```swift
 /// let decoder = try VideoDecoder(path: "clip.mp4")
-/// while let frame = try decoder.nextFrame() {
-///     // frame.image is RGB, frame.timestamp in seconds
+/// do {
+///     while let frame = try decoder.nextFrame() {
+///         // frame.image is RGB, frame.timestamp in seconds
+///     }
+/// } catch {
+///     print(error)   // damaged: "decoding stopped after 118 good frames (...)"; the frames before came out
 /// }
-/// if decoder.damagedPackets > 0 { print("warning: \(decoder.damagedPackets) damaged packets were skipped") }
 /// ```
 ///
-/// Damaged input never crashes or hangs the decoder. Frames before the damage come out normally; damaged
-/// packets are skipped and counted in ``damagedPackets`` while decoding resumes (FFmpeg conceals what it can);
-/// if more than ``maximumConsecutiveDamagedPackets`` fail in a row, or the file cannot be read to its end
-/// (it is cut short or its container is broken), the frames already decoded are returned and then
-/// ``nextFrame()`` throws ``VideoError/corrupt(path:frame:reason:)`` once; after that it returns `nil`.
-/// Many containers simply end where a truncated file stops (an MP4 cut short yields its complete frames, then
-/// `nil`): compare ``framesDecoded`` with ``VideoInfo/frameCount`` to notice a video that ended early.
+/// Damaged input never crashes or hangs the decoder. By default decoding is strict, as image decoding is: the
+/// first damage — a packet FFmpeg flags as corrupt or cannot decode, a frame it had to conceal errors in, a read
+/// error of the container, or a file that ends before the frame count its container declares (a cut-off copy)
+/// — ends the video: the frames decoded before it are returned, then ``nextFrame()`` throws
+/// ``VideoError/corrupt(path:frame:reason:)`` once, saying after how many good frames it stopped and why; after
+/// that it returns `nil`. ``damage`` tells the same.
+///
+/// With ``allowsDamagedData`` decoding is lenient, as video players are: damaged packets are skipped and
+/// counted in ``damagedPackets`` while decoding resumes (FFmpeg conceals what it can); only more than
+/// ``maximumConsecutiveDamagedPackets`` failures in a row, or a read error, end it with
+/// ``VideoError/corrupt(path:frame:reason:)``. ``damage`` still records the first damage, truncation included.
 ///
 /// A decoder is a sequential reader holding FFmpeg state: use it from one thread at a time (it is not
 /// `Sendable`). To share frames across threads, send the ``VideoFrame`` values, which are.
@@ -26,12 +33,23 @@ package final class VideoDecoder {
     package let path: String
     /// What the file says about its video stream.
     package let info: VideoInfo
+    /// The largest `width * height` of a frame accepted: the stream's declared size is checked when it is
+    /// opened, and FFmpeg refuses larger frames met later.
+    package let maxPixelCount: Int
+    /// Whether damage is skipped (lenient) instead of ending the video (strict, the default). Set it before
+    /// the first ``nextFrame()``.
+    package var allowsDamagedData = false
     /// How many damaged packets (and undecodable frames) were skipped so far. Non-zero means the video is
     /// damaged and some frames were lost or shown with concealed errors: worth a warning to the user.
     package private(set) var damagedPackets = 0
     /// How many frames ``nextFrame()`` has returned so far (also the ``VideoFrame/index`` of the next one).
     package private(set) var framesDecoded = 0
-    /// How many packets in a row may fail to decode before decoding gives up with
+    /// The first damage found so far, as a ``VideoError/corrupt(path:frame:reason:)`` saying at which frame and
+    /// why; `nil` while the video is intact. In strict mode it is the error ``nextFrame()`` throws; in lenient mode
+    /// it is where the first skipped or concealed damage was, or that the file ended before its declared frame
+    /// count.
+    package private(set) var damage: VideoError?
+    /// How many packets in a row may fail to decode before lenient decoding gives up with
     /// ``VideoError/corrupt(path:frame:reason:)``. 100 by default.
     package var maximumConsecutiveDamagedPackets = 100
 
@@ -39,12 +57,14 @@ package final class VideoDecoder {
     private let streamIndex: Int32
     private let secondsPerTick: Double
     private let startTicks: Int64
+    private let declaredFrameCount: Int?
     private let converter = RGBConverter()
 
     private enum Phase { case reading, draining, finished }
     private var phase = Phase.reading
-    /// A read error of the container, reported as damage once the decoder has given back what it holds.
-    private var pendingReadError: Int32?
+    /// The damage that ends the video, thrown once the decoder has given back the frames decoded before it.
+    private var pendingDamage: String?
+    private var packetsRead = 0
     private var consecutiveDamaged = 0
     private var consecutiveRetries = 0
     private var lastTimestamp: Double?
@@ -54,23 +74,31 @@ package final class VideoDecoder {
     /// - Parameters:
     ///   - path: The file to read. Any container and codec this FFmpeg build can decode.
     ///   - threadCount: Decoder threads; 0 lets FFmpeg choose from the number of cores. 2 by default.
+    ///   - maxPixelCount: The largest frame accepted, in pixels; by default the limit photos have
+    ///     (`ImageDecoder.defaultMaxPixelCount`, 100 megapixels). Must be positive.
     /// - Throws: ``VideoError/fileNotReadable(path:reason:)`` for a missing, empty or unreadable file,
     ///   ``VideoError/notAVideo(path:reason:)`` when FFmpeg cannot parse it or it has no video stream,
-    ///   ``VideoError/unsupportedCodec(path:codec:)`` when this FFmpeg build has no decoder for it.
-    package init(path: String, threadCount: Int = 2) throws(VideoError) {
-        let opened = try StreamOpener.open(path: path, threadCount: threadCount)
+    ///   ``VideoError/unsupportedCodec(path:codec:)`` when this FFmpeg build has no decoder for it,
+    ///   ``VideoError/tooLarge(path:width:height:limit:)`` when its frames are declared larger than `maxPixelCount`.
+    package init(
+        path: String, threadCount: Int = 2, maxPixelCount: Int = ImageDecoder.defaultMaxPixelCount
+    ) throws(VideoError) {
+        precondition(maxPixelCount > 0, "VideoDecoder: maxPixelCount must be positive")
+        let opened = try StreamOpener.open(path: path, threadCount: threadCount, maxPixelCount: maxPixelCount)
         self.path = path
+        self.maxPixelCount = maxPixelCount
         info = opened.info
         resources = opened.resources
         streamIndex = opened.streamIndex
         secondsPerTick = opened.secondsPerTick
         startTicks = opened.startTicks
+        declaredFrameCount = opened.declaredFrameCount
     }
 
     /// The next frame in presentation order, or `nil` once the video has ended.
     ///
-    /// - Throws: ``VideoError/corrupt(path:frame:reason:)`` when the damage is beyond repair (see the type's
-    ///   documentation); later calls return `nil`.
+    /// - Throws: ``VideoError/corrupt(path:frame:reason:)`` when the video is damaged (strict mode) or the
+    ///   damage is beyond repair (lenient mode; see the type's documentation); later calls return `nil`.
     package func nextFrame() throws(VideoError) -> VideoFrame? {
         guard let codec = resources.codec, let frame = resources.frame else { return nil }
         while phase != .finished {
@@ -103,7 +131,7 @@ package final class VideoDecoder {
     /// Reads the next packet of the video stream and hands it to the decoder; at the end of the file (or at
     /// a read error) puts the decoder into draining mode.
     private func feedDecoder() throws(VideoError) {
-        guard let format = resources.format, let codec = resources.codec, let packet = resources.packet else {
+        guard let format = resources.format, let packet = resources.packet else {
             phase = .finished
             return
         }
@@ -114,20 +142,54 @@ package final class VideoDecoder {
         }
         consecutiveRetries = 0
         guard read >= 0 else {
-            if read != FFmpegError.endOfFile { pendingReadError = read }
-            _ = avcodec_send_packet(codec, nil)
-            phase = .draining
+            guard read == FFmpegError.endOfFile else {
+                return stop("the file is truncated or its container is damaged: \(FFmpegError.message(read))")
+            }
+            drain()
             return
         }
         defer { av_packet_unref(packet) }
         guard packet.pointee.stream_index == streamIndex else { return }
+        packetsRead += 1
+        if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+            let reason =
+                "packet \(packetsRead - 1) of the video stream is incomplete or corrupt (the file may be cut short)"
+            guard allowsDamagedData else { return stop(reason) }
+            noteDamage(reason, frame: packetsRead - 1)  // FFmpeg decodes what there is and conceals the rest
+        }
+        guard let codec = resources.codec else { return }
         let sent = avcodec_send_packet(codec, packet)
         // EAGAIN cannot happen here: the decoder's output was emptied first.
-        if sent < 0 { try recordDamage(FFmpegError.message(sent)) }
+        if sent < 0 {
+            let reason =
+                "packet \(packetsRead - 1) of the video stream could not be decoded: \(FFmpegError.message(sent))"
+            guard allowsDamagedData else { return stop(reason) }
+            try recordDamage(reason, frame: packetsRead - 1)
+        }
     }
 
-    /// Converts a decoded frame; a frame that cannot be converted counts as damage and is skipped (`nil`).
+    /// Strict decoding met damaged input: no more packets; the frames the decoder holds from the packets before
+    /// come out, then the damage is thrown.
+    private func stop(_ reason: String) {
+        damagedPackets += 1
+        pendingDamage = reason
+        drain()
+    }
+
+    /// Signals the end of the input to the decoder, which then gives back the frames it holds.
+    private func drain() {
+        if let codec = resources.codec { _ = avcodec_send_packet(codec, nil) }
+        phase = .draining
+    }
+
+    /// Converts a decoded frame; a frame that cannot be converted counts as damage and is skipped (`nil`), as
+    /// is, in strict mode, a frame in which FFmpeg concealed errors.
     private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame? {
+        if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            let reason = "FFmpeg had to conceal errors in frame \(framesDecoded) (its data is damaged)"
+            if !allowsDamagedData { try fail(reason) }
+            noteDamage(reason)
+        }
         let image: ImageBuffer
         switch converter.convert(frame) {
         case let .success(converted): image = converted
@@ -154,27 +216,53 @@ package final class VideoDecoder {
         return Double(framesDecoded) * step
     }
 
-    /// Counts one damaged packet or frame; gives up when too many fail in a row.
-    private func recordDamage(_ reason: String) throws(VideoError) {
+    /// Remembers the first damage, for ``damage``: at `frame`, by default the next frame to be returned. (Damage
+    /// to a packet is given the packet's index: with frame threading the decoder holds a few frames back.)
+    private func noteDamage(_ reason: String, frame: Int? = nil) {
+        if damage == nil { damage = .corrupt(path: path, frame: frame ?? framesDecoded, reason: reason) }
+    }
+
+    /// Ends the video now with `reason`, after the frames already returned.
+    private func fail(_ reason: String) throws(VideoError) -> Never {
+        noteDamage(reason)
+        phase = .finished
+        throw .corrupt(path: path, frame: framesDecoded, reason: reason)
+    }
+
+    /// Counts one damaged packet or frame: ends the video in strict mode; in lenient mode skips it, giving up
+    /// when too many fail in a row.
+    private func recordDamage(_ reason: String, frame: Int? = nil) throws(VideoError) {
         damagedPackets += 1
         consecutiveDamaged += 1
+        guard allowsDamagedData else { try fail(reason) }
+        noteDamage(reason, frame: frame)
         if consecutiveDamaged > maximumConsecutiveDamagedPackets {
-            phase = .finished
-            let summary = "\(consecutiveDamaged) packets in a row could not be decoded, the last one: \(reason)"
-            throw .corrupt(path: path, frame: framesDecoded, reason: summary)
+            try fail("\(consecutiveDamaged) packets in a row could not be decoded, the last one: \(reason)")
         }
     }
 
-    /// The decoder has given back everything: the end, or the damage that cut the file short.
+    /// The decoder has given back everything: the end, the damage that stopped the input, or a file that ended
+    /// before the frame count its container declares.
     private func finish() throws(VideoError) {
         phase = .finished
-        if let error = pendingReadError {
-            pendingReadError = nil
-            throw .corrupt(
-                path: path, frame: framesDecoded,
-                reason: "the file is truncated or its container is damaged: \(FFmpegError.message(error))")
+        if let reason = pendingDamage {
+            pendingDamage = nil
+            noteDamage(reason)
+            throw .corrupt(path: path, frame: framesDecoded, reason: reason)
+        }
+        if damage == nil, let declared = declaredFrameCount, declared - packetsRead > Self.countTolerance {
+            let reason =
+                "the file holds only \(packetsRead) of the \(declared) frames its container declares "
+                + "(it was cut short, or frames were lost to damage)"
+            noteDamage(reason)
+            if !allowsDamagedData { throw .corrupt(path: path, frame: framesDecoded, reason: reason) }
         }
     }
+
+    /// How many frames fewer than declared a file may have without being called damaged: one, for writers that
+    /// count a frame they do not store. (MP4 and AVI counts are exact; FFmpeg reads no count from most other
+    /// containers, and then there is no check.)
+    static let countTolerance = 1
 }
 
 /// A decoder holds FFmpeg state that must not be used from two threads at once.

@@ -13,6 +13,9 @@ package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedCodec(path: String, codec: String)
     /// Decoding failed part-way: `frame` good frames were produced before the damage made decoding stop.
     case corrupt(path: String, frame: Int, reason: String)
+    /// The video stream declares frames of more pixels than the limit (``VideoDecoder/maxPixelCount``, 100 megapixels
+    /// by default, the limit photos have): refused from the declared size, before any frame is decoded.
+    case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// Writing a video failed (the encoder, the container or the file system refused).
     case encoder(String)
     /// An argument was out of range: a size, a frame rate, a playback speed or an image that does not match.
@@ -32,6 +35,9 @@ package enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "convert it to a common codec such as H.264 first."
         case let .corrupt(path, frame, reason):
             "'\(path)' is damaged: decoding stopped after \(frame) good frame\(frame == 1 ? "" : "s") (\(reason))."
+        case let .tooLarge(path, width, height, limit):
+            "'\(path)' has frames too large to decode: its video stream declares \(width)x\(height) = "
+                + "\(width * height) pixels per frame, more than the limit of \(limit) pixels. Downscale the video first."
         case let .encoder(message):
             "Writing the video failed: \(message)."
         case let .invalidArgument(message):

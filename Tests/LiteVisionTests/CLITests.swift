@@ -15,11 +15,12 @@ struct CLITests {
         fatalError("the litevision executable was not built next to the tests in \(folder.path): run scripts/test.sh")
     }()
 
+    /// Runs `program` (by default `litevision`) with `arguments` and returns what it did.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:]
+        _ arguments: [String], environment: [String: String] = [:], program: String = executable
     ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

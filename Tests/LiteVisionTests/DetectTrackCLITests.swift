@@ -65,7 +65,8 @@ struct DetectTrackCLITests {
         #expect(frames.count > 50, "the frames before the cut were processed and written")
         #expect(frames.count < 795)
         #expect(FileManager.default.fileExists(atPath: mot))
-        _ = result
+        #expect(result.status == 1, "\(result.errors)")
+        #expect(result.errors.contains("is damaged"), "\(result.errors)")
     }
 
     @Test("track refuses an empty file and a text file with a one-line reason", arguments: ["empty", "text"])

@@ -81,11 +81,20 @@ extension VideoTests {
             #expect(error.description.contains("'avs2'"))
         }
 
-        @Test("a stream that fails packet after packet ends with .corrupt, not a hang")
+        @Test("a stream that fails packet after packet ends with .corrupt: at once, or leniently after 21, not a hang")
         func undecodableStream() throws {
             // The same frames labelled as lossless JPEG: the MJPEG decoder rejects every packet.
             let path = try scratch.write(try AVIPatch.withFourCC("LJPG"), named: "ljpg.avi")
+            let strict = try VideoDecoder(path: path)
+            guard case let .corrupt(_, frame, reason)? = VideoFixtures.decodeAll(strict) else {
+                Issue.record("strict decoding did not stop at the first undecodable packet")
+                return
+            }
+            #expect(frame == 0 && reason.contains("packet 0 of the video stream could not be decoded"), "\(reason)")
+            #expect(strict.damagedPackets == 1 && strict.damage == .corrupt(path: path, frame: 0, reason: reason))
+
             let decoder = try VideoDecoder(path: path)
+            decoder.allowsDamagedData = true
             decoder.maximumConsecutiveDamagedPackets = 20
             let ending = VideoFixtures.decodeAll(decoder)
             guard case let .corrupt(errorPath, frame, reason)? = ending else {

@@ -87,7 +87,7 @@ final class DetectionEngine: Sendable {
     func results(in image: VisionImage) throws(VisionError) -> [DetectedObject] {
         let oriented = try image.oriented(
             forInputWidth: detector.model.input.width, height: detector.model.input.height,
-            scale: options.processing.decodingScale)
+            processing: options.processing)
         switch options.detectorMode {
         case .singleImage:
             let found = try detector.detect(oriented, minimumScore: options.detectionThreshold)

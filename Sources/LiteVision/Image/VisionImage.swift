@@ -22,8 +22,9 @@ import Synchronization
 ///
 /// Encoded images (JPEG, PNG) are kept encoded and decoded when a feature processes them, so the
 /// decoder can use libjpeg-turbo's DCT-domain downscaling down to what the model needs when you allow it
-/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:)`` to decode once and reuse the pixels with
-/// several features.
+/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:allowsDamagedImageData:)`` to decode once and
+/// reuse the pixels with several features. Decoding is strict: a damaged file is refused unless
+/// ``ProcessingOptions/allowsDamagedImageData`` (or the parameter of `decoded`) allows it.
 ///
 /// An image may be shared between threads; its orientation is read and written under a lock. A feature
 /// reads the orientation once, when it starts processing the image.
@@ -147,26 +148,38 @@ public final class VisionImage: Sendable {
     }
 
     /// This image with its pixels decoded (a no-op for pixel images), to reuse with several features.
-    public func decoded(scale: ProcessingOptions.DecodingScale = .full) throws(VisionError) -> VisionImage {
-        VisionImage(buffer: try pixels(minimumSize: nil, scale: scale).image, orientation: orientation)
+    ///
+    /// - Parameters:
+    ///   - scale: How far a large JPEG may be downscaled while decoding; see ``ProcessingOptions/DecodingScale``.
+    ///   - allowsDamagedImageData: Decode a damaged file as far as it goes instead of throwing; see
+    ///     ``ProcessingOptions/allowsDamagedImageData``. `false` (strict) by default.
+    /// - Throws: ``VisionError/imageDecoding(_:)`` when the file cannot be decoded.
+    public func decoded(
+        scale: ProcessingOptions.DecodingScale = .full, allowsDamagedImageData: Bool = false
+    ) throws(VisionError) -> VisionImage {
+        let decoded = try pixels(minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData)
+        return VisionImage(buffer: decoded.image, orientation: orientation)
     }
 
     /// The pixels, decoded if needed, with their orientation, for a model whose input is `width`×`height`
-    /// (upright): what a feature reads.
+    /// (upright): what a feature reads. `processing` says how to decode.
     func oriented(
-        forInputWidth width: Int, height: Int, scale: ProcessingOptions.DecodingScale
+        forInputWidth width: Int, height: Int, processing: ProcessingOptions
     ) throws(VisionError) -> OrientedImage {
         let orientation = self.orientation
         let stored = orientation.inverse.uprightSize(width: width, height: height)
-        let decoded = try pixels(minimumSize: stored, scale: scale)
+        let decoded = try pixels(
+            minimumSize: stored, scale: processing.decodingScale,
+            allowsDamagedData: processing.allowsDamagedImageData)
         return OrientedImage(pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize)
     }
 
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
     /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
-    /// `DecodingScale.automaticMargin` times that size.
+    /// `DecodingScale.automaticMargin` times that size. `allowsDamagedData` makes decoding lenient.
     func pixels(
-        minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale
+        minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale,
+        allowsDamagedData: Bool = false
     ) throws(VisionError) -> (image: ImageBuffer, originalSize: (width: Int, height: Int)) {
         switch content {
         case .pixels(let buffer):
@@ -180,7 +193,7 @@ public final class VisionImage: Sendable {
                 )
             }
             do {
-                let decoded = try ImageDecoder().decode(bytes, minimumSize: hint)
+                let decoded = try ImageDecoder(allowsDamagedData: allowsDamagedData).decode(bytes, minimumSize: hint)
                 return (decoded.image, (decoded.originalWidth, decoded.originalHeight))
             } catch {
                 throw .imageDecoding(error)
@@ -191,7 +204,8 @@ public final class VisionImage: Sendable {
 
 extension VisionImage {
     /// The upright pixels (stored pixels turned by ``orientation``), decoded at full size if needed: what
-    /// results' coordinates refer to, e.g. to draw them.
+    /// results' coordinates refer to, e.g. to draw them. Decoding is strict; for a damaged file, call
+    /// ``decoded(scale:allowsDamagedImageData:)`` first.
     public func uprightPixels() throws(VisionError) -> ImageBuffer {
         let orientation = self.orientation
         let stored = try pixels(minimumSize: nil, scale: .full).image

@@ -29,7 +29,7 @@ final class LabelerEngine: Sendable {
     func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
         let oriented = try image.oriented(
             forInputWidth: classifier.input.width, height: classifier.input.height,
-            scale: configuration.processing.decodingScale)
+            processing: configuration.processing)
         let pixels = oriented.pixels
         let minimum = ImageLabeler.minimumImageDimension
         guard pixels.width >= minimum, pixels.height >= minimum else {

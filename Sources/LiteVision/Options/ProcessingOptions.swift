@@ -19,6 +19,16 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// How far large JPEGs may be downscaled while decoding. See ``ProcessingOptions/DecodingScale``.
     public var decodingScale: DecodingScale = .full
 
-    /// The defaults: one thread per core, the runtime found by search, full decoding.
+    /// Whether damaged JPEG and PNG data is decoded as far as it goes instead of being refused. `false`, the
+    /// default, is strict: an image file that libjpeg-turbo or libpng finds damaged (a marker or a second frame
+    /// header inside a JPEG's compressed data, a bad Huffman code, a file cut short, a PNG without its IEND
+    /// chunk) fails with ``VisionError/imageDecoding(_:)``, as Pillow refuses it, instead of giving results
+    /// for a partly grey picture. `true` is lenient (best effort, as browsers show such files): what
+    /// libjpeg-turbo can recover from is decoded, damaged or missing parts coming out grey or wrong. Damage
+    /// fatal to the libraries (a PNG CRC error in IHDR or IDAT, PNG data that ends inside the image) stays an
+    /// error either way.
+    public var allowsDamagedImageData = false
+
+    /// The defaults: one thread per core, the runtime found by search, full decoding, damaged images refused.
     public init() {}
 }

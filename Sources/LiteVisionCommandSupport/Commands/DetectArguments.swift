@@ -13,7 +13,8 @@ package struct DetectArguments: ParsableArguments {
         discussion: """
             Prints each object's frame (x, y, width, height in pixels of the upright photo), detector confidence and \
             labels. With --annotate, draws the objects: OUT.png for one photo, or a folder of PNGs for several. A photo \
-            that cannot be read gets a one-line error and the others go on; the exit status is then 1.
+            that cannot be read gets a one-line error and the others go on; the exit status is then 1. A damaged photo (a \
+            corrupt or cut-short JPEG, a PNG with a bad CRC) is such a photo unless --lenient-decoding is given.
             """
     )
 
@@ -29,6 +30,9 @@ package struct DetectArguments: ParsableArguments {
 
     @Flag(name: .long, help: "Print one JSON object per photo, with ML Kit's field names.")
     package var json = false
+
+    @Flag(name: .customLong("lenient-decoding"), help: ArgumentHelp(DecodingHelp.lenient))
+    package var lenientDecoding = false
 
     @Argument(help: "Photos (JPEG or PNG) or folders of photos.")
     package var images: [String]
@@ -52,7 +56,8 @@ package struct DetectArguments: ParsableArguments {
         for file in files {
             do {
                 if let problem = file.problem { throw VisionError.fileNotReadable(path: file.path, reason: problem) }
-                let image = try VisionImage(contentsOfFile: file.path).decoded()
+                let image = try VisionImage(contentsOfFile: file.path).decoded(
+                    allowsDamagedImageData: lenientDecoding)
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json

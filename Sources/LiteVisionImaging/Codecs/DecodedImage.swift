@@ -21,9 +21,11 @@ package struct DecodedImage: Sendable {
     /// By how much a JPEG was shrunk while decoding (1, 2, 4 or 8): `image` is the stored image
     /// scaled by `1/scaleDenominator`, rounded up. Always 1 for PNG and for full-size decoding.
     package var scaleDenominator: Int
-    /// A warning from libjpeg-turbo or libpng about recoverable damage (for example
-    /// "Corrupt JPEG data: bad Huffman code"), or `nil`. The image was decoded anyway, as browsers
-    /// and Pillow do, but some of its pixels may be wrong.
+    /// A warning from libjpeg-turbo or libpng, or `nil`. With a lenient decoder
+    /// (``ImageDecoder/allowsDamagedData``) it names recoverable damage (for example "Corrupt JPEG data: bad
+    /// Huffman code"): the image was decoded anyway, as browsers do, but some of its pixels may be wrong. A
+    /// strict decoder refuses such data, so its warnings only concern what does not touch the pixels (a PNG
+    /// ancillary chunk with a bad CRC, which is ignored).
     package var warning: String?
 
     /// Creates a decoded image from its parts.

@@ -3,6 +3,10 @@
 /// JPEG goes through libjpeg-turbo, PNG through libpng. Decoding matches Pillow's defaults (the
 /// reference the project is checked against): JPEG pixels are bit-identical to Pillow's.
 ///
+/// Decoding is strict by default: data that libjpeg-turbo or libpng finds damaged (a marker inside a JPEG's
+/// compressed data, a bad Huffman code, a file cut short, a PNG without its IEND chunk) is an error, not a
+/// grey or half-drawn picture. ``allowsDamagedData`` asks for best-effort decoding instead.
+///
 /// The decoder holds no mutable state: one value can be used from any number of threads at once.
 ///
 /// ```swift
@@ -20,11 +24,22 @@ package struct ImageDecoder: Sendable {
     /// memory is allocated. The limit applies to the stored size, even when DCT scaling is requested.
     package let maxPixelCount: Int
 
+    /// Whether damaged data is decoded as far as it goes instead of being refused (`false` by default).
+    ///
+    /// When `false` (strict), libjpeg-turbo stops at its first warning (its `TJFLAG_STOPONWARNING`) and any
+    /// damage is an ``ImageDecodingError/corrupt(_:)`` or ``ImageDecodingError/truncated(_:)`` error. When `true`
+    /// (lenient), what libjpeg-turbo can recover from is decoded — damaged or missing blocks come out grey or
+    /// wrong — and reported in ``DecodedImage/warning``; errors fatal to libjpeg-turbo or libpng (a
+    /// second SOF, a PNG CRC error in IHDR or IDAT, PNG data that ends inside the image) stay errors.
+    package let allowsDamagedData: Bool
+
     /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
-    /// (default ``defaultMaxPixelCount``, 100 megapixels). `maxPixelCount` must be positive.
-    package init(maxPixelCount: Int = defaultMaxPixelCount) {
+    /// (default ``defaultMaxPixelCount``, 100 megapixels), and, unless `allowsDamagedData`, damaged data.
+    /// `maxPixelCount` must be positive.
+    package init(maxPixelCount: Int = defaultMaxPixelCount, allowsDamagedData: Bool = false) {
         precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
         self.maxPixelCount = maxPixelCount
+        self.allowsDamagedData = allowsDamagedData
     }
 
     /// Decodes JPEG or PNG bytes to RGB8 (see ``DecodedImage/image``).
@@ -38,8 +53,8 @@ package struct ImageDecoder: Sendable {
     ///     orientations that swap width and height, swap the minimum too. `nil` decodes at full size;
     ///     PNG is always decoded at full size.
     /// - Returns: the pixels, the EXIF orientation and the stored size.
-    /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt,
-    ///   or declares a size beyond ``maxPixelCount``.
+    /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt (any
+    ///   damage, unless ``allowsDamagedData``), or declares a size beyond ``maxPixelCount``.
     package func decode(
         _ bytes: UnsafeRawBufferPointer,
         minimumSize: (width: Int, height: Int)? = nil
@@ -113,7 +128,7 @@ package struct ImageDecoder: Sendable {
                 minimum: minimumSize)
             let (image, warning) = try TurboJPEGDecoder.decodeRGB(
                 handle, view, header: header,
-                denominator: denominator)
+                denominator: denominator, allowsDamage: allowsDamagedData)
             return DecodedImage(
                 image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
                 format: .jpeg, originalWidth: header.width, originalHeight: header.height,
@@ -124,7 +139,7 @@ package struct ImageDecoder: Sendable {
     private func decodePNG(_ view: ByteView) throws(ImageDecodingError) -> DecodedImage {
         let size = try LibPNGDecoder.readHeader(view)
         try checkLimit(width: size.width, height: size.height)
-        let (image, warning) = try LibPNGDecoder.decodeRGB(view)
+        let (image, warning) = try LibPNGDecoder.decodeRGB(view, allowsDamage: allowsDamagedData)
         return DecodedImage(
             image: image, orientation: EXIFReader.orientation(inPNG: view.bytes) ?? .up,
             format: .png, originalWidth: size.width, originalHeight: size.height,

@@ -28,7 +28,14 @@ enum LibPNGDecoder {
     }
 
     /// Decodes the image to tightly packed RGB8. The caller has checked the declared size.
-    static func decodeRGB(_ bytes: ByteView) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
+    ///
+    /// libpng's CRC policy is kept: a CRC error in a critical chunk (IHDR, PLTE, IDAT) is an error, one in an
+    /// ancillary chunk (tEXt, gAMA, ...) a warning, the chunk being ignored. Strict decoding
+    /// (`allowsDamage == false`) also requires the IEND chunk libpng does not read: a file without it is
+    /// truncated, one with a wrong IEND CRC corrupt. Lenient decoding accepts both, with a warning.
+    static func decodeRGB(
+        _ bytes: ByteView, allowsDamage: Bool = false
+    ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }
@@ -55,7 +62,18 @@ enum LibPNGDecoder {
             }
         }
         if let failure { throw failure }
-        let warning = image.warning_or_error & 3 == 1 ? message(of: &image) : nil
+        var warning = image.warning_or_error & 3 == 1 ? message(of: &image) : nil
+        switch PNGChunkScanner.ending(of: bytes) {
+        case .intact: break
+        case .missing:
+            let detail = "PNG data ends after the image data, without its IEND chunk"
+            guard allowsDamage else { throw .truncated(detail) }
+            warning = warning ?? detail
+        case .damaged:
+            let detail = "PNG data is invalid: its IEND chunk has a wrong CRC or length"
+            guard allowsDamage else { throw .corrupt(detail) }
+            warning = warning ?? detail
+        }
         if hasAlpha { dropAlphaInPlace(&pixels, pixelCount: width * height) }
         return (ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels), warning)
     }

@@ -37,4 +37,33 @@ enum PNGChunkScanner {
         else { return nil }
         return (width, height)
     }
+
+    /// What ends a PNG file's chunk sequence.
+    enum Ending: Equatable {
+        /// An IEND chunk with its one valid CRC.
+        case intact
+        /// An IEND chunk whose CRC (or length) is wrong.
+        case damaged
+        /// No IEND: the chunks run out (or one runs past the end of the data) first.
+        case missing
+    }
+
+    /// The CRC of an IEND chunk, which has no data: the CRC-32 of the four bytes `IEND`.
+    static let endChunkCRC: UInt32 = 0xAE42_6082
+
+    /// Walks the chunks, without reading their data, to the IEND chunk and checks it. libpng's simplified
+    /// API stops reading after the last image row, so it never sees IEND, a critical chunk.
+    static func ending(of bytes: ByteView) -> Ending {
+        guard hasSignature(bytes) else { return .missing }
+        var position = signature.count
+        while let length32 = bytes.u32(at: position), length32 <= 0x7FFF_FFFF,
+            bytes.contains(offset: position + 8, length: Int(length32) + 4)
+        {
+            if bytes.matches(Array("IEND".utf8), at: position + 4) {
+                return length32 == 0 && bytes.u32(at: position + 8) == endChunkCRC ? .intact : .damaged
+            }
+            position += 12 + Int(length32)
+        }
+        return .missing
+    }
 }

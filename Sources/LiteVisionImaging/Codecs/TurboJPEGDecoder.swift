@@ -58,11 +58,15 @@ enum TurboJPEGDecoder {
 
     /// Decodes the whole image at `1/denominator` of its stored size into tightly packed RGB8.
     ///
-    /// Returns the pixels and the warning libjpeg-turbo emitted for recoverable damage, if any.
-    /// A file that ends early ("Premature end of JPEG file") is an error, not a warning.
+    /// Strict (`allowsDamage == false`, the default of ``ImageDecoder``): libjpeg-turbo stops at its first
+    /// warning (`TJFLAG_STOPONWARNING`), so any damage libjpeg-turbo notices — a marker or a second SOF inside
+    /// the compressed data, a bad Huffman code, a file that ends early — is an error, as Pillow reports
+    /// "broken data stream" for them. Lenient: the image is decoded as far as libjpeg-turbo can recover,
+    /// the missing or damaged parts filled in, and its first warning is returned with the pixels; an error
+    /// that is fatal to libjpeg-turbo is still an error, even when warnings came before it.
     static func decodeRGB(
         _ handle: tjhandle, _ bytes: ByteView, header: Header,
-        denominator: Int
+        denominator: Int, allowsDamage: Bool = false
     ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
         let width = JPEGScaling.scaled(header.width, by: denominator)
         let height = JPEGScaling.scaled(header.height, by: denominator)
@@ -70,11 +74,20 @@ enum TurboJPEGDecoder {
         let pixelFormat = header.isCMYK ? TJPF_CMYK : TJPF_RGB
         var outcome: Result<String?, ImageDecodingError> = .success(nil)
         var pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
-            let status = tjDecompress2(
-                handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
-                Int32(width), Int32(width * channels), Int32(height),
-                Int32(pixelFormat.rawValue), flags)
-            outcome = classify(status: status, handle: handle, bytes: bytes)
+            func decompress(flags: Int32) -> Int32 {
+                tjDecompress2(
+                    handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
+                    Int32(width), Int32(width * channels), Int32(height),
+                    Int32(pixelFormat.rawValue), flags)
+            }
+            // Always strict first: a clean file is decoded once, and the first problem is classified exactly.
+            let strict = decompress(flags: Self.flags | TJFLAG_STOPONWARNING)
+            outcome = classifyStrict(status: strict, handle: handle, bytes: bytes)
+            if allowsDamage, case .failure = outcome, tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+                let firstWarning = errorMessage(handle)
+                let lenient = decompress(flags: Self.flags)
+                outcome = classifyLenient(status: lenient, handle: handle, firstWarning: firstWarning)
+            }
             if case .success = outcome { initialized = buffer.count } else { initialized = 0 }
         }
         let warning: String?
@@ -88,12 +101,11 @@ enum TurboJPEGDecoder {
         return (ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels), warning)
     }
 
-    /// Turns a `tjDecompress2` status into success (with an optional warning) or an error.
+    /// Turns the status of a `tjDecompress2` call that stopped at the first warning into success or an error.
     ///
-    /// libjpeg-turbo keeps only its first warning's text, so a file cut short after some other
-    /// recoverable damage would not say "Premature end of JPEG file": such files are recognised by
-    /// their missing EOI marker instead.
-    private static func classify(
+    /// A file cut short says "Premature end of JPEG file" unless some other damage came first; then the
+    /// missing EOI marker still tells that it was cut.
+    private static func classifyStrict(
         status: Int32, handle: tjhandle, bytes: ByteView
     ) -> Result<String?, ImageDecodingError> {
         guard status != 0 else { return .success(nil) }
@@ -101,14 +113,31 @@ enum TurboJPEGDecoder {
         if message.contains("Premature end of JPEG file") {
             return .failure(.truncated("JPEG data ends before the image is complete (libjpeg-turbo: \(message))"))
         }
-        guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-            return .failure(.corrupt("JPEG data is invalid (libjpeg-turbo: \(message))"))
-        }
         if !JPEGMarkerScanner.hasEndMarkerAfterFirstScan(bytes) {
             return .failure(
                 .truncated(
                     "JPEG data ends before the image is complete: no end-of-image marker "
                         + "(libjpeg-turbo: \(message))"))
+        }
+        return .failure(.corrupt("JPEG data is invalid (libjpeg-turbo: \(message))"))
+    }
+
+    /// Turns the status of a `tjDecompress2` call that went on after warnings into success or an error.
+    ///
+    /// libjpeg-turbo keeps reporting "warning" (`TJERR_WARNING`) once a warning was emitted, even when a fatal
+    /// error followed it (its warning flag is never cleared), so the code cannot tell them apart. Its message
+    /// can: libjpeg keeps only the first warning's text, which is `firstWarning` (from the strict pass), and a
+    /// fatal error replaces it with its own.
+    private static func classifyLenient(
+        status: Int32, handle: tjhandle, firstWarning: String
+    ) -> Result<String?, ImageDecodingError> {
+        guard status != 0 else { return .success(nil) }
+        let message = errorMessage(handle)
+        guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), message == firstWarning else {
+            return .failure(
+                .corrupt(
+                    "JPEG data is invalid, even for lenient decoding (libjpeg-turbo: \(message), "
+                        + "after the warning: \(firstWarning))"))
         }
         return .success(message)
     }

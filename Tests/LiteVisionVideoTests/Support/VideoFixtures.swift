@@ -31,6 +31,7 @@ enum VideoFixtures {
         case .notAVideo: "notAVideo"
         case .unsupportedCodec: "unsupportedCodec"
         case .corrupt: "corrupt"
+        case .tooLarge: "tooLarge"
         case .encoder: "encoder"
         case .invalidArgument: "invalidArgument"
         case .systemResource: "systemResource"
