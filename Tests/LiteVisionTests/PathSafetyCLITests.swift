@@ -366,6 +366,9 @@ struct PathSafetyCLITests {
         try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
         let builtIn = fifo("models/mobile_object_localizer_v1.tflite")
         try Self.expectFIFORefused(["detect", "--model-dir", modelDir.path, daisy], naming: builtIn, status: 2)
+        // --model-dir itself a FIFO: a usage error, not a search that goes on to download the models.
+        let run = try Self.run(["detect", "--model-dir", model, daisy], timeout: 20)
+        #expect(run.status == 64 && run.errors.contains("--model-dir \(model) is a FIFO (named pipe)"), "\(run.errors)")
         let ssd = TestData.model("coco_ssd_mobilenet_v1.tflite")
         for arguments in [
             ["--detector", model], ["--detector", ssd, "--detector-labels", labels], ["--model", model],
@@ -394,5 +397,14 @@ struct PathSafetyCLITests {
         try Self.expectFIFORefused(
             ["models", "download", "--registry", "http://127.0.0.1:1", "--token-file", token, "flowers"],
             naming: token)
+        // The registry server's TLS certificate and key.
+        let data = folder.appendingPathComponent("registry").path
+        let pem = folder.appendingPathComponent("empty.pem").path
+        FileManager.default.createFile(atPath: pem, contents: Data())
+        for (certificate, key) in [(certificates, pem), (pem, certificates)] {
+            try Self.expectFIFORefused(
+                ["registry", "serve", "--data", data, "--port", "0", "--tls-cert", certificate, "--tls-key", key],
+                naming: certificates, status: 1)
+        }
     }
 }

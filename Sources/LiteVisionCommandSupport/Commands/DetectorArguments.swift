@@ -1,6 +1,7 @@
 import ArgumentParser
 import LiteVision
 import LiteVisionModelStore
+import LiteVisionSystem
 
 /// The options `detect` and `track` share: which detector, classification, and limits.
 package struct DetectorArguments: ParsableArguments {
@@ -67,6 +68,12 @@ package struct DetectorArguments: ParsableArguments {
     package func validate() throws {
         if modelDirectory?.isEmpty == true {
             throw ValidationError("--model-dir is empty: give the folder that holds the built-in models.")
+        }
+        var info = stat()
+        if let modelDirectory, stat(modelDirectory, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw ValidationError(
+                "--model-dir \(modelDirectory) is \(fileKindDescription(info.st_mode)), not a folder of built-in models."
+            )
         }
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
