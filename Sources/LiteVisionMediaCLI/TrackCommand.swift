@@ -48,6 +48,7 @@ struct TrackCommand: ParsableCommand {
         let progress = ProgressBar(total: info.frameCount ?? 0)
         var processed = 0
         var failure: String?
+        var unwritten = 0
         while true {
             let frame: VideoFrame?
             do {
@@ -72,10 +73,19 @@ struct TrackCommand: ParsableCommand {
                     progress.clear()
                     Console.output(Self.summary(frame: frame.index, objects: objects))
                 }
-                if let encoder {
+                if let active = encoder {
                     var upright = try image.uprightPixels()
                     Annotator.drawInPlace(objects.map(Annotation.init), on: &upright)
-                    try encoder.append(upright)
+                    do {
+                        try active.append(upright)
+                    } catch {
+                        // The drawn video cannot be written (a full disk): said now, its temporary file deleted, and
+                        // the other outputs still get every frame.
+                        Console.error("litevision: \(error)")
+                        encoder = nil
+                        unwritten += 1
+                        if json == nil && mot == nil { break }
+                    }
                 }
             } catch {
                 failure = "frame \(frame.index): \(error)"
@@ -87,19 +97,24 @@ struct TrackCommand: ParsableCommand {
         if case .live(let source) = frames, source.droppedFrames > 0 {
             Console.error("litevision: \(source.droppedFrames) frames dropped while the detector was busy (--live)")
         }
-        // Whatever was processed is written, also when the video was damaged.
-        do {
-            try encoder?.finish()
-            if let jsonFile { try Self.commit(jsonLines.map { $0 + "\n" }.joined(), to: jsonFile) }
-            if let motFile { try Self.commit(motRows.map { $0 + "\n" }.joined(), to: motFile) }
-        } catch {
-            Console.error("litevision: \(error)")
-            throw ExitCode(1)
+        // Whatever was processed is written, also when the video was damaged; an output that cannot be written is
+        // reported and does not keep the others from being written.
+        func save(_ body: () throws -> Void) {
+            do {
+                try body()
+            } catch {
+                Console.error("litevision: \(error)")
+                unwritten += 1
+            }
         }
+        if let encoder { save { try encoder.finish() } }
+        if let jsonFile { save { try Self.commit(jsonLines.map { $0 + "\n" }.joined(), to: jsonFile) } }
+        if let motFile { save { try Self.commit(motRows.map { $0 + "\n" }.joined(), to: motFile) } }
         if let failure {
             Console.error("litevision: \(video): \(failure) (\(processed) frames before it were processed and written)")
             throw ExitCode(1)
         }
+        if unwritten > 0 { throw ExitCode(1) }
     }
 
     static func motRow(frame: Int, object: DetectedObject) -> String {

@@ -21,16 +21,25 @@ struct PathSafetyCLITests {
 
     /// Runs `litevision` with `arguments` in `directory`, killed after `timeout` seconds (a run that blocks on a
     /// FIFO must fail the test, not hang it). Standard output and error go to files, so a child that writes much
-    /// never blocks on a full pipe.
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double = 60) throws -> Run {
+    /// never blocks on a full pipe. With `fileSizeLimit` (in the shell's `ulimit -f` blocks) no file the child
+    /// writes may grow past it: a write beyond fails (EFBIG, SIGXFSZ ignored), as on a full disk.
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, timeout: Double = 60, fileSizeLimit: Int? = nil
+    ) throws -> Run {
         let scratch = TestData.temporaryDirectory("path-safety-run")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.executable)
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", CLITests.executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CLITests.executable)
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -237,6 +246,61 @@ struct PathSafetyCLITests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
         #expect(try String(contentsOfFile: link, encoding: .utf8).split(separator: "\n").count > 100)
+    }
+
+    // MARK: outputs that cannot be written
+
+    /// The names in `folder` that start with a dot: temporary files left behind.
+    static func hiddenNames(in folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(".") }
+    }
+
+    @Test("An output that cannot be written (a file size limit, as a full disk) ends with status 1 and a message")
+    func unwritableOutputs() throws {
+        let (folder, video, _) = try Self.fixtures()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (["track", "--json", out.path + "/t.json"] + Self.models + [video], "Cannot write \(out.path)/t.json"),
+            (["track", "--mot", out.path + "/t.txt"] + Self.models + [video], "Cannot write \(out.path)/t.txt"),
+            (["track", "--annotate", out.path + "/t.mp4"] + Self.models + [video], "Writing the video failed"),
+            (
+                ["detect", "--annotate", out.path + "/d.png"] + Self.models + [TestData.image("burger.jpg")],
+                "Cannot write \(out.path)/d.png"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try Self.run(arguments, fileSizeLimit: 1)
+            #expect(result.status == 1, "\(arguments): \(result.errors)")
+            #expect(
+                result.errors.contains(message) && result.errors.lowercased().contains("too large"), "\(result.errors)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
+    @Test("track: when the drawn video cannot be written, --json and --mot still get every frame")
+    func videoFailsOthersWritten() throws {
+        let (folder, video, _) = try Self.fixtures()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("t.json").path, mot = folder.appendingPathComponent("t.txt").path
+        let drawn = folder.appendingPathComponent("t.mp4").path
+        // The JSON of cup.mp4 is about 43 kB and the drawn video about 800 kB: a limit of 200 blocks parts them.
+        let result = try Self.run(
+            ["track", "--json", json, "--mot", mot, "--annotate", drawn] + Self.models + [video], fileSizeLimit: 200)
+        #expect(result.status == 1, "\(result.errors)")
+        #expect(result.errors.contains("Writing the video failed"), "\(result.errors)")
+        // Every frame is in the JSON: as many lines as a run without the video writes.
+        let all = folder.appendingPathComponent("all.json").path
+        let complete = try Self.run(["track", "--json", all] + Self.models + [video])
+        #expect(complete.status == 0, "\(complete.errors)")
+        let lines = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == (try String(contentsOfFile: all, encoding: .utf8).split(separator: "\n").count))
+        #expect(
+            lines.count > 100 && lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        #expect(try String(contentsOfFile: mot, encoding: .utf8).split(separator: "\n").count > 100)
+        #expect(!FileManager.default.fileExists(atPath: drawn))
+        #expect(Self.hiddenNames(in: folder).isEmpty)
     }
 
     // MARK: empty and root paths
