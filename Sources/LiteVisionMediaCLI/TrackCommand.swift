@@ -15,6 +15,14 @@ struct TrackCommand: ParsableCommand {
     func run() throws {
         let (video, json, mot, annotate, live) =
             (arguments.video, arguments.json, arguments.mot, arguments.annotate, arguments.live)
+        // Before the model loads and the video is read: no output may replace the video, a model, or another output.
+        try OutputPaths.check(inputs: [video] + arguments.detector.inputPaths) { outputs throws(OutputPathError) in
+            if let json { try outputs.claimFile(json, for: "--json") }
+            if let mot { try outputs.claimFile(mot, for: "--mot") }
+            if let annotate { try outputs.claimFile(annotate, for: "--annotate") }
+        }
+        // Their temporary files are made now, so a folder that cannot be written fails before the video is processed.
+        let jsonFile = try json.map(Self.openOutput), motFile = try mot.map(Self.openOutput)
         let objectDetector = try arguments.detector.makeDetector(mode: .stream)
         let frames: FrameStream
         do {
@@ -40,6 +48,7 @@ struct TrackCommand: ParsableCommand {
         let progress = ProgressBar(total: info.frameCount ?? 0)
         var processed = 0
         var failure: String?
+        var unwritten = 0
         while true {
             let frame: VideoFrame?
             do {
@@ -64,10 +73,19 @@ struct TrackCommand: ParsableCommand {
                     progress.clear()
                     Console.output(Self.summary(frame: frame.index, objects: objects))
                 }
-                if let encoder {
+                if let active = encoder {
                     var upright = try image.uprightPixels()
                     Annotator.drawInPlace(objects.map(Annotation.init), on: &upright)
-                    try encoder.append(upright)
+                    do {
+                        try active.append(upright)
+                    } catch {
+                        // The drawn video cannot be written (a full disk): said now, its temporary file deleted, and
+                        // the other outputs still get every frame.
+                        Console.error("litevision: \(error)")
+                        encoder = nil
+                        unwritten += 1
+                        if json == nil && mot == nil { break }
+                    }
                 }
             } catch {
                 failure = "frame \(frame.index): \(error)"
@@ -79,19 +97,24 @@ struct TrackCommand: ParsableCommand {
         if case .live(let source) = frames, source.droppedFrames > 0 {
             Console.error("litevision: \(source.droppedFrames) frames dropped while the detector was busy (--live)")
         }
-        // Whatever was processed is written, also when the video was damaged.
-        do {
-            try encoder?.finish()
-            if let json { try Self.write(jsonLines.map { $0 + "\n" }.joined(), to: json) }
-            if let mot { try Self.write(motRows.map { $0 + "\n" }.joined(), to: mot) }
-        } catch {
-            Console.error("litevision: \(error)")
-            throw ExitCode(1)
+        // Whatever was processed is written, also when the video was damaged; an output that cannot be written is
+        // reported and does not keep the others from being written.
+        func save(_ body: () throws -> Void) {
+            do {
+                try body()
+            } catch {
+                Console.error("litevision: \(error)")
+                unwritten += 1
+            }
         }
+        if let encoder { save { try encoder.finish() } }
+        if let jsonFile { save { try Self.commit(jsonLines.map { $0 + "\n" }.joined(), to: jsonFile) } }
+        if let motFile { save { try Self.commit(motRows.map { $0 + "\n" }.joined(), to: motFile) } }
         if let failure {
             Console.error("litevision: \(video): \(failure) (\(processed) frames before it were processed and written)")
             throw ExitCode(1)
         }
+        if unwritten > 0 { throw ExitCode(1) }
     }
 
     static func motRow(frame: Int, object: DetectedObject) -> String {
@@ -108,12 +131,24 @@ struct TrackCommand: ParsableCommand {
         return "frame \(frame): " + (items.isEmpty ? "-" : items.joined(separator: "  "))
     }
 
-    /// Writes `text` to a temporary file next to `path`, then renames it: never a half-written file.
-    static func write(_ text: String, to path: String) throws {
+    /// The temporary file of the output `path` (renamed to `path` by ``commit(_:to:)``); a folder that is missing or
+    /// cannot be written is printed and ends the command with status 2.
+    static func openOutput(_ path: String) throws -> AtomicFile {
         do throws(SystemError) {
-            try AtomicFile.write(Array(text.utf8), to: path)
+            return try AtomicFile(path: path)
         } catch {
-            throw VisionError.fileNotWritable(path: path, reason: error.reason)
+            Console.error("litevision: \(VisionError.fileNotWritable(path: path, reason: error.reason))")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Writes `text` to the temporary `file` and renames it over its path: never a half-written file.
+    static func commit(_ text: String, to file: AtomicFile) throws {
+        do throws(SystemError) {
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw VisionError.fileNotWritable(path: file.path, reason: error.reason)
         }
     }
 }

@@ -14,6 +14,8 @@ extension ModelRegistry {
     ///
     /// Returns the number of versions and blobs copied.
     package func backup(to destination: String) throws(RegistryError) -> (versions: Int, blobs: Int) {
+        // An empty path would build the copy in the current folder and then fail to rename it.
+        guard !destination.isEmpty else { throw .invalidRequest("the backup folder's path is empty") }
         var existing = stat()
         guard lstat(destination, &existing) != 0 else {
             throw .invalidRequest("\(destination) exists: a backup goes to a new folder and never overwrites one")

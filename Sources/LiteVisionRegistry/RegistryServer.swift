@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import LiteVisionSystem
 import Logging
 import NIOCore
 import NIOHTTPTypes
@@ -33,10 +34,13 @@ package enum RegistryServer {
         }
     }
 
-    /// The TLS configuration for a PEM certificate chain and private key.
+    /// The TLS configuration for a PEM certificate chain and private key. Both files are read with
+    /// ``FileContents`` (a FIFO or device is refused at once instead of blocking the start) and must be at most 1 MB.
     package static func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
-        let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-        let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        let certificateBytes = try FileContents.read(atPath: certificate, maximumSize: 1 << 20)
+        let keyBytes = try FileContents.read(atPath: key, maximumSize: 1 << 20)
+        let chain = try NIOSSLCertificate.fromPEMBytes(certificateBytes).map { NIOSSLCertificateSource.certificate($0) }
+        let privateKey = try NIOSSLPrivateKey(bytes: keyBytes, format: .pem)
         return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
     }
 

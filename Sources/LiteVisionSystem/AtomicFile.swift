@@ -8,8 +8,8 @@
 /// ```
 /// Dropping the file without ``commit()`` (an error was thrown) deletes the temporary file. A destination
 /// that exists and is not a regular file (a directory, device or FIFO, or a symbolic link to one) is refused
-/// rather than replaced, as is an empty path or one naming a folder. A symbolic link to a regular file is
-/// replaced by the new file (the link's target is left as it was).
+/// rather than replaced, as is an empty path or one naming a folder (``OutputPaths/fileProblem(_:)``). A
+/// symbolic link to a regular file is replaced by the new file (the link's target is left as it was).
 package final class AtomicFile {
     /// The destination.
     package let path: String
@@ -23,15 +23,7 @@ package final class AtomicFile {
     /// without, only its name is chosen, for a library that creates the file itself (FFmpeg).
     package init(path: String, opened: Bool = true, permissions: mode_t = 0o644) throws(SystemError) {
         self.path = path
-        guard !path.isEmpty else { throw SystemError(.write, path: path, reason: "the path is empty") }
-        guard !path.hasSuffix("/") else {
-            throw SystemError(.write, path: path, reason: "it names a folder, not a file")
-        }
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
-            throw SystemError(.write, path: path, reason: "it exists and is \(kind); refusing to replace it")
-        }
+        if let problem = OutputPaths.fileProblem(path) { throw SystemError(.write, path: path, reason: problem) }
         temporaryPath = Self.temporaryName(beside: path)
         if opened {
             descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)

@@ -83,7 +83,8 @@ package enum FileContents {
         guard kind == S_IFREG else {
             throw SystemError(
                 .read, path: path,
-                reason: kind == S_IFDIR ? "it is a directory" : "it is not a regular file (a device, pipe or socket)")
+                reason: kind == S_IFDIR ? "it is a directory" : "it is \(fileKindDescription(kind)), not a regular file"
+            )
         }
         return Int(info.st_size)
     }

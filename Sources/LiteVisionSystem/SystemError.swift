@@ -44,6 +44,21 @@ package func errorDescription(_ code: Int32) -> String {
     return first.lowercased() + text.dropFirst()
 }
 
+/// What kind of file `mode` describes, for messages: "a directory", "a FIFO (named pipe)", "a character
+/// device", "a regular file"...
+package func fileKindDescription(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFDIR: "a directory"
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    case S_IFLNK: "a symbolic link"
+    case S_IFREG: "a regular file"
+    default: "not a regular file"
+    }
+}
+
 extension String {
     /// The text of a C character buffer up to its first NUL (or its end), as C libraries fill error buffers.
     package init(nulTerminated buffer: some Collection<CChar>) {

@@ -42,7 +42,7 @@ struct FileContentsTests {
         let path = folder.appendingPathComponent("pipe").path
         #expect(mkfifo(path, 0o600) == 0)
         let started = Date()
-        #expect(throws: SystemError(.read, path: path, reason: "it is not a regular file (a device, pipe or socket)")) {
+        #expect(throws: SystemError(.read, path: path, reason: "it is a FIFO (named pipe), not a regular file")) {
             try FileContents.read(atPath: path)
         }
         #expect(throws: SystemError.self) { try FileContents.requireRegularFile(atPath: path) }

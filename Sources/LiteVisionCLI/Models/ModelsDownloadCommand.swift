@@ -48,6 +48,7 @@ struct ModelsDownloadCommand: ParsableCommand {
     var name: String
 
     func run() throws {
+        try RemoteModelArguments.checkCache(cache)
         let model = try RemoteModelArguments.model(named: name, connection: connection)
         let remote = RemoteModelArguments.download(model, connection: connection, cache: cache, clientID: clientID) {
             downloader in

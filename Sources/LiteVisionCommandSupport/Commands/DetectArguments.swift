@@ -42,13 +42,24 @@ package struct DetectArguments: ParsableArguments {
 
     /// Detects the objects of every photo, prints them, and draws them with `annotator` when `--annotate` is given.
     package func run(annotator: Annotator?) throws {
-        let objectDetector = try detector.makeDetector(mode: .singleImage)
         let files = ImageFiles.expand(images)
+        let annotateFolder = annotate.flatMap { files.count > 1 || !$0.lowercased().hasSuffix(".png") ? $0 : nil }
+        if let annotate, annotator != nil {
+            // Before the model loads: no drawing may replace a photo, a model, or another drawing.
+            try OutputPaths.check(inputs: files.map(\.path) + detector.inputPaths) { outputs throws(OutputPathError) in
+                guard let annotateFolder else { return try outputs.claimFile(annotate, for: "--annotate") }
+                try outputs.claimFolder(annotateFolder, for: "--annotate")
+                for file in files where file.problem == nil {
+                    try outputs.claimFile(
+                        Self.drawing(of: file.path, in: annotateFolder), for: "--annotate for \(file.path)")
+                }
+            }
+        }
+        let objectDetector = try detector.makeDetector(mode: .singleImage)
         guard !files.isEmpty else {
             Console.error("litevision: no images given")
             throw ExitCode(2)
         }
-        let annotateFolder = annotate.flatMap { files.count > 1 || !$0.lowercased().hasSuffix(".png") ? $0 : nil }
         if let annotateFolder {
             try? FileManager.default.createDirectory(atPath: annotateFolder, withIntermediateDirectories: true)
         }
@@ -66,7 +77,7 @@ package struct DetectArguments: ParsableArguments {
                         : DetectOutput.table(file: file.path, objects: objects))
                 if let annotate, let annotator {
                     try annotator(
-                        image, objects, annotateFolder.map { $0 + "/" + Self.baseName(file.path) + ".png" } ?? annotate)
+                        image, objects, annotateFolder.map { Self.drawing(of: file.path, in: $0) } ?? annotate)
                 }
             } catch {
                 failures += 1
@@ -80,10 +91,10 @@ package struct DetectArguments: ParsableArguments {
         }
     }
 
-    /// The file name of `path` without its extension.
-    private static func baseName(_ path: String) -> String {
+    /// Where the drawing of the photo `path` goes in the `--annotate` folder: its name, with `.png` for its extension.
+    private static func drawing(of path: String, in folder: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let stem = name.split(separator: ".").dropLast().joined(separator: ".")
-        return stem.isEmpty ? name : stem
+        return folder + "/" + (stem.isEmpty ? name : stem) + ".png"
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import LiteVision
+import LiteVisionModelStore
+import LiteVisionSystem
 
 /// The options `detect` and `track` share: which detector, classification, and limits.
 package struct DetectorArguments: ParsableArguments {
@@ -51,7 +53,28 @@ package struct DetectorArguments: ParsableArguments {
     /// Whether these arguments turn classification on.
     package var classification: Bool { classify || model != nil || remote.remoteModel != nil }
 
+    /// The files these arguments have read, for the output checks (``OutputPaths``): the classifier and the
+    /// detector with their label files, the built-in models in every folder searched, the token and certificate
+    /// files.
+    package var inputPaths: [String] {
+        let builtIn = ModelCatalog.searchFolders(modelDirectory: modelDirectory).flatMap { folder in
+            BuiltInModel.allCases.map { (folder.hasSuffix("/") ? folder : folder + "/") + $0.rawValue }
+        }
+        let connection = remote.connection
+        return [model, labels, detector, detectorLabels, connection.tokenFile, connection.cacert].compactMap { $0 }
+            + builtIn
+    }
+
     package func validate() throws {
+        if modelDirectory?.isEmpty == true {
+            throw ValidationError("--model-dir is empty: give the folder that holds the built-in models.")
+        }
+        var info = stat()
+        if let modelDirectory, stat(modelDirectory, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw ValidationError(
+                "--model-dir \(modelDirectory) is \(fileKindDescription(info.st_mode)), not a folder of built-in models."
+            )
+        }
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold).")
         }

@@ -26,6 +26,7 @@ package struct RemoteModelArguments: ParsableArguments {
     /// keeps working offline). Other failures are printed and turn into exit status 2.
     package func prepare() throws -> CustomRemoteModel? {
         guard let remoteModel else { return nil }
+        try Self.checkCache(cache)
         if let cache { setenv("LITEVISION_MODEL_CACHE", cache, 1) }  // where the labeler looks for the copy
         let model = try Self.model(named: remoteModel, connection: connection)
         if case .failure(let error) = Self.download(model, connection: connection, cache: cache, clientID: nil) {
@@ -51,6 +52,15 @@ package struct RemoteModelArguments: ParsableArguments {
         CustomRemoteModel(
             remoteModelSource: RegistryModelSource(
                 registry: try connection.address(), name: name, readToken: try connection.token()))
+    }
+
+    /// Checks that the `--cache` folder, if given, may be written to (not empty, not the root folder, a folder if it
+    /// exists); a problem is printed and ends the command with status 2.
+    package static func checkCache(_ cache: String?) throws {
+        guard let cache else { return }
+        try OutputPaths.check(inputs: []) { outputs throws(OutputPathError) in
+            try outputs.claimFolder(cache, for: "--cache")
+        }
     }
 
     /// Downloads `model` into `cache` (default: the usual cache) with the certificates of `connection`, with a
