@@ -30,12 +30,21 @@ if [[ ! " ${targets[*]} " =~ " $target " ]]; then
 fi
 
 scratch=.build-fuzz
-swift build -c release --scratch-path "$scratch" --product litevision-fuzz --sanitize fuzzer --sanitize address \
-  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E 'error|warning: unre|Build complete' || true
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+if ! swift build -c release --scratch-path "$scratch" --product litevision-fuzz --sanitize fuzzer --sanitize address \
+  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address >"$build_log" 2>&1; then
+  grep -E 'error' "$build_log" >&2 || tail -20 "$build_log" >&2
+  echo "fuzz: the fuzzing build failed" >&2
+  exit 1
+fi
 binary=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/litevision-fuzz
-[[ -x $binary ]] || { echo "fuzz: the fuzzing build failed" >&2; exit 1; }
 if [[ ! -d $scratch/corpus/$target ]]; then
   python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" "$scratch/corpus"
+fi
+# Crashing inputs of earlier runs stay in crashes/TARGET-earlier/ (kept for replaying), out of this run's verdict.
+if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
+  mkdir -p "$scratch/crashes/$target-earlier" && mv "$scratch/crashes/$target"/* "$scratch/crashes/$target-earlier/"
 fi
 mkdir -p "$scratch/corpus/$target-found" "$scratch/crashes/$target"
 # Memory is capped below the 1 GB every input must stay under; a slow input (over 10 s) counts as a hang.

@@ -22,7 +22,7 @@ WIDTHS = {"Bool": 1, "Int8": 1, "Uint8": 1, "Int16": 2, "Uint16": 2, "Int32": 4,
 # Fields the runtime trusts: subgraph indices of control-flow operators, enums it switches over, and the sizes it
 # divides by (a stride, filter size or dilation of 0 crashes the convolution and pooling kernels).
 SUBGRAPHS = re.compile(r"Subgraph|CalledComputations")
-POSITIVE = re.compile(r"Stride[WH]|Filter(Width|Height)|Dilation[WH]Factor")
+POSITIVE = re.compile(r"Stride[DWH]|Filter(Width|Height)|Dilation[DWH]Factor")
 ACCESSOR = re.compile(
     r"    def (\w+)\(self(?:, j)?\):\n"
     r"        o = flatbuffers\.number_types\.UOffsetTFlags\.py_type\(self\._tab\.Offset\((\d+)\)\)\n"

@@ -43,3 +43,6 @@ if ((test_status != 0)); then
 fi
 # The registry's HTTP API fuzzed against its OpenAPI document (schemathesis), on the binary built above.
 API_FUZZ_SKIP_BUILD=1 scripts/api-fuzz.sh
+# Each parser of untrusted bytes fuzzed briefly (libFuzzer, AddressSanitizer); `scripts/fuzz.sh TARGET SECONDS`
+# runs longer.
+scripts/fuzz.sh all 5

@@ -24,7 +24,10 @@ package final class Model: @unchecked Sendable {
     /// The file is opened here, checked to be a regular file (a FIFO would block the runtime forever), and the
     /// runtime loads that very open file, so ``fileIdentity`` describes the bytes loaded even if the path is
     /// replaced meanwhile.
-    package init(runtime: Runtime, path: String) throws(LiteRTError) {
+    ///
+    /// When `expectedIdentity` is given (the identity of the file whose bytes were read and verified before), the
+    /// open file must still be that file, so that the runtime never maps bytes nobody checked.
+    package init(runtime: Runtime, path: String, expectedIdentity: FileIdentity? = nil) throws(LiteRTError) {
         self.runtime = runtime
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -34,6 +37,11 @@ package final class Model: @unchecked Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw LiteRTError(status: 500, operation: "load the model \(path): it is not a regular file")
+        }
+        if let expectedIdentity, FileIdentity(descriptor: descriptor) != expectedIdentity {
+            throw LiteRTError(
+                status: 500,
+                operation: "load the model \(path): the file changed after it was read and verified (load it again)")
         }
         // The runtime maps the open file, so the identity below describes the bytes loaded; without /proc it is
         // given the path (and the weight cache, which keys on that identity, is not used).

@@ -18,6 +18,9 @@ package struct ResolvedModel: Sendable {
     package let path: String?
     /// The whole `.tflite` file.
     package let bytes: [UInt8]
+    /// The identity of the file ``bytes`` were read from (nil for bytes given in memory): whoever opens ``path``
+    /// again (the runtime maps it) checks that it is still the file that was read and verified.
+    package var identity: FileIdentity? = nil
     /// The user's label file (instead of the model's metadata), if any.
     package let labelsPath: String?
     /// The AutoML manifest the model was named by, if any.
@@ -35,9 +38,9 @@ extension LocalModel {
     package func resolve() throws(ModelStoreError) -> ResolvedModel {
         switch source {
         case .file(let path):
+            let (bytes, identity) = try Self.readVersioned(path, empty: "the model file is empty")
             return ResolvedModel(
-                name: path, path: path, bytes: try Self.read(path, empty: "the model file is empty"),
-                labelsPath: labelsPath, manifest: nil)
+                name: path, path: path, bytes: bytes, identity: identity, labelsPath: labelsPath, manifest: nil)
         case .memory(let bytes, let name):
             guard !bytes.isEmpty else { throw .fileNotReadable(path: name, reason: "the model has no bytes") }
             return ResolvedModel(name: name, path: nil, bytes: bytes, labelsPath: labelsPath, manifest: nil)
@@ -45,7 +48,8 @@ extension LocalModel {
             let (named, modelType) = try AutoMLManifest.resolve(manifestPath)
             let model = try named.resolve()
             return ResolvedModel(
-                name: model.name, path: model.path, bytes: model.bytes, labelsPath: model.labelsPath,
+                name: model.name, path: model.path, bytes: model.bytes, identity: model.identity,
+                labelsPath: model.labelsPath,
                 manifest: ResolvedModel.Manifest(path: manifestPath, modelType: modelType))
         }
     }
@@ -54,13 +58,21 @@ extension LocalModel {
         _ path: String, empty: String,
         maximumSize: Int = FileContents.defaultMaximumSize
     ) throws(ModelStoreError) -> [UInt8] {
-        let bytes: [UInt8]
+        try readVersioned(path, empty: empty, maximumSize: maximumSize).bytes
+    }
+
+    /// The file's bytes and identity (see `FileContents.readVersioned`); an empty file is an error saying `empty`.
+    static func readVersioned(
+        _ path: String, empty: String,
+        maximumSize: Int = FileContents.defaultMaximumSize
+    ) throws(ModelStoreError) -> (bytes: [UInt8], identity: FileIdentity?) {
+        let read: (bytes: [UInt8], identity: FileIdentity?)
         do {
-            bytes = try FileContents.read(atPath: path, maximumSize: maximumSize)
+            read = try FileContents.readVersioned(atPath: path, maximumSize: maximumSize)
         } catch {
             throw .fileNotReadable(path: path, reason: error.reason)
         }
-        guard !bytes.isEmpty else { throw .fileNotReadable(path: path, reason: empty) }
-        return bytes
+        guard !read.bytes.isEmpty else { throw .fileNotReadable(path: path, reason: empty) }
+        return read
     }
 }

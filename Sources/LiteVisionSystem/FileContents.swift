@@ -10,11 +10,23 @@ package enum FileContents {
     /// larger than `maximumSize` (checked before allocating) and files that shrink while they are read.
     package static func read(atPath path: String, maximumSize: Int = defaultMaximumSize) throws(SystemError) -> [UInt8]
     {
+        try readVersioned(atPath: path, maximumSize: maximumSize).bytes
+    }
+
+    /// The bytes of the regular file at `path`, as ``read(atPath:maximumSize:)`` reads them, with the identity of
+    /// the file they came from (taken from the open file before and after reading, and refused when the two
+    /// differ: the file changed while it was read). A later open of the path can compare its identity with this
+    /// one to be sure it sees the same bytes.
+    package static func readVersioned(
+        atPath path: String,
+        maximumSize: Int = defaultMaximumSize
+    ) throws(SystemError) -> (bytes: [UInt8], identity: FileIdentity?) {
         guard !path.isEmpty else { throw SystemError(.read, path: path, reason: "the path is empty") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
         defer { close(descriptor) }
         let size = try regularFileSize(descriptor, path: path)
+        let identity = FileIdentity(descriptor: descriptor)
         // Opened non-blocking only so that a FIFO cannot hang the open; read a regular file normally.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         guard size <= maximumSize else {
@@ -40,7 +52,10 @@ package enum FileContents {
             throw SystemError(
                 .read, path: path, reason: "the file shrank from \(size) to \(bytes.count) bytes while it was read")
         }
-        return bytes
+        guard FileIdentity(descriptor: descriptor) == identity else {
+            throw SystemError(.read, path: path, reason: "the file changed while it was read")
+        }
+        return (bytes, identity)
     }
 
     /// The bytes of a file whose size is not known in advance (`/proc` and `/sys` files report 0), read until

@@ -19,7 +19,8 @@ package struct LabelMap: Sendable, Equatable {
     package init(text: [UInt8]) throws(ModelFileError) {
         var lineBreaks = 0
         for byte in text where byte == 0x0A { lineBreaks += 1 }
-        guard lineBreaks < ModelLimits.maximumLabelCount else { throw .tooManyLabels(count: lineBreaks) }
+        let lineCount = lineBreaks + (text.last == 0x0A || text.isEmpty ? 0 : 1)
+        guard lineCount <= ModelLimits.maximumLabelCount else { throw .tooManyLabels(count: lineCount) }
         var body = text[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         var lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)

@@ -89,7 +89,6 @@ struct ModelMutationTests {
         let peakMegabytes = Int(usage.ru_maxrss) / 1024
         print(
             "model mutants: \(accepted + refused) (\(accepted) ran, \(refused) refused), peak RSS \(peakMegabytes) MB")
-        #expect(accepted + refused >= Self.mutantCount)
         #expect(accepted > Self.mutantCount / 10, "most mutants of the weights should still run")
         #expect(refused > Self.mutantCount / 10, "most mutants of the tables should be refused")
         #expect(peakMegabytes < 1024)

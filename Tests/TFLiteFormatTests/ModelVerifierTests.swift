@@ -172,6 +172,31 @@ struct ModelVerifierTests {
         #expect(model.error?.description.contains("schema version 4") == true)
     }
 
+    @Test func customNameCutAtItsZeroByteIsStillTheDetectionOperator() throws {
+        var model = try ModelLocator(model: "coco_ssd_mobilenet_v1.tflite")
+        let codes = try model.count(try model.model, 1)
+        var nameLength: Int?
+        for index in 0..<codes {
+            let code = try model.element(try model.model, 1, index)
+            guard try model.has(code, 1) else { continue }
+            let field = try model.field(code, 1)
+            let string = field + Int(UInt32(bitPattern: model.integer(at: field)))
+            if model.integer(at: string) == 28 { nameLength = string }
+        }
+        let length = try #require(nameLength, "coco_ssd names TFLite_Detection_PostProcess (28 bytes)")
+        // "TFLite_Detection_PostProcess\0": the runtime still finds the operator (it reads a C string), so its
+        // options must still be verified.
+        #expect(model.bytes[length + 4 + 29] == 0, "the string's padding ends it")
+        model.set(UInt32(29), at: length)
+        #expect(model.error == nil)
+        let last = try model.count(try model.subgraph, 3) - 1
+        let options = try #require(
+            try FlatBufferReader(bytes: model.bytes, start: 0, end: model.bytes.count, domain: .model)
+                .byteRange(try model.op(last), 5, "custom options"))
+        model.bytes[options.upperBound - 1] = 3
+        #expect(model.error?.description.contains("root width 3 is invalid") == true)
+    }
+
     @Test func detectionPostProcessOptions() throws {
         let original = try ModelLocator(model: "coco_ssd_mobilenet_v1.tflite")
         let last = try original.count(try original.subgraph, 3) - 1

@@ -49,7 +49,7 @@ struct ImageModel: Sendable {
         let compiledModel: Model
         do {
             if let file = model.path {
-                compiledModel = try Model(runtime: runtime, path: file)
+                compiledModel = try Model(runtime: runtime, path: file, expectedIdentity: model.identity)
             } else {
                 compiledModel = try model.bytes.withUnsafeBytes { bytes in
                     Result { () throws(LiteRTError) in try Model(runtime: runtime, bytes: bytes) }

@@ -63,13 +63,18 @@ struct FlexBufferVerifier {
             return
         case 4:  // key: a zero-terminated string
             let start = try target(at: position, width: parentWidth)
-            guard bytes[start..<range.upperBound].contains(0) else { throw failure("a key has no terminating zero") }
+            guard let end = bytes[start..<range.upperBound].firstIndex(of: 0) else {
+                throw failure("a key has no terminating zero")
+            }
+            budget -= end - start
+            guard budget >= 0 else { throw failure("its keys describe far more data than it holds") }
         case 5, 25:  // string, blob: size, bytes (and a zero for strings)
             let start = try target(at: position, width: parentWidth)
             let size = try unsigned(at: start - childWidth, width: childWidth)
             guard size <= UInt64(range.upperBound - start) - (type == 5 ? 1 : 0) else {
                 throw failure("a string of \(size) bytes at byte \(start) runs past the buffer")
             }
+            if type == 5, bytes[start + Int(size)] != 0 { throw failure("a string does not end with a zero byte") }
         case 6, 7, 8:  // indirect int, uint, float
             let start = try target(at: position, width: parentWidth)
             _ = try unsigned(at: start, width: childWidth)

@@ -9,6 +9,7 @@ extension ModelVerifier {
         4: 2,  // DEPTHWISE_CONV_2D: DepthwiseConv2DOptions
         1: 5, 12: 5, 17: 5,  // AVERAGE_POOL_2D, L2_POOL_2D, MAX_POOL_2D: Pool2DOptions
         67: 49,  // TRANSPOSE_CONV: TransposeConvOptions
+        132: 106, 141: 106,  // CONV_3D, CONV_3D_TRANSPOSE: Conv3DOptions
     ]
 
     /// Verifies one operator and returns its input and output tensor indices (inputs may be -1: absent).
@@ -110,6 +111,8 @@ extension ModelVerifier {
         guard try reader.scalar(op, 6, default: Int8(0)) == 0 else {
             throw .malformed("the custom options of \(op.what) (\(name)) are not a FlexBuffer")
         }
+        guard verifiedFlexBuffers.insert(options).inserted else { return }
+        try reader.charge(options.count, "the custom options of \(op.what)")
         var verifier = FlexBufferVerifier(bytes: reader.bytes, range: options, what: "\(op.what) (\(name))")
         try verifier.verify()
     }

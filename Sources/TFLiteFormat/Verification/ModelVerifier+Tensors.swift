@@ -17,6 +17,8 @@ extension ModelVerifier {
         }
     }
 
+    /// Verifies one tensor of a subgraph of `tensorCount` tensors: its fields, shape, type, size, constant data,
+    /// quantization and variant types.
     mutating func verifyTensor(_ tensor: FlatBufferTable, tensorCount: Int) throws(ModelFileError) -> VerifiedTensor {
         let what = tensor.what
         try reader.verifyFields(
@@ -87,11 +89,12 @@ extension ModelVerifier {
     }
 
     /// A constant string tensor: a count, count + 1 ascending offsets from the first string to the end.
-    private func verifyStrings(_ data: Range<Int>, elements: Int, _ what: String) throws(ModelFileError) {
+    private mutating func verifyStrings(_ data: Range<Int>, elements: Int, _ what: String) throws(ModelFileError) {
         func word(_ index: Int) -> Int { Int(reader.load(data.lowerBound + 4 * index, as: Int32.self)) }
         guard data.count >= 8, elements + 2 <= data.count / 4, word(0) == elements else {
             throw .malformed("the constant strings of \(what) do not hold \(elements) strings")
         }
+        try reader.charge(elements, "the constant strings of \(what)")
         var previous = 4 * (elements + 2)
         guard word(1) == previous else { throw .malformed("the constant strings of \(what) have a corrupt header") }
         for index in 1...elements + 1 {
@@ -120,9 +123,9 @@ extension ModelVerifier {
         if scales > 0, zeroPoints > 0, scales != zeroPoints {
             throw .malformed("\(parameters.what) has \(scales) scales but \(zeroPoints) zero points")
         }
-        if scales > 1 {
-            let dimension = Int(try reader.scalar(parameters, 6, default: Int32(0)))
-            guard dimension >= 0, dimension < shape.count, Int(shape[dimension]) == scales else {
+        let dimension = Int(try reader.scalar(parameters, 6, default: Int32(0)))
+        if scales > 1 || dimension != 0 {
+            guard dimension >= 0, dimension < shape.count, scales <= 1 || Int(shape[dimension]) == scales else {
                 throw .malformed(
                     "\(parameters.what) has \(scales) scales along dimension \(dimension) of shape \(shape)")
             }
@@ -138,10 +141,17 @@ extension ModelVerifier {
             try reader.verifyFields(
                 details, [.scalar(width: 4), .scalar(width: 4), .scalar(width: 4), .vector(elementSize: 4)])
             for field in 0..<2 {
-                let index = Int(try reader.scalar(details, field, default: Int32(-1)))
-                guard index >= -1, index < tensorCount else {
+                let index = Int(try reader.scalar(details, field, default: Int32(0)))
+                guard index >= 0, index < tensorCount else {
                     throw .malformed("\(details.what) refers to tensor \(index), but the subgraph has \(tensorCount)")
                 }
+            }
+            guard try reader.scalar(details, 2, default: Int32(0)) >= 1 || detailsType == 3 else {
+                throw .malformed("\(details.what) has a block size below 1")
+            }
+            for dimension in try reader.verifiedInt32s(details, 3, "the dimensions of \(details.what)")
+            where detailsType == 3 && (dimension < 0 || Int(dimension) >= shape.count) {
+                throw .malformed("\(details.what) names dimension \(dimension) of shape \(shape)")
             }
         default:
             throw .malformed("\(parameters.what) has details of type \(detailsType), which the schema does not define")

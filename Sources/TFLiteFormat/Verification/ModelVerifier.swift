@@ -8,6 +8,7 @@
 struct VerifiedTensor {
     /// Whether the tensor has constant data (a non-empty buffer).
     var isConstant: Bool
+    /// Whether the tensor is a variable (state kept between runs, readable before any operator writes it).
     var isVariable: Bool
 }
 
@@ -24,8 +25,12 @@ struct ModelVerifier {
     var reader: FlatBufferReader
     /// Where the data of each of the model's buffers lies in the file, indexed like the buffers table.
     var bufferRanges: [Range<Int>] = []
+    /// The model's operator codes, indexed like its operator-codes table.
     var operatorCodes: [VerifiedOperatorCode] = []
+    /// The number of subgraphs (control-flow options must name one of them).
     var subgraphCount = 0
+    /// The custom-option FlexBuffers already verified (operators may share one).
+    var verifiedFlexBuffers: Set<Range<Int>> = []
 
     init(reader: FlatBufferReader) {
         self.reader = reader
@@ -34,6 +39,7 @@ struct ModelVerifier {
     /// Custom operators of the runtime whose options are a FlexBuffer it reads without checking.
     static let flexBufferOperators: Set<String> = ["TFLite_Detection_PostProcess", "Mfcc", "AudioSpectrogram"]
 
+    /// Verifies the whole model; throws the first violation found.
     mutating func verify() throws(ModelFileError) {
         let model = try reader.verifiedTable(
             at: try reader.followOffset(at: reader.start, "the Model table"), "the Model table")
@@ -92,7 +98,9 @@ struct ModelVerifier {
             }
             var customName: String?
             if effective == 32 {
-                customName = try reader.string(code, 1, "the custom name of \(code.what)")
+                // The runtime looks the operator up by the name as a C string: up to its first zero byte.
+                customName = try reader.string(code, 1, "the custom name of \(code.what)")?
+                    .split(separator: "\0", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
             }
             operatorCodes.append(VerifiedOperatorCode(builtinCode: effective, customName: customName))
         }
@@ -126,7 +134,11 @@ struct ModelVerifier {
         // operator; nothing writes a constant, a variable, an input, or a tensor already written.
         var readable = tensors.map { $0.isConstant || $0.isVariable }
         var written = [Bool](repeating: false, count: tensors.count)
-        for index in inputs { readable[Int(index)] = true }
+        var isInput = [Bool](repeating: false, count: tensors.count)
+        for index in inputs {
+            readable[Int(index)] = true
+            isInput[Int(index)] = true
+        }
         let operators = try reader.verifiedTables(subgraph, 3, "the operators of \(subgraph.what)") {
             "operator \($0) of \(subgraph.what)"
         }
@@ -138,7 +150,7 @@ struct ModelVerifier {
             for index in opOutputs {
                 let tensor = Int(index)
                 guard !written[tensor], !tensors[tensor].isConstant, !tensors[tensor].isVariable,
-                    !inputs.contains(index)
+                    !isInput[tensor]
                 else {
                     throw .malformed(
                         "\(op.what) writes tensor \(index), which is constant, a variable, an input of the subgraph, "

@@ -160,8 +160,8 @@ extension OptionTableLayout {
         OptionTableLayout(
             name: "Conv3DOptions",
             fields: [
-                .padding, .scalar(width: 4), .positive(default: 0), .positive(default: 0), .activation,
-                .scalar(width: 4), .positive(default: 1), .positive(default: 1),
+                .padding, .positive(default: 0), .positive(default: 0), .positive(default: 0), .activation,
+                .positive(default: 1), .positive(default: 1), .positive(default: 1),
             ]),
         OptionTableLayout(name: "HashtableOptions", fields: [.scalar(width: 4), .scalar(width: 1), .scalar(width: 1)]),
         OptionTableLayout(name: "HashtableFindOptions", fields: []),

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the test suites that exercise memory and threads under the sanitizers, each in a build folder of its own:
+#
+#   scripts/sanitize.sh address   AddressSanitizer: the parsers (model, metadata, zip, EXIF), the codecs, the
+#                                 runtime binding, bad input, parity (every shared photo and model), mutated models
+#   scripts/sanitize.sh thread    ThreadSanitizer: the concurrency tests (a labeler and a detector shared by
+#                                 concurrent tasks and threads, batch labeling, downloads and ModelManager)
+#   scripts/sanitize.sh           both
+#
+# Release builds (the image kernels are far too slow unoptimized; reports still name the functions), each a full
+# build of its own, so a run takes a while on two cores: CI does not run it, the README records the last clean run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
+kinds=("${1:-address}")
+[[ $# -eq 0 ]] && kinds=(address thread)
+
+address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests'
+thread_suites='LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
+
+for kind in "${kinds[@]}"; do
+  case $kind in
+    address) suites=$address_suites; export ASAN_OPTIONS=detect_leaks=0 ;;
+    thread) suites=$thread_suites ;;
+    *) echo "sanitize: unknown sanitizer '$kind' (address or thread)" >&2; exit 2 ;;
+  esac
+  scratch=.build-$kind
+  echo "sanitize: building the tests with the $kind sanitizer into $scratch"
+  swift build -c release --build-tests --sanitize "$kind" --scratch-path "$scratch" 2>&1 | grep -E 'error:|Build complete' || true
+  echo "sanitize: running $suites"
+  LITEVISION_MUTANTS=${LITEVISION_MUTANTS:-300} swift test -c release --skip-build --sanitize "$kind" --scratch-path "$scratch" \
+    --filter "$suites"
+  echo "sanitize: $kind: clean"
+done
