@@ -182,7 +182,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
-        .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionTestSupport"]),
+        .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionSystem", "LiteVisionTestSupport"]),
         .testTarget(
             name: "TFLiteFormatTests",
             dependencies: ["TFLiteFormat", "CZlib", "LiteVisionSystem", "LiteVisionTestSupport"]),

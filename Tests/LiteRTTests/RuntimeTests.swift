@@ -1,5 +1,6 @@
 import Foundation
 import LiteRT
+import LiteVisionSystem
 import LiteVisionTestSupport
 import Testing
 
@@ -30,6 +31,25 @@ struct RuntimeTests {
             try Runtime.load(libraryPath: "libz.so.1")
         }
         #expect(try #require(error).description.contains("does not export LiteRtCreateModelFromFd"))
+    }
+
+    @Test("A model file replaced after its bytes were read and verified is not loaded")
+    func replacedAfterVerification() throws {
+        let runtime = try Runtime.shared()
+        let folder = TestData.temporaryDirectory("replaced-model")
+        let path = folder.appendingPathComponent("model.tflite").path
+        try FileManager.default.copyItem(atPath: TestData.model("bird.tflite"), toPath: path)
+        let verified = try #require(FileIdentity(path: path))
+        _ = try Model(runtime: runtime, path: path, expectedIdentity: verified)
+        // Another model renamed over it (what a sync tool or another process might do between the two opens).
+        let other = folder.appendingPathComponent("other.tflite").path
+        try FileManager.default.copyItem(atPath: TestData.model("automl_flowers.tflite"), toPath: other)
+        #expect(rename(other, path) == 0)
+        #expect {
+            try Model(runtime: runtime, path: path, expectedIdentity: verified)
+        } throws: { error in
+            "\(error)".contains("the file changed after it was read and verified")
+        }
     }
 
     @Test("bird.tflite compiles with the signature its file declares, and runs")

@@ -197,6 +197,34 @@ struct ModelVerifierTests {
         #expect(model.error?.description.contains("root width 3 is invalid") == true)
     }
 
+    @Test func detectionSettingsTheKernelSizesItsOutputsFrom() throws {
+        let original = try ModelLocator(model: "coco_ssd_mobilenet_v1.tflite")
+        let last = try original.count(try original.subgraph, 3) - 1
+        let options = try #require(
+            try FlatBufferReader(bytes: original.bytes, start: 0, end: original.bytes.count, domain: .model)
+                .byteRange(try original.op(last), 5, "custom options"))
+        var verifier = FlexBufferVerifier(bytes: original.bytes, range: options, what: "detection")
+        try verifier.verify()
+        #expect(verifier.rootIntegers["max_detections"] == 10)
+        #expect(verifier.rootIntegers["num_classes"] == 90)
+        // The root map (coco's values are one byte wide): find max_detections' value and set it to 0.
+        let bytes = original.bytes
+        let rootWidth = Int(bytes[options.upperBound - 1])
+        let map = options.upperBound - 2 - rootWidth - Int(bytes[options.upperBound - 2 - rootWidth])
+        let width = 1 << Int(bytes[options.upperBound - 2] & 3)
+        let count = Int(bytes[map - width])
+        let keys = map - 3 * width - Int(bytes[map - 3 * width])
+        let keyWidth = Int(bytes[map - 2 * width])
+        let index = try #require(
+            (0..<count).first { index in
+                let key = keys + index * keyWidth - Int(bytes[keys + index * keyWidth])
+                return bytes[key..<key + 15].elementsEqual(Array("max_detections".utf8) + [0])
+            })
+        var model = original
+        model.bytes[map + index * width] = 0
+        #expect(model.error?.description.contains("set max_detections to 0, outside 1–10000") == true)
+    }
+
     @Test func detectionPostProcessOptions() throws {
         let original = try ModelLocator(model: "coco_ssd_mobilenet_v1.tflite")
         let last = try original.count(try original.subgraph, 3) - 1

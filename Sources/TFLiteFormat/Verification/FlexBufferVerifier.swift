@@ -8,6 +8,8 @@ struct FlexBufferVerifier {
     let range: Range<Int>
     let what: String
     private var budget: Int
+    /// The integer values of the root map, by key (for the operator's own checks of its settings).
+    private(set) var rootIntegers: [String: Int64] = [:]
 
     init(bytes: [UInt8], range: Range<Int>, what: String) {
         self.bytes = bytes
@@ -92,6 +94,10 @@ struct FlexBufferVerifier {
                     try verifyValue(
                         at: keys + index * keyWidth, parentWidth: keyWidth, packedType: 4 << 2, depth: depth + 1)
                 }
+                if depth == 0 {
+                    try recordRootIntegers(
+                        keys: keys, keyWidth: keyWidth, values: start, width: childWidth, count: count)
+                }
             }
             let types = start + count * childWidth
             for index in 0..<count {
@@ -119,6 +125,23 @@ struct FlexBufferVerifier {
             }
         default:
             throw failure("value type \(type) is unknown")
+        }
+    }
+
+    /// Records the integer (and unsigned) values of an already verified root map.
+    private mutating func recordRootIntegers(
+        keys: Int, keyWidth: Int, values: Int, width: Int,
+        count: Int
+    ) throws(ModelFileError) {
+        let types = values + count * width
+        for index in 0..<count {
+            let type = bytes[types + index] >> 2
+            guard type == 1 || type == 2 else { continue }
+            let key = try target(at: keys + index * keyWidth, width: keyWidth)
+            guard let end = bytes[key..<range.upperBound].firstIndex(of: 0) else { continue }
+            var value = try unsigned(at: values + index * width, width: width)
+            if type == 1, width < 8, value >> (8 * width - 1) == 1 { value |= ~UInt64(0) << UInt64(8 * width) }  // sign-extend
+            rootIntegers[String(decoding: bytes[key..<end], as: UTF8.self)] = Int64(bitPattern: value)
         }
     }
 

@@ -115,5 +115,27 @@ extension ModelVerifier {
         try reader.charge(options.count, "the custom options of \(op.what)")
         var verifier = FlexBufferVerifier(bytes: reader.bytes, range: options, what: "\(op.what) (\(name))")
         try verifier.verify()
+        if name == "TFLite_Detection_PostProcess" {
+            try checkDetectionSettings(verifier.rootIntegers, "\(op.what) (\(name))")
+        }
+    }
+
+    /// The settings the detection post-processing kernel sizes its outputs and loops from, unchecked: detection
+    /// and class counts in ranges no real detector leaves (a flipped bit would ask for gigabytes).
+    private func checkDetectionSettings(_ settings: [String: Int64], _ what: String) throws(ModelFileError) {
+        let limits: [(key: String, range: ClosedRange<Int64>, required: Bool)] = [
+            ("max_detections", 1...10_000, true), ("max_classes_per_detection", 1...10_000, true),
+            ("num_classes", 1...100_000, true), ("detections_per_class", 1...10_000, false),
+        ]
+        for (key, range, required) in limits {
+            guard let value = settings[key] else {
+                if required { throw .malformed("the options of \(what) have no \(key)") }
+                continue
+            }
+            guard range.contains(value) else {
+                throw .malformed(
+                    "the options of \(what) set \(key) to \(value), outside \(range.lowerBound)–\(range.upperBound)")
+            }
+        }
     }
 }
