@@ -26,9 +26,15 @@ for kind in "${kinds[@]}"; do
   esac
   scratch=.build-$kind
   echo "sanitize: building the tests with the $kind sanitizer into $scratch"
-  swift build -c release --build-tests --sanitize "$kind" --scratch-path "$scratch" 2>&1 | grep -E 'error:|Build complete' || true
+  # -enable-testing for the suites that reach internals through @testable import.
+  if ! swift build -c release --build-tests --sanitize "$kind" --scratch-path "$scratch" -Xswiftc -enable-testing \
+    >"$scratch.log" 2>&1; then
+    grep -E 'error' "$scratch.log" >&2 || tail -20 "$scratch.log" >&2
+    echo "sanitize: the $kind build failed (log: $scratch.log)" >&2
+    exit 1
+  fi
   echo "sanitize: running $suites"
-  LITEVISION_MUTANTS=${LITEVISION_MUTANTS:-300} swift test -c release --skip-build --sanitize "$kind" --scratch-path "$scratch" \
-    --filter "$suites"
+  LITEVISION_MUTANTS=${LITEVISION_MUTANTS:-300} swift test -c release --skip-build --sanitize "$kind" \
+    --scratch-path "$scratch" -Xswiftc -enable-testing --filter "$suites"
   echo "sanitize: $kind: clean"
 done

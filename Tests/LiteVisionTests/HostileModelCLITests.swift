@@ -1,0 +1,55 @@
+import Foundation
+import LiteVisionTestSupport
+import Testing
+
+/// Models made hostile on purpose, given to `litevision label`: a clear error, and the process stays small
+/// (its peak memory measured from its own rusage).
+@Suite("Hostile models on the command line: a clear error in bounded memory")
+struct HostileModelCLITests {
+    static func folder(_ name: String) -> URL { TestData.temporaryDirectory("hostile-\(name)") }
+
+    @Test("A tensor dimension turned from 224 into 1,048,588 is refused before the runtime allocates it")
+    func hugeDeclaredTensor() throws {
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
+        // The input's shape vector: length 4, then [1, 224, 224, 3] as little-endian int32.
+        let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
+        let start = try #require((0...(bytes.count - shape.count)).first { bytes[$0..<$0 + shape.count].elementsEqual(shape) })
+        withUnsafeBytes(of: Int32(1_048_588).littleEndian) { bytes.replaceSubrange(start + 8..<start + 12, with: $0) }
+        let folder = Self.folder("tensor")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("huge.tflite").path
+        try Data(bytes).write(to: URL(fileURLWithPath: model))
+        let run = try DamagedInputTests.measuringPeakMemory(
+            [CLITests.executable, "label", "--model", model, TestData.image("bird.jpg")])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("larger than the 268435456-byte limit"), "\(run.errors)")
+        #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")
+    }
+
+    @Test("A label file in the model's zip that inflates to 80 MB is refused before it is inflated")
+    func labelFileBomb() throws {
+        let folder = Self.folder("bomb")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("bomb.tflite").path
+        // bird.tflite's FlatBuffer with a new zip whose label files are 80 MB of line breaks (about 80 KB deflated).
+        let script = """
+            import io, sys, zipfile
+            data = open(sys.argv[1], "rb").read()
+            flat = data[:data.find(b"PK\\x03\\x04")]
+            archive = io.BytesIO()
+            with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+                for name in ("0-labels-en.txt", "0-labels.txt"):
+                    out.writestr(name, b"\\n" * (80 << 20))
+            open(sys.argv[2], "wb").write(flat + archive.getvalue())
+            """
+        let made = try CLITests.run(["python3", "-c", script, TestData.model("bird.tflite"), model], program: "/usr/bin/env")
+        #expect(made.status == 0, "\(made.errors)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int)
+        #expect(size < 4_000_000, "the bomb is small on disk (\(size) bytes)")
+        let run = try DamagedInputTests.measuringPeakMemory(
+            [CLITests.executable, "label", "--model", model, TestData.image("bird.jpg")])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("more than the 67108864 bytes an associated file may have"), "\(run.errors)")
+        #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")
+    }
+}
