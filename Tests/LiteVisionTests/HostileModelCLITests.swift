@@ -13,7 +13,8 @@ struct HostileModelCLITests {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
         // The input's shape vector: length 4, then [1, 224, 224, 3] as little-endian int32.
         let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
-        let start = try #require((0...(bytes.count - shape.count)).first { bytes[$0..<$0 + shape.count].elementsEqual(shape) })
+        let start = try #require(
+            (0...(bytes.count - shape.count)).first { bytes[$0..<$0 + shape.count].elementsEqual(shape) })
         withUnsafeBytes(of: Int32(1_048_588).littleEndian) { bytes.replaceSubrange(start + 8..<start + 12, with: $0) }
         let folder = Self.folder("tensor")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,7 +43,8 @@ struct HostileModelCLITests {
                     out.writestr(name, b"\\n" * (80 << 20))
             open(sys.argv[2], "wb").write(flat + archive.getvalue())
             """
-        let made = try CLITests.run(["python3", "-c", script, TestData.model("bird.tflite"), model], program: "/usr/bin/env")
+        let made = try CLITests.run(
+            ["python3", "-c", script, TestData.model("bird.tflite"), model], program: "/usr/bin/env")
         #expect(made.status == 0, "\(made.errors)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int)
         #expect(size < 4_000_000, "the bomb is small on disk (\(size) bytes)")
