@@ -111,12 +111,19 @@ extension ModelVerifier {
         guard try reader.scalar(op, 6, default: Int8(0)) == 0 else {
             throw .malformed("the custom options of \(op.what) (\(name)) are not a FlexBuffer")
         }
-        guard verifiedFlexBuffers.insert(options).inserted else { return }
-        try reader.charge(options.count, "the custom options of \(op.what)")
-        var verifier = FlexBufferVerifier(bytes: reader.bytes, range: options, what: "\(op.what) (\(name))")
-        try verifier.verify()
+        let settings: [String: Int64]
+        if let known = verifiedFlexBuffers[options] {
+            settings = known
+        } else {
+            try reader.charge(options.count, "the custom options of \(op.what)")
+            var verifier = FlexBufferVerifier(bytes: reader.bytes, range: options, what: "\(op.what) (\(name))")
+            try verifier.verify()
+            settings = verifier.rootIntegers
+            verifiedFlexBuffers[options] = settings
+        }
+        // Checked for every operator, also when its options are shared with another (already verified) one.
         if name == "TFLite_Detection_PostProcess" {
-            try checkDetectionSettings(verifier.rootIntegers, "\(op.what) (\(name))")
+            try checkDetectionSettings(settings, "\(op.what) (\(name))")
         }
     }
 

@@ -29,8 +29,8 @@ struct ModelVerifier {
     var operatorCodes: [VerifiedOperatorCode] = []
     /// The number of subgraphs (control-flow options must name one of them).
     var subgraphCount = 0
-    /// The custom-option FlexBuffers already verified (operators may share one).
-    var verifiedFlexBuffers: Set<Range<Int>> = []
+    /// The custom-option FlexBuffers already verified (operators may share one), with their root integers.
+    var verifiedFlexBuffers: [Range<Int>: [String: Int64]] = [:]
 
     init(reader: FlatBufferReader) {
         self.reader = reader
