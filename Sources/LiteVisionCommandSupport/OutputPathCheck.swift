@@ -1,12 +1,17 @@
 import ArgumentParser
+import LiteVisionModelStore
 import LiteVisionSystem
 
 extension OutputPaths {
     /// Checks a command's output paths against its `inputs` with `claim`, before any work starts (the rules are
     /// ``OutputPaths``'s): the first problem is printed and ends the command with status 2, as a model that cannot
-    /// be loaded does.
-    package static func check(inputs: [String], _ claim: (inout OutputPaths) throws(OutputPathError) -> Void) throws {
-        var outputs = OutputPaths(inputs: inputs)
+    /// be loaded does. No file output may lie in a model cache (the default ones, and `cache`, a `--cache` given
+    /// to the command): models are downloaded there while the command runs.
+    package static func check(
+        inputs: [String], cache: String? = nil, _ claim: (inout OutputPaths) throws(OutputPathError) -> Void
+    ) throws {
+        let caches = [RemoteModelCache.defaultRoot, ModelCatalog.cacheFolder] + (cache.map { [$0] } ?? [])
+        var outputs = OutputPaths(inputs: inputs, protectedFolders: caches)
         do {
             try claim(&outputs)
         } catch {

@@ -16,7 +16,9 @@ struct TrackCommand: ParsableCommand {
         let (video, json, mot, annotate, live) =
             (arguments.video, arguments.json, arguments.mot, arguments.annotate, arguments.live)
         // Before the model loads and the video is read: no output may replace the video, a model, or another output.
-        try OutputPaths.check(inputs: [video] + arguments.detector.inputPaths) { outputs throws(OutputPathError) in
+        try OutputPaths.check(
+            inputs: [video] + arguments.detector.inputPaths, cache: arguments.detector.remote.cache
+        ) { outputs throws(OutputPathError) in
             if let json { try outputs.claimFile(json, for: "--json") }
             if let mot { try outputs.claimFile(mot, for: "--mot") }
             if let annotate { try outputs.claimFile(annotate, for: "--annotate") }

@@ -10,7 +10,7 @@ package enum FileContents {
     /// larger than `maximumSize` (checked before allocating) and files that shrink while they are read.
     package static func read(atPath path: String, maximumSize: Int = defaultMaximumSize) throws(SystemError) -> [UInt8]
     {
-        try readVersioned(atPath: path, maximumSize: maximumSize).bytes
+        try read(atPath: path, maximumSize: maximumSize, checkingIdentity: false).bytes
     }
 
     /// The bytes of the regular file at `path`, as ``read(atPath:maximumSize:)`` reads them, with the identity of
@@ -21,12 +21,21 @@ package enum FileContents {
         atPath path: String,
         maximumSize: Int = defaultMaximumSize
     ) throws(SystemError) -> (bytes: [UInt8], identity: FileIdentity?) {
+        try read(atPath: path, maximumSize: maximumSize, checkingIdentity: true)
+    }
+
+    /// Reads the file; with `checkingIdentity`, also stats the open file after reading and refuses a change (one
+    /// more system call, which photos read by the batch do without).
+    private static func read(
+        atPath path: String, maximumSize: Int, checkingIdentity: Bool
+    ) throws(SystemError) -> (bytes: [UInt8], identity: FileIdentity?) {
         guard !path.isEmpty else { throw SystemError(.read, path: path, reason: "the path is empty") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
         defer { close(descriptor) }
-        let size = try regularFileSize(descriptor, path: path)
-        let identity = FileIdentity(descriptor: descriptor)
+        let info = try regularFileStatus(descriptor, path: path)
+        let size = Int(info.st_size)
+        let identity = FileIdentity(info)
         // Opened non-blocking only so that a FIFO cannot hang the open; read a regular file normally.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         guard size <= maximumSize else {
@@ -52,7 +61,7 @@ package enum FileContents {
             throw SystemError(
                 .read, path: path, reason: "the file shrank from \(size) to \(bytes.count) bytes while it was read")
         }
-        guard FileIdentity(descriptor: descriptor) == identity else {
+        guard !checkingIdentity || FileIdentity(descriptor: descriptor) == identity else {
             throw SystemError(.read, path: path, reason: "the file changed while it was read")
         }
         return (bytes, identity)
@@ -87,11 +96,11 @@ package enum FileContents {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .fromErrno(.read, path: path) }
         defer { close(descriptor) }
-        return try regularFileSize(descriptor, path: path)
+        return Int(try regularFileStatus(descriptor, path: path).st_size)
     }
 
-    /// The size of the open file, or an error unless it is a regular file.
-    private static func regularFileSize(_ descriptor: Int32, path: String) throws(SystemError) -> Int {
+    /// The status of the open file, or an error unless it is a regular file.
+    private static func regularFileStatus(_ descriptor: Int32, path: String) throws(SystemError) -> stat {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .fromErrno(.read, path: path) }
         let kind = info.st_mode & S_IFMT
@@ -101,6 +110,6 @@ package enum FileContents {
                 reason: kind == S_IFDIR ? "it is a directory" : "it is \(fileKindDescription(kind)), not a regular file"
             )
         }
-        return Int(info.st_size)
+        return info
     }
 }

@@ -29,7 +29,8 @@ package struct FileIdentity: Sendable, Hashable {
         self.init(info)
     }
 
-    private init(_ info: stat) {
+    /// The identity of the file `info` describes (from `stat` or `fstat`).
+    package init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

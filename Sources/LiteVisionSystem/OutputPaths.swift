@@ -8,7 +8,9 @@
 /// - no file output may be the same file as an input: existing files are compared by device and inode, so any
 ///   other name for an input (`./x`, `dir/../x`, a hard or symbolic link) is caught too;
 /// - no two file outputs may name the same file (a file that does not exist yet is compared by its folder's
-///   device and inode and its name).
+///   device and inode and its name);
+/// - no file output may lie inside a protected folder (the model cache: files appear there while the command
+///   runs, a downloaded model among them, so they cannot be compared with the inputs beforehand).
 ///
 /// Nothing is opened or created: a FIFO or device is only looked at (`stat`), so checking never blocks.
 ///
@@ -34,15 +36,17 @@ package struct OutputPaths {
     private var claimed: [Key: String] = [:]
     /// The folder outputs claimed so far that do not exist yet (made by the command before it writes into them).
     private var pendingFolders: Set<String> = []
+    /// The protected folders that exist, by identity, with the path they were given as.
+    private var protectedFolders: [Key: String] = [:]
 
     /// Rules for outputs that must not be any of `inputs` (files or folders; those that do not exist are ignored:
-    /// nothing can be written over them that was read).
-    package init(inputs: [String]) {
+    /// nothing can be written over them that was read), nor lie anywhere inside `protectedFolders`.
+    package init(inputs: [String], protectedFolders: [String] = []) {
         for input in inputs where !input.isEmpty {
-            var info = stat()
-            if stat(input, &info) == 0 {
-                self.inputs[.file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = input
-            }
+            if let key = Self.existingKey(input) { self.inputs[key] = input }
+        }
+        for folder in protectedFolders where !folder.isEmpty {
+            if let key = Self.existingKey(folder) { self.protectedFolders[key] = folder }
         }
     }
 
@@ -73,7 +77,38 @@ package struct OutputPaths {
         if let other = claimed[key] {
             throw refuse("\(other) writes the same file; give each output its own path")
         }
+        if let folder = protectedFolder(containing: Self.split(path).folder) {
+            throw refuse(
+                "it is inside the model cache \(folder), where LiteVision keeps its models; write it elsewhere")
+        }
         claimed[key] = option
+    }
+
+    /// The protected folder that is `folder` or one of its ancestors (compared by identity, from the nearest
+    /// folder that exists up to the root), or nil.
+    private func protectedFolder(containing folder: String) -> String? {
+        guard !protectedFolders.isEmpty else { return nil }
+        var existing = folder
+        while Self.existingKey(existing) == nil, existing != "/", existing != "." {
+            existing = Self.split(existing).folder
+        }
+        var current = existing
+        var previous: Key?
+        // Up through `..` (physical parents, whatever links the path took) until the root is its own parent.
+        for _ in 0..<4096 {
+            guard let key = Self.existingKey(current), key != previous else { return nil }
+            if let protected = protectedFolders[key] { return protected }
+            previous = key
+            current += current.hasSuffix("/") ? ".." : "/.."
+        }
+        return nil
+    }
+
+    /// The identity of what `path` names now, or nil when nothing is there.
+    private static func existingKey(_ path: String) -> Key? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Checks that `path` may be used as a folder the output `option` writes files into (made if missing).

@@ -79,4 +79,27 @@ struct OutputPathsTests {
                 == "it is the root folder")
         #expect(try String(contentsOfFile: input, encoding: .utf8) == "input")
     }
+
+    @Test("No file output lies inside a protected folder (the model cache), under any name")
+    func protectedFolders() throws {
+        let folder = TestData.temporaryDirectory("output-paths")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache").path
+        try FileManager.default.createDirectory(atPath: cache + "/remote/m", withIntermediateDirectories: true)
+        #expect(symlink(cache + "/remote", folder.appendingPathComponent("alias").path) == 0)
+        var outputs = OutputPaths(inputs: [], protectedFolders: [cache, folder.path + "/missing"])
+        let reason = "it is inside the model cache \(cache), where LiteVision keeps its models; write it elsewhere"
+        for path in [
+            cache + "/out.json", cache + "/remote/m/model.tflite", folder.path + "/alias/m/x.png",
+            folder.path + "/cache/../cache/out.json",
+        ] {
+            #expect(
+                Self.refusal { () throws(OutputPathError) in try outputs.claimFile(path, for: "--json") } == reason,
+                "\(path)")
+        }
+        // Beside the cache, or in a folder merely named like it, is fine.
+        for path in [folder.path + "/out.json", folder.path + "/cache-copy.json"] {
+            #expect(Self.refusal { () throws(OutputPathError) in try outputs.claimFile(path, for: "--json") } == nil)
+        }
+    }
 }

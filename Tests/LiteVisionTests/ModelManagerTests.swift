@@ -23,7 +23,10 @@ struct ModelManagerTests {
                     NotificationCenter.default.addObserver(forName: name, object: manager, queue: nil) { [self] note in
                         let model = note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel
                         let error = note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? ModelDownloadError
-                        lock.withLock { posted.append((note.name, model, error)) }
+                        // A new array each time, never an in-place append: a copy handed out by `wait(for:)`
+                        // is released outside the lock, and Swift's reference counting is invisible to
+                        // ThreadSanitizer, which would then report the in-place append as a race with it.
+                        lock.withLock { posted = posted + [(note.name, model, error)] }
                     })
             }
         }

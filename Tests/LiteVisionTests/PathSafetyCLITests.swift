@@ -24,7 +24,8 @@ struct PathSafetyCLITests {
     /// never blocks on a full pipe. With `fileSizeLimit` (in the shell's `ulimit -f` blocks) no file the child
     /// writes may grow past it: a write beyond fails (EFBIG, SIGXFSZ ignored), as on a full disk.
     static func run(
-        _ arguments: [String], in directory: URL? = nil, timeout: Double = 60, fileSizeLimit: Int? = nil
+        _ arguments: [String], in directory: URL? = nil, timeout: Double = 60, fileSizeLimit: Int? = nil,
+        environment: [String: String] = [:]
     ) throws -> Run {
         let scratch = TestData.temporaryDirectory("path-safety-run")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -41,6 +42,9 @@ struct PathSafetyCLITests {
             process.arguments = arguments
         }
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
@@ -81,10 +85,10 @@ struct PathSafetyCLITests {
     /// output, and every path of `untouched` as it was before.
     static func expectRefusal(
         _ arguments: [String], option: String, reason: String, untouched: [String] = [], in directory: URL? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let before = try untouched.map(Snapshot.init)
-        let result = try run(arguments, in: directory)
+        let result = try run(arguments, in: directory, environment: environment)
         #expect(result.status == 2, "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
         #expect(
             result.errors.contains("(\(option))") && result.errors.contains(reason),
@@ -341,6 +345,22 @@ struct PathSafetyCLITests {
             }
             #expect(!FileManager.default.fileExists(atPath: "/" + name + ".png"))
         }
+    }
+
+    @Test("An output inside the model cache is refused: models appear there while the command runs")
+    func outputInTheModelCache() throws {
+        let (folder, video, photo) = try Self.fixtures()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let reason = "it is inside the model cache \(cache.path)"
+        try Self.expectRefusal(
+            ["detect", "--annotate", cache.path + "/drawn.png"] + Self.models + [photo], option: "--annotate",
+            reason: reason, environment: ["LITEVISION_MODEL_CACHE": cache.path])
+        try Self.expectRefusal(
+            ["track", "--json", cache.path + "/tracks.json"] + Self.models + [video], option: "--json",
+            reason: reason, environment: ["LITEVISION_MODEL_CACHE": cache.path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty)
     }
 
     @Test("--cache: an empty path and the root folder are refused before the registry is asked")

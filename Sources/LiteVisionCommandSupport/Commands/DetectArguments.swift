@@ -46,7 +46,8 @@ package struct DetectArguments: ParsableArguments {
         let annotateFolder = annotate.flatMap { files.count > 1 || !$0.lowercased().hasSuffix(".png") ? $0 : nil }
         if let annotate, annotator != nil {
             // Before the model loads: no drawing may replace a photo, a model, or another drawing.
-            try OutputPaths.check(inputs: files.map(\.path) + detector.inputPaths) { outputs throws(OutputPathError) in
+            try OutputPaths.check(inputs: files.map(\.path) + detector.inputPaths, cache: detector.remote.cache) {
+                outputs throws(OutputPathError) in
                 guard let annotateFolder else { return try outputs.claimFile(annotate, for: "--annotate") }
                 try outputs.claimFolder(annotateFolder, for: "--annotate")
                 for file in files where file.problem == nil {

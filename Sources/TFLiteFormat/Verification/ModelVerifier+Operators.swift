@@ -12,11 +12,12 @@ extension ModelVerifier {
         132: 106, 141: 106,  // CONV_3D, CONV_3D_TRANSPOSE: Conv3DOptions
     ]
 
-    /// Verifies one operator and returns its input and output tensor indices (inputs may be -1: absent).
+    /// Verifies one operator and returns its input and output tensor indices (inputs may be -1: absent) and its
+    /// operator code.
     mutating func verifyOperator(
         _ op: FlatBufferTable,
         tensorCount: Int
-    ) throws(ModelFileError) -> (inputs: [Int32], outputs: [Int32]) {
+    ) throws(ModelFileError) -> (inputs: [Int32], outputs: [Int32], code: VerifiedOperatorCode) {
         try reader.verifyFields(
             op,
             [
@@ -52,7 +53,7 @@ extension ModelVerifier {
             throw .malformed("\(op.what) (builtin operator \(code.builtinCode)) has no \(name)")
         }
         try verifyCustomOptions(op, code: code)
-        return (inputs, outputs)
+        return (inputs, outputs, code)
     }
 
     /// Checks the options union stored in `typeField`/`valueField` of `op` against the table layouts of its
@@ -76,10 +77,14 @@ extension ModelVerifier {
                 guard Int(index) < subgraphCount else {
                     throw .malformed("\(options.what) names subgraph \(index), but the model has \(subgraphCount)")
                 }
+                subgraphCalls[currentSubgraph].append(Int(index))
             case .subgraphIndices:
-                for index in try reader.verifiedInt32s(options, id, "the subgraphs of \(options.what)")
-                where index < 0 || Int(index) >= subgraphCount {
-                    throw .malformed("\(options.what) names subgraph \(index), but the model has \(subgraphCount)")
+                for index in try reader.verifiedInt32s(options, id, "the subgraphs of \(options.what)") {
+                    guard index >= 0, Int(index) < subgraphCount else {
+                        throw .malformed(
+                            "\(options.what) names subgraph \(index), but the model has \(subgraphCount)")
+                    }
+                    subgraphCalls[currentSubgraph].append(Int(index))
                 }
             case .activation:
                 let value = try reader.scalar(options, id, default: UInt8(0))

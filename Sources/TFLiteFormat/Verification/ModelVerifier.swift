@@ -10,6 +10,12 @@ struct VerifiedTensor {
     var isConstant: Bool
     /// Whether the tensor is a variable (state kept between runs, readable before any operator writes it).
     var isVariable: Bool
+    /// The declared shape.
+    var shape: [Int32]
+    /// The element type (`TensorType` in schema.fbs).
+    var type: Int
+    /// Where its constant data lies in the file (empty when it has none).
+    var data: Range<Int>
 }
 
 /// What the verifier keeps of one operator code.
@@ -31,6 +37,10 @@ struct ModelVerifier {
     var subgraphCount = 0
     /// The custom-option FlexBuffers already verified (operators may share one), with their root integers.
     var verifiedFlexBuffers: [Range<Int>: [String: Int64]] = [:]
+    /// The subgraph being verified.
+    var currentSubgraph = 0
+    /// The subgraphs each subgraph runs through control-flow operators (WHILE, IF, CALL_ONCE…).
+    var subgraphCalls: [[Int]] = []
 
     init(reader: FlatBufferReader) {
         self.reader = reader
@@ -63,10 +73,13 @@ struct ModelVerifier {
         let subgraphs = try reader.verifiedTables(model, 2, "the subgraphs") { "subgraph \($0)" }
         guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
         subgraphCount = subgraphs.count
+        subgraphCalls = Array(repeating: [], count: subgraphs.count)
         var tensorCounts: [Int] = []
-        for subgraph in subgraphs {
+        for (index, subgraph) in subgraphs.enumerated() {
+            currentSubgraph = index
             tensorCounts.append(try verifySubgraph(subgraph))
         }
+        try verifyNoRecursion()
         try verifyMetadataEntries(model)
         try verifySignatures(model, tensorCounts: tensorCounts)
     }
@@ -143,7 +156,8 @@ struct ModelVerifier {
             "operator \($0) of \(subgraph.what)"
         }
         for op in operators {
-            let (opInputs, opOutputs) = try verifyOperator(op, tensorCount: tensors.count)
+            let (opInputs, opOutputs, code) = try verifyOperator(op, tensorCount: tensors.count)
+            try verifyComputedOutputSize(op, code: code, inputs: opInputs, outputs: opOutputs, tensors: tensors)
             for index in opInputs where index >= 0 && !readable[Int(index)] {
                 throw .malformed("\(op.what) reads tensor \(index) before any operator writes it")
             }
@@ -164,6 +178,35 @@ struct ModelVerifier {
             throw .malformed("\(subgraph.what) outputs tensor \(index), which no operator writes")
         }
         return tensors.count
+    }
+
+    /// Refuses a subgraph that runs itself, directly or through others: the runtime prepares the subgraphs a
+    /// control-flow operator names recursively, so a cycle would overflow its stack.
+    private func verifyNoRecursion() throws(ModelFileError) {
+        // Depth-first search with an explicit stack: 0 unvisited, 1 on the current path, 2 done.
+        var state = [UInt8](repeating: 0, count: subgraphCalls.count)
+        for root in subgraphCalls.indices where state[root] == 0 {
+            var stack: [(subgraph: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (subgraph, next) = stack.last {
+                guard next < subgraphCalls[subgraph].count else {
+                    state[subgraph] = 2
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let callee = subgraphCalls[subgraph][next]
+                if state[callee] == 1 {
+                    throw .malformed(
+                        "subgraph \(callee) runs itself through control-flow operators (subgraphs "
+                            + "\(stack.map(\.subgraph) + [callee])); the runtime cannot prepare a recursive model")
+                }
+                if state[callee] == 0 {
+                    state[callee] = 1
+                    stack.append((callee, 0))
+                }
+            }
+        }
     }
 
     // MARK: Metadata entries and signatures
