@@ -189,6 +189,24 @@ struct SyntheticModelTests {
         #expect(elapsed < .seconds(2))
     }
 
+    @Test func aliasedSubgraphsCannotExplodeTheVerifiersWork() {
+        // 20 000 subgraphs that are all one table of 1 000 tensors: 20 million tensors to verify if read naively,
+        // from a file of about 100 KB.
+        let subgraph: FBNode = .table([
+            0: .node(.repeatedTable(GraphFixture.tensor([1, 4]), count: 1000)), 1: .node(.int32s([0])),
+            2: .node(.int32s([0])),
+        ])
+        let root: FBNode = .table([
+            0: .u32(3), 2: .node(.repeatedTable(subgraph, count: 20_000)), 4: .node(.tables([.table([:])])),
+        ])
+        let bytes = FBWriter.buffer(root: root, identifier: "TFL3")
+        let clock = ContinuousClock()
+        var error: ModelFileError?
+        let elapsed = clock.measure { error = thrownError { try TFLiteModelFile(bytes: bytes) } }
+        #expect(error?.description.contains("far more data than it holds") == true, "\(String(describing: error))")
+        #expect(elapsed < .seconds(2))
+    }
+
     @Test func fuzzedSyntheticModelNeverCrashes() throws {
         let original = ModelFixture.model(metadata: ModelFixture.metadata(), outside: true) {
             ModelFixture.labelZip(start: $0)
