@@ -5,7 +5,9 @@
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
 #     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh);
-#     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs)
+#     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs, runuser);
+#     PostgreSQL 15 (Debian's postgresql), which the registry's replica tests start on loopback themselves, as the
+#     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone)
 #   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
 #     wrk (load generator) and nginx (the static-file peer) for scripts/bench-registry.sh, which runs nginx
 #     with its own config on a free loopback port (Debian's nginx service, if it starts, is left alone)
@@ -24,8 +26,9 @@ as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 apt_packages=(libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
               libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
-# small tmpfs for a full disk (mount, util-linux).
-if ((dev)); then apt_packages+=(openssl iproute2 util-linux); fi
+# small tmpfs for a full disk (mount, util-linux); the PostgreSQL tests run initdb and postgres as the user postgres
+# (runuser, util-linux).
+if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql); fi
 if ((bench)); then apt_packages+=(wrk nginx); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do
