@@ -328,6 +328,46 @@ struct RegistryPostgresTests {
         #expect(!replica.output.contains(":p@"))  // the password is never printed
     }
 
+    @Test("nginx with deploy/nginx/nginx.conf before two replicas: model files cached, model information never")
+    func nginxInFront() async throws {
+        let fleet = try await Fleet()
+        let (a, b) = (fleet.replicas[0], fleet.replicas[1])
+        #expect(try await Self.publish(Self.bird, as: "birds", through: a, token: fleet.token).status == 201)
+        let nginx = try NginxProcess(replicas: [a.port, b.port])
+        let sha256 = Self.sha256(Self.bird)
+        let blob = nginx.base + "/v1/blobs/" + sha256
+        let first = try await Self.send("GET", blob)
+        #expect(first.status == 200 && first.body == Self.bird)
+        #expect(Self.header("X-Cache-Status", first.headers) == "MISS")
+        let second = try await Self.send("GET", blob)
+        #expect(second.status == 200 && second.body == Self.bird)
+        #expect(Self.header("X-Cache-Status", second.headers) == "HIT")
+        #expect(Self.header("ETag", second.headers) == "\"\(sha256)\"")
+        #expect(Self.header("Cache-Control", second.headers)?.contains("immutable") == true)
+        let range = try await Self.send("GET", blob, headers: ["Range": "bytes=1048000-2100000"])
+        #expect(range.status == 206 && range.body == Self.bird[1_048_000...2_100_000])
+        #expect(try await Self.send("GET", blob, headers: ["If-None-Match": "\"\(sha256)\""]).status == 304)
+        // A change made on a replica is what nginx answers next: model information is not cached.
+        #expect(try await Self.publish(Self.labeler, as: "birds", through: b, token: fleet.token).status == 201)
+        let info = try await Self.send("GET", nginx.base + "/v1/models/birds")
+        #expect(Self.versions(Self.json(info.body)) == [2, 1] && Self.header("X-Cache-Status", info.headers) == nil)
+        // A replica killed: nginx sends the requests to the other one.
+        a.stop(SIGKILL)
+        for _ in 0..<6 {
+            #expect(try await Self.send("GET", nginx.base + "/v1/models/birds").status == 200)
+        }
+        // Both gone: the cached model file is still served; model information is not.
+        b.stop(SIGKILL)
+        let cached = try await Self.send("GET", blob)
+        #expect(cached.status == 200 && cached.body == Self.bird, "\(nginx.output.suffix(2000))")
+        #expect(try await Self.send("GET", nginx.base + "/v1/models/birds").status == 502)
+    }
+
+    /// The value of the response header `name`, whatever its case.
+    static func header(_ name: String, _ headers: [AnyHashable: Any]) -> String? {
+        headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
+    }
+
     /// Polls `condition` every 50 ms for at most 30 s.
     static func poll(_ what: String, _ condition: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(30)
