@@ -65,8 +65,9 @@ package final class ModelRegistry: Sendable {
         }
     }
 
-    /// This registry as a ``RegistryService``, for the HTTP routes.
-    package var service: RegistryService { RegistryService(metadata: metadata, blobs: blobs) }
+    /// This registry as a ``RegistryService``, for the HTTP routes (it keeps the registry, and so its data folder's
+    /// lock, alive).
+    package var service: RegistryService { RegistryService(metadata: metadata, blobs: blobs, owner: self) }
 
     /// Checks a model name.
     package static func validate(name: String) throws(RegistryError) {

@@ -12,10 +12,14 @@ package struct RegistryService: Sendable {
     package let metadata: any RegistryMetadataStore
     /// Model files.
     package let blobs: any RegistryBlobStore
+    /// What the stores need kept alive (the embedded registry, which holds its data folder's lock).
+    private let owner: (any Sendable)?
 
-    package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore) {
+    /// The registry on `metadata` and `blobs`; `owner` is kept alive as long as the service.
+    package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore, owner: (any Sendable)? = nil) {
         self.metadata = metadata
         self.blobs = blobs
+        self.owner = owner
     }
 
     /// How many times a publish stores its blob and records its version before a collision with deletes of the

@@ -76,8 +76,6 @@ struct ServeCommand: AsyncParsableCommand {
         let service: RegistryService
         let services: [any Service]
         let served: String
-        // The embedded registry holds its data folder's lock for as long as it lives: until the server stops.
-        var embedded: ModelRegistry?
         do {
             if let postgres = try storage.postgres(logger: logger) {
                 service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
@@ -85,9 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
                 served = postgres.url.description
             } else {
                 let data = storage.data ?? ""
-                let registry = try ModelRegistry(dataFolder: data)
-                service = registry.service
-                embedded = registry
+                service = try ModelRegistry(dataFolder: data).service
                 services = []
                 served = data
             }
@@ -117,7 +113,6 @@ struct ServeCommand: AsyncParsableCommand {
             })
         do {
             try await app.runService()
-            withExtendedLifetime(embedded) {}
         } catch {
             printError("litevision registry: cannot serve on \(host):\(port): \(error)")
             throw ExitCode(1)
