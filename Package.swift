@@ -8,8 +8,10 @@
 //      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
 //      program)                                                                               executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
-//      GRDB), LiteVisionVideo (FFmpeg), LiteVisionDrawing (Cairo), LiteVisionCommandSupport (what the commands share)
+//      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
+//      LiteVisionDrawing (Cairo), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
+//      LiteVisionRegistryStorage                                the registry's storage protocols and records
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
@@ -46,6 +48,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The registry's PostgreSQL storage (LiteVisionRegistryPostgres), run as a service of the server.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -96,6 +101,16 @@ let package = Package(
                 "LiteVisionGeometry", "LiteVisionSystem",
             ]),
 
+        // The registry's storage, behind two protocols (metadata, model files), with the records they exchange:
+        // the SQLite + disk pair lives in LiteVisionRegistry, the PostgreSQL pair in LiteVisionRegistryPostgres.
+        .target(
+            name: "LiteVisionRegistryStorage",
+            dependencies: [
+                "LiteVisionModelStore", "LiteVisionSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
         // Layer 5: ML Kit's ModelManager (Foundation: Progress, NotificationCenter); video (FFmpeg) and drawing
         // (Cairo), kept out of the library.
         .target(
@@ -104,7 +119,7 @@ let package = Package(
         .target(
             name: "LiteVisionRegistry",
             dependencies: [
-                "LiteVision", "LiteVisionModelStore", "TFLiteFormat", "LiteVisionSystem",
+                "LiteVision", "LiteVisionModelStore", "TFLiteFormat", "LiteVisionSystem", "LiteVisionRegistryStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -116,8 +131,22 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.embedInCode("openapi.yaml")]),
+        // The registry's metadata and model files in PostgreSQL (`serve --database postgres://…`), so that any
+        // number of replicas share them; apart so that the embedded registry does not link postgres-nio.
+        .target(
+            name: "LiteVisionRegistryPostgres",
+            dependencies: [
+                "LiteVisionRegistryStorage", "LiteVisionModelStore", "LiteVisionSystem",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .target(
             name: "LiteVisionVideo",
             dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
@@ -153,10 +182,11 @@ let package = Package(
         .executableTarget(
             name: "LiteVisionRegistryServer",
             dependencies: [
-                "LiteVisionRegistry", "LiteVisionSystem",
+                "LiteVisionRegistry", "LiteVisionRegistryStorage", "LiteVisionRegistryPostgres", "LiteVisionSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(
             name: "LiteVisionBench",

@@ -36,10 +36,12 @@ LAYERS = {
     "LiteVisionModelManager": 5,
     "LiteVisionCommandSupport": 5,
     "LiteVisionRegistry": 5,
+    "LiteVisionRegistryPostgres": 5,
     "LiteVisionVideo": 5,
     "LiteVisionDrawing": 5,
     # 4: the ML Kit-shaped API
     "LiteVision": 4,
+    "LiteVisionRegistryStorage": 4,
     # 3: runtime, model format, images, tracking, model store
     "LiteRT": 3,
     "TFLiteFormat": 3,

@@ -5,10 +5,14 @@
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
 #     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh);
-#     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs)
+#     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs, runuser);
+#     PostgreSQL 15 (Debian's postgresql), which the registry's replica tests start on loopback themselves, as the
+#     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone);
+#     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py)
 #   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
-#     wrk (load generator) and nginx (the static-file peer) for scripts/bench-registry.sh, which runs nginx
-#     with its own config on a free loopback port (Debian's nginx service, if it starts, is left alone)
+#     wrk (load generator) and nginx (the static-file peer; installed with --dev already) for
+#     scripts/bench-registry.sh, which runs nginx with its own config on a free loopback port (Debian's nginx
+#     service, if it starts, is left alone)
 # It is idempotent and quiet when everything is already there.
 set -euo pipefail
 
@@ -24,9 +28,10 @@ as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 apt_packages=(libturbojpeg0-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
               libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
-# small tmpfs for a full disk (mount, util-linux).
-if ((dev)); then apt_packages+=(openssl iproute2 util-linux); fi
-if ((bench)); then apt_packages+=(wrk nginx); fi
+# small tmpfs for a full disk (mount, util-linux); the PostgreSQL tests run initdb and postgres as the user postgres
+# (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas.
+if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx); fi
+if ((bench)); then apt_packages+=(wrk); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")
@@ -46,6 +51,8 @@ if ! pip_has ai-edge-litert "$LITERT_VERSION"; then
 fi
 if ((dev)); then
   python3 -c "import PIL" 2>/dev/null || { echo "setup: installing Pillow"; pip_install pillow; }
+  # scripts/check-deploy.py reads the Kubernetes manifests (DeployManifestTests).
+  python3 -c "import yaml" 2>/dev/null || { echo "setup: installing PyYAML"; pip_install pyyaml; }
   if ! pip_has schemathesis "$SCHEMATHESIS_VERSION"; then
     echo "setup: installing schemathesis $SCHEMATHESIS_VERSION (scripts/api-fuzz.sh)"
     pip_install "schemathesis==$SCHEMATHESIS_VERSION"

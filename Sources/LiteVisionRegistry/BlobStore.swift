@@ -1,47 +1,118 @@
-import Crypto
 import FoundationEssentials
-import LiteVisionModelStore
+import LiteVisionRegistryStorage
 import LiteVisionSystem
+import NIOCore
+import Synchronization
 
-/// Model files on disk, named by their SHA-256: `<data>/blobs/<sha256>`.
+/// Model files on disk, named by their SHA-256: `<data>/blobs/<sha256>` (the embedded registry's
+/// ``RegistryBlobStore``).
 ///
 /// An upload is streamed into `blobs/.incoming-<pid>-<random>` (never whole in memory), hashed on the way, and
 /// fsynced; only then is it renamed to its content address. A file under its final name is therefore always
 /// complete and correct; the same content uploaded twice is stored once. ``removeOrphans(keeping:)`` deletes
 /// what a crash left behind: incoming files, and blobs no version refers to.
-struct BlobStore: Sendable {
+///
+/// One server process uses a data folder (``ModelRegistry`` holds its lock), so the blob's lifecycle is kept
+/// in this process: a stored blob is *pinned* until its version is recorded, and a blob is removed only under
+/// the same lock, when it is neither pinned nor referred to by a version (asked of the metadata through
+/// `isReferenced`). A delete can therefore never remove the file of a version being published with the same
+/// content.
+final class BlobStore: RegistryBlobStore {
     /// The folder of the blobs.
     let folder: String
+    /// Whether a version refers to a blob (a read of the metadata, made under `pins`' lock); true when unsure.
+    private let isReferenced: @Sendable (String) -> Bool
+    /// The blobs stored and not yet released, with how many stores of each are under way.
+    private let pins = Mutex<[String: Int]>([:])
 
-    init(dataFolder: String) throws(SystemError) {
+    init(dataFolder: String, isReferenced: @escaping @Sendable (String) -> Bool) throws(SystemError) {
         folder = (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "blobs"
+        self.isReferenced = isReferenced
         if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw .fromErrno(.write, path: folder) }
     }
 
     /// The file of the blob `sha256` (64 lowercase hexadecimal digits, checked by the caller).
     func path(of sha256: String) -> String { folder + "/" + sha256 }
 
-    /// A new incoming file: write it, then ``commit(_:)`` it.
-    func incoming() throws(SystemError) -> IncomingBlob {
-        let path = folder + "/.incoming-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
-        return IncomingBlob(path: path, descriptor: descriptor)
+    func makeUpload() throws(RegistryError) -> IncomingBlob {
+        do {
+            return try IncomingBlob.create(in: folder)
+        } catch {
+            throw .storage("\(error)")
+        }
     }
 
-    /// Moves a complete incoming file to its content address and returns its SHA-256 and size.
-    func commit(_ blob: IncomingBlob) throws(SystemError) -> (sha256: String, size: Int) {
-        let sha256 = SHA256Digest.hex(blob.hash.finalize())
-        if fsync(blob.descriptor) != 0 { throw .fromErrno(.write, path: blob.path) }
-        guard rename(blob.path, path(of: sha256)) == 0 else { throw .fromErrno(.write, path: path(of: sha256)) }
-        blob.committed = true
+    /// Moves a complete incoming file to its content address (pinned until ``release(_:recorded:)``).
+    func storeNow(_ upload: IncomingBlob) throws(RegistryError) -> StoredBlob {
+        let blob = StoredBlob(sha256: upload.sha256, size: upload.size)
+        pins.withLock { $0[blob.sha256, default: 0] += 1 }
+        do {
+            if fsync(upload.descriptor) != 0 { throw SystemError.fromErrno(.write, path: upload.path) }
+            guard rename(upload.path, path(of: blob.sha256)) == 0 else {
+                throw SystemError.fromErrno(.write, path: path(of: blob.sha256))
+            }
+        } catch {
+            releaseNow(blob, recorded: false)
+            throw .storage("\(error)")
+        }
+        upload.markTaken()
         AtomicFile.syncFolder(folder)
-        return (sha256, blob.size)
+        return blob
     }
+
+    func store(_ upload: IncomingBlob) async throws(RegistryError) -> StoredBlob { try storeNow(upload) }
+
+    /// Unpins `blob`; removes it when its version was not recorded and nothing refers to it.
+    func releaseNow(_ blob: StoredBlob, recorded: Bool) {
+        pins.withLock { pins in
+            let left = (pins[blob.sha256] ?? 1) - 1
+            pins[blob.sha256] = left > 0 ? left : nil
+            if !recorded && left <= 0 && !isReferenced(blob.sha256) { unlink(path(of: blob.sha256)) }
+        }
+    }
+
+    func release(_ blob: StoredBlob, recorded: Bool) async { releaseNow(blob, recorded: recorded) }
+
+    func size(of sha256: String) async throws(RegistryError) -> Int? {
+        try? FileContents.requireRegularFile(atPath: path(of: sha256))
+    }
+
+    func localFile(of sha256: String) -> String? { path(of: sha256) }
+
+    func read(
+        _ sha256: String, size: Int, range: ClosedRange<Int>, into write: (ByteBuffer) async throws -> Void
+    ) async throws {
+        let path = path(of: sha256)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemError.fromErrno(.read, path: path) }
+        defer { close(descriptor) }
+        var offset = range.lowerBound
+        while offset <= range.upperBound {
+            let count = min(1 << 20, range.upperBound - offset + 1)
+            var buffer = ByteBufferAllocator().buffer(capacity: count)
+            let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
+                let got = pread(descriptor, bytes.baseAddress!, count, off_t(offset))
+                if got < 0 { throw SystemError.fromErrno(.read, path: path) }
+                if got == 0 { throw SystemError(.read, path: path, reason: "the file ended at \(offset) bytes") }
+                return got
+            }
+            offset += got
+            try await write(buffer)
+        }
+    }
+
+    /// Removes the blob `sha256` if it is neither pinned nor referred to.
+    func removeIfUnreferencedNow(_ sha256: String) {
+        pins.withLock { pins in
+            if pins[sha256] == nil && !isReferenced(sha256) { unlink(path(of: sha256)) }
+        }
+    }
+
+    func removeIfUnreferenced(_ sha256: String) async { removeIfUnreferencedNow(sha256) }
 
     /// Deletes incoming files and every blob whose SHA-256 is not in `referenced`; returns how many were removed.
     @discardableResult
-    func removeOrphans(keeping referenced: Set<String>) -> Int {
+    func removeOrphansNow(keeping referenced: Set<String>) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var removed = 0
         for name in names where name.hasPrefix(".incoming-") || !referenced.contains(name) {
@@ -50,40 +121,6 @@ struct BlobStore: Sendable {
         return removed
     }
 
-    /// Deletes the blob `sha256` (when no version refers to it any more).
-    func remove(_ sha256: String) {
-        unlink(path(of: sha256))
-    }
-}
-
-/// An upload being written: the file, the bytes so far and their running SHA-256. Deleted when dropped
-/// uncommitted.
-package final class IncomingBlob {
-    package let path: String
-    let descriptor: Int32
-    package private(set) var size = 0
-    fileprivate(set) var hash = SHA256()
-    fileprivate(set) var committed = false
-
-    fileprivate init(path: String, descriptor: Int32) {
-        self.path = path
-        self.descriptor = descriptor
-    }
-
-    deinit {
-        close(descriptor)
-        if !committed { unlink(path) }
-    }
-
-    /// Appends `bytes`.
-    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-        try Platform.writeAll(bytes, to: descriptor, path: path)
-        hash.update(bufferPointer: bytes)
-        size += bytes.count
-    }
-
-    /// The whole file, read back (for validating the model before it is committed).
-    func contents() throws(SystemError) -> [UInt8] {
-        try FileContents.read(atPath: path)
-    }
+    @discardableResult
+    func removeOrphans(keeping referenced: Set<String>) async -> Int { removeOrphansNow(keeping: referenced) }
 }

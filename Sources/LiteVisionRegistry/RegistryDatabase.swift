@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GRDB
+import LiteVisionRegistryStorage
 
 /// The registry's metadata in SQLite (`<data>/registry.sqlite`, WAL mode), through GRDB: models, their
 /// versions, and access tokens (stored as SHA-256 hashes only).
@@ -58,39 +59,18 @@ final class RegistryDatabase: Sendable {
     }
 }
 
-/// A named model: which version is "latest" and which one is rolled out to a share of clients.
-package struct ModelRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
+// The stored records (LiteVisionRegistryStorage) as GRDB records of the tables above.
+
+extension ModelRecord: FetchableRecord, PersistableRecord {
     package static let databaseTableName = "model"
-    package var name: String
-    package var latestVersion: Int?
-    package var rolloutVersion: Int?
-    package var rolloutPercent: Int
-    package var isPrivate: Bool
-    /// The highest version number ever given to this name (deleted versions included).
-    package var lastVersion: Int
 }
 
-/// One published version of a model.
-struct VersionRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "version"
-    var name: String
-    var version: Int
-    var sha256: String
-    var size: Int
-    var created: Date
-    /// The model's own TFLite metadata, summarized (JSON of ``ModelSummary``).
-    var summary: String
+extension VersionRecord: FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "version"
 }
 
-/// An access token: only its SHA-256 is kept.
-struct TokenRecord: Codable, Equatable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "token"
-    var id: Int64?
-    var hash: String
-    var role: String
-    /// The model a read token is limited to; nil for every model.
-    var model: String?
-    var created: Date
+extension TokenRecord: FetchableRecord, MutablePersistableRecord {
+    package static let databaseTableName = "token"
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

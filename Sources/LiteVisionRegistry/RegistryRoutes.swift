@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Hummingbird
 import Logging
+import LiteVisionRegistryStorage
 import LiteVisionSystem
 
 /// The registry's HTTP API on a Hummingbird router. JSON in and out; errors are `{"error": "…"}` with the
@@ -8,7 +9,8 @@ import LiteVisionSystem
 ///
 /// | method and path | what it does | token |
 /// |---|---|---|
-/// | `GET /health` | liveness | — |
+/// | `GET /health` | liveness: 200 while the process runs | — |
+/// | `GET /ready` | readiness: 200 when the storage answers and its schema is ready, else 503 | — |
 /// | `GET /metrics` | Prometheus metrics (``RegistryMetrics``) | — |
 /// | `GET /openapi.yaml` | the OpenAPI 3.1 document of this API (`openapi.yaml`) | — |
 /// | `GET /v1/models` | every model the caller may read, with its latest version and rollout | — |
@@ -22,26 +24,51 @@ import LiteVisionSystem
 /// ¹ Only for a private model: a publish token, a read token for every model, or a read token for that model.
 /// Public models are read without a token. A request for a private model without a token is answered 401, with
 /// a token that does not grant it 403; a token that is not one of this registry's is 401 on every route.
+///
+/// The routes keep nothing a replica beside them would need: everything is in the ``RegistryService``'s stores,
+/// and what they cache in memory is keyed by the metadata store's generation (so a change made through another
+/// replica is seen at once).
 package struct RegistryRoutes: Sendable {
-    package let registry: ModelRegistry
+    /// The registry, on its storage.
+    package let service: RegistryService
     /// Uploads larger than this many bytes are refused as soon as they pass it.
     package let uploadLimit: Int
     /// Where requests, bytes served and downloads are counted.
     package let metrics: RegistryMetrics
     /// Encoded answers, blob owners and small blobs, kept until the registry changes.
-    let cache = ResponseCache()
+    let cache: ResponseCache
 
-    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics())
-    {
-        self.registry = registry
+    /// The routes of `service`. Model files are kept in memory up to `blobMemory` bytes in all (each at most
+    /// 32 MiB; 0 keeps none: every download is read from the store).
+    package init(
+        service: RegistryService, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics(),
+        blobMemory: Int = 64 << 20
+    ) {
+        self.service = service
         self.uploadLimit = uploadLimit
         self.metrics = metrics
+        cache = ResponseCache(blobSizeLimit: min(32 << 20, blobMemory), blobMemoryLimit: blobMemory)
+    }
+
+    /// The routes of the embedded registry `registry`.
+    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics())
+    {
+        self.init(service: registry.service, uploadLimit: uploadLimit, metrics: metrics)
     }
 
     /// Adds the routes to `router`.
     package func add(to router: Router<BasicRequestContext>) {
         router.add(middleware: RequestCounter(metrics: metrics))
         router.get("health") { _, _ in Self.json(["status": "ok"]) }
+        router.get("ready") { _, _ in
+            do throws(RegistryError) {
+                try await service.metadata.checkReady()
+                return Self.json(["status": "ready"])
+            } catch {
+                guard case .unavailable = error else { return Self.error(.unavailable(error.description)) }
+                return Self.error(error)
+            }
+        }
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -49,18 +76,18 @@ package struct RegistryRoutes: Sendable {
         }
         addOpenAPIRoute(to: router)
         router.get("v1/models") { request, _ in
-            try self.respond { () throws(RegistryError) in
-                let grant = try self.grant(request)
-                let readable = try registry.list().filter { ModelRegistry.canRead($0, with: grant) }
+            await self.respond { () async throws(RegistryError) in
+                let grant = try await self.grant(request)
+                let readable = try await service.list().filter { ModelRegistry.canRead($0, with: grant) }
                 return Self.json(["models": readable.map(ModelListing.init)])
             }
         }
         router.get("v1/models/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
             let client = request.uri.queryParameters.get("client")
-            return try self.respond { () throws(RegistryError) in
-                let grant = try self.grant(request)
-                let entry = try cache.model(name, in: registry)
+            return await self.respond { () async throws(RegistryError) in
+                let grant = try await self.grant(request)
+                let entry = try await cache.model(name, in: service)
                 try Self.requireRead([entry.model], grant: grant, what: "model \(name)")
                 guard let served = ModelRegistry.served(entry.model, versions: entry.versions, to: client) else {
                     throw .notFound(name)
@@ -74,7 +101,7 @@ package struct RegistryRoutes: Sendable {
         }
         router.post("v1/models/:name/versions") { request, context in
             let name = context.parameters.get("name") ?? ""
-            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            if let refusal = await self.refusal(request, needing: .publish) { return refusal }
             let isPrivate: Bool?
             switch request.uri.queryParameters.get("private") {
             case nil: isPrivate = nil
@@ -86,37 +113,37 @@ package struct RegistryRoutes: Sendable {
         }
         router.post("v1/models/:name/promote") { request, context in
             let name = context.parameters.get("name") ?? ""
-            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            if let refusal = await self.refusal(request, needing: .publish) { return refusal }
             let version = request.uri.queryParameters.get("version").flatMap { Int($0) }
-            return try self.respond { () throws(RegistryError) in
+            return await self.respond { () async throws(RegistryError) in
                 guard let version else { throw .invalidRequest("give the version to promote: ?version=N") }
-                try registry.promote(name, version: version)
+                try await service.promote(name, version: version)
                 context.logger.info("promoted", metadata: ["model": "\(name)", "version": "\(version)"])
-                return Self.json(ModelListing(try registry.info(name).model))
+                return Self.json(ModelListing(try await service.info(name).model))
             }
         }
         router.post("v1/models/:name/rollout") { request, context in
             let name = context.parameters.get("name") ?? ""
-            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            if let refusal = await self.refusal(request, needing: .publish) { return refusal }
             let version = request.uri.queryParameters.get("version").flatMap { Int($0) }
             let percent = request.uri.queryParameters.get("percent").flatMap { Int($0) }
-            return try self.respond { () throws(RegistryError) in
+            return await self.respond { () async throws(RegistryError) in
                 guard let version, let percent else {
                     throw .invalidRequest("give the version and the share of clients: ?version=N&percent=P")
                 }
-                try registry.rollout(name, version: version, percent: percent)
+                try await service.rollout(name, version: version, percent: percent)
                 context.logger.info(
                     "rollout", metadata: ["model": "\(name)", "version": "\(version)", "percent": "\(percent)"])
-                return Self.json(ModelListing(try registry.info(name).model))
+                return Self.json(ModelListing(try await service.info(name).model))
             }
         }
         router.delete("v1/models/:name/versions/:version") { request, context in
             let name = context.parameters.get("name") ?? ""
-            if let refusal = self.refusal(request, needing: .publish) { return refusal }
+            if let refusal = await self.refusal(request, needing: .publish) { return refusal }
             let version = context.parameters.get("version").flatMap { Int($0) }
-            return try self.respond { () throws(RegistryError) in
+            return await self.respond { () async throws(RegistryError) in
                 guard let version else { throw .invalidRequest("the version must be a number") }
-                try registry.delete(name, version: version)
+                try await service.delete(name, version: version)
                 context.logger.info("deleted", metadata: ["model": "\(name)", "version": "\(version)"])
                 return Response(status: .noContent)
             }
@@ -139,7 +166,7 @@ package struct RegistryRoutes: Sendable {
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > uploadLimit {
                 throw RegistryError.tooLarge(limit: uploadLimit)
             }
-            let upload = try registry.incoming()
+            let upload = try service.incoming()
             for try await buffer in request.body {
                 guard upload.size + buffer.readableBytes <= uploadLimit else {
                     throw RegistryError.tooLarge(limit: uploadLimit)
@@ -153,7 +180,7 @@ package struct RegistryRoutes: Sendable {
             guard upload.size > 0 else {
                 throw RegistryError.invalidRequest("the request has no body: send the .tflite file")
             }
-            let published = try registry.publish(upload, as: name, isPrivate: isPrivate)
+            let published = try await service.publish(upload, as: name, isPrivate: isPrivate)
             metrics.publish(outcome: "published")
             logger.info(
                 "published",
@@ -181,17 +208,18 @@ package struct RegistryRoutes: Sendable {
             return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
         }
         let owners: ResponseCache.BlobOwners
+        let size: Int
         do {
-            let grant = try self.grant(request)
-            owners = try cache.owners(ofBlob: sha256, in: registry)
+            let grant = try await self.grant(request)
+            owners = try await cache.owners(ofBlob: sha256, in: service)
             guard !owners.models.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
             try Self.requireRead(owners.models, grant: grant, what: "blob \(sha256)")
+            guard let stored = try await service.blobs.size(of: sha256) else {
+                throw RegistryError.notFound("blob \(sha256)")
+            }
+            size = stored
         } catch let error as RegistryError {
             return Self.error(error)
-        }
-        let path = registry.blobs.path(of: sha256)
-        guard let size = try? FileContents.requireRegularFile(atPath: path) else {
-            return Self.error(.notFound("blob \(sha256)"))
         }
         var headers: HTTPFields = [
             .eTag: "\"\(sha256)\"", .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
@@ -226,12 +254,22 @@ package struct RegistryRoutes: Sendable {
             versions: owners.versions.map {
                 privateNames.contains($0.model) ? ("(private)", nil) : ($0.model, $0.version)
             })
-        if let bytes = cache.blob(sha256, path: path, size: size),
+        if let bytes = await cache.blob(sha256, size: size, from: service.blobs),
             let slice = bytes.getSlice(at: range.lowerBound, length: range.count)
         {
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: slice))
         }
-        let body = try await FileIO().loadFile(path: path, range: range, context: context)
+        if let path = service.blobs.localFile(of: sha256) {
+            let body = try await FileIO().loadFile(path: path, range: range, context: context)
+            return Response(status: status, headers: headers, body: body)
+        }
+        // From a store without files (PostgreSQL): piece by piece as the client reads, never whole in memory.
+        let blobs = service.blobs
+        let bytes = range
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            try await blobs.read(sha256, size: size, range: bytes) { piece in try await writer.write(piece) }
+            try await writer.finish(nil)
+        }
         return Response(status: status, headers: headers, body: body)
     }
 
@@ -268,11 +306,11 @@ package struct RegistryRoutes: Sendable {
 
     /// What the request's bearer token grants: nil without an `Authorization` header; an error when the header
     /// is not a bearer token of this registry.
-    private func grant(_ request: Request) throws(RegistryError) -> TokenGrant? {
+    private func grant(_ request: Request) async throws(RegistryError) -> TokenGrant? {
         guard let header = request.headers[.authorization] else { return nil }
         // The scheme name is case-insensitive (RFC 9110).
         guard header.prefix(7).lowercased() == "bearer ",
-            let grant = registry.authorize(String(header.dropFirst(7).drop(while: { $0 == " " })))
+            let grant = try await service.authorize(String(header.dropFirst(7).drop(while: { $0 == " " })))
         else {
             throw .unauthorized("the token is not valid for this registry (send Authorization: Bearer <token>)")
         }
@@ -289,12 +327,12 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// A refusal when the request has no valid token of `role` (a publish token also reads).
-    private func refusal(_ request: Request, needing role: TokenRole) -> Response? {
+    private func refusal(_ request: Request, needing role: TokenRole) async -> Response? {
         guard request.headers[.authorization] != nil else {
             return Self.error(.unauthorized("this needs a \(role.rawValue) token: Authorization: Bearer <token>"))
         }
         do {
-            let granted = try grant(request)
+            let granted = try await grant(request)
             if role == .publish && granted?.role != .publish {
                 return Self.error(.forbidden("this needs a publish token; this token can only read"))
             }
@@ -304,9 +342,9 @@ package struct RegistryRoutes: Sendable {
         return nil
     }
 
-    private func respond(_ body: () throws(RegistryError) -> Response) throws -> Response {
+    private func respond(_ body: () async throws(RegistryError) -> Response) async -> Response {
         do {
-            return try body()
+            return try await body()
         } catch {
             return Self.error(error)
         }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 import NIOSSL
+import ServiceLifecycle
 
 /// The registry as an HTTP server (Hummingbird), on the routes of ``RegistryRoutes``.
 ///
@@ -50,9 +51,13 @@ package enum RegistryServer {
     ///
     /// Logs (swift-log, to standard error) at `logLevel`: the server's start and stop, every publish and every
     /// change (info), refusals (notice), storage failures (error); each request at debug.
+    ///
+    /// `services` (a database's connection pool, say) run in the application's service group: started before the
+    /// server, stopped after it, so that a graceful shutdown finishes the running requests (downloads included)
+    /// while the storage is still there.
     package static func application(
         routes: RegistryRoutes, host: String = "127.0.0.1", port: Int = 8470, tls: TLSConfiguration? = nil,
-        limits: Limits = Limits(), logLevel: Logger.Level = .info,
+        limits: Limits = Limits(), logLevel: Logger.Level = .info, services: [any Service] = [],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let router = Router()
@@ -72,7 +77,8 @@ package enum RegistryServer {
             router: router, server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: "LiteVision registry"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }, logger: logger)
+            services: services, onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
     }
 }
 

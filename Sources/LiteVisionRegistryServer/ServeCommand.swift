@@ -2,6 +2,7 @@ import ArgumentParser
 import Hummingbird
 import Logging
 import LiteVisionRegistry
+import ServiceLifecycle
 
 /// `litevision registry serve`.
 struct ServeCommand: AsyncParsableCommand {
@@ -12,11 +13,12 @@ struct ServeCommand: AsyncParsableCommand {
             Stops gracefully on SIGINT or SIGTERM. Connections with no request for --idle-timeout seconds, and \
             requests on which no byte moves for --stall-timeout seconds (a stalled upload, a client that stops \
             reading), are closed. Uploads above --upload-limit bytes are refused as soon as they pass it. Only one \
-            server may use a data folder at a time.
+            server may use a data folder at a time; any number may share a --database (replicas behind a load \
+            balancer). GET /health answers 200 while the process runs; GET /ready answers 200 when the storage is \
+            reachable and its schema ready, else 503.
             """)
 
-    @Option(name: .long, help: "The data folder (created if needed).")
-    var data: String
+    @OptionGroup var storage: StorageOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -32,6 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("upload-limit"), help: "The largest model file accepted, in bytes.")
     var uploadLimit = 200_000_000
+
+    @Option(
+        name: .customLong("blob-memory"),
+        help: "Bytes of model files kept in memory for downloads (each file at most 32 MiB; 0: none).")
+    var blobMemory = 64 << 20
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may wait for its next request.")
     var idleTimeout: Int64 = 60
@@ -55,15 +62,31 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...2_000_000_000).contains(uploadLimit) else {
             throw ValidationError("--upload-limit must be 1 to 2000000000 bytes, got \(uploadLimit).")
         }
+        guard (0...(1 << 40)).contains(blobMemory) else {
+            throw ValidationError("--blob-memory must be 0 or more bytes.")
+        }
         guard idleTimeout > 0, stallTimeout > 0, idleTimeout <= 86400, stallTimeout <= 86400 else {
             throw ValidationError("--idle-timeout and --stall-timeout must be 1 to 86400 seconds.")
         }
     }
 
     func run() async throws {
-        let registry: ModelRegistry
+        var logger = Logger(label: "litevision.registry")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let service: RegistryService
+        let services: [any Service]
+        let served: String
         do {
-            registry = try ModelRegistry(dataFolder: data)
+            if let postgres = try storage.postgres(logger: logger) {
+                service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
+                services = postgres.services
+                served = postgres.url.description
+            } else {
+                let data = storage.data ?? ""
+                service = try ModelRegistry(dataFolder: data).service
+                services = []
+                served = data
+            }
         } catch {
             printError("litevision registry: \(error)")
             throw ExitCode(1)
@@ -80,11 +103,13 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = RegistryMetrics()
         metrics.bootstrap()  // Hummingbird's request metrics go to the same /metrics
         let app = try RegistryServer.application(
-            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit, metrics: metrics), host: host,
+            routes: RegistryRoutes(
+                service: service, uploadLimit: uploadLimit, metrics: metrics, blobMemory: blobMemory),
+            host: host,
             port: port, tls: tls, limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
-            logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+            logLevel: logger.logLevel, services: services,
             onRunning: { [host] bound in
-                printLine("litevision registry: serving \(data) at \(scheme)://\(host):\(bound)")
+                printLine("litevision registry: serving \(served) at \(scheme)://\(host):\(bound)")
             })
         do {
             try await app.runService()

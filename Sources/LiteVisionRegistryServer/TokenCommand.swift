@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiteVisionRegistry
+import Logging
 
 /// `litevision registry token`.
 struct TokenCommand: ParsableCommand {
@@ -8,17 +9,17 @@ struct TokenCommand: ParsableCommand {
 }
 
 /// `litevision registry token create`.
-struct TokenCreateCommand: ParsableCommand {
+struct TokenCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create an access token and print it (the only time it is shown; the registry keeps its hash).",
         discussion: """
             publish: publish, promote, roll out and delete versions, and read every model. read: read private \
-            models (every one, or only --model). Works while the server runs.
+            models (every one, or only --model). Works while the server runs. With --database, the database's \
+            schema is created or migrated first if needed.
             """)
 
-    @Option(name: .long, help: "The registry's data folder.")
-    var data: String
+    @OptionGroup var storage: StorageOptions
 
     @Option(name: .long, help: "publish or read.")
     var role: String
@@ -31,10 +32,22 @@ struct TokenCreateCommand: ParsableCommand {
         if model != nil && role != "read" { throw ValidationError("--model goes with --role read.") }
     }
 
-    func run() throws {
+    func run() async throws {
+        let role = TokenRole(rawValue: role)!
         do {
-            let registry = try ModelRegistry(dataFolder: data, access: .shared)
-            printLine(try registry.createToken(role: TokenRole(rawValue: role)!, model: model))
+            var logger = Logger(label: "litevision.registry")
+            logger.logLevel = .warning
+            if let postgres = try storage.postgres(logger: logger) {
+                let service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
+                printLine(
+                    try await postgres.withPool { [model] in
+                        _ = try await postgres.migrate()
+                        return try await service.createToken(role: role, model: model)
+                    })
+            } else {
+                let registry = try ModelRegistry(dataFolder: storage.data ?? "", access: .shared)
+                printLine(try registry.createToken(role: role, model: model))
+            }
         } catch {
             printError("litevision registry: \(error)")
             throw ExitCode(1)

@@ -61,12 +61,29 @@ final class RegistryProcess {
     private let log = OutputLog()
 
     /// Starts a server on `data` (port 0: a free one) and waits until it listens.
-    init(data: String, port: Int = 0, host: String = "127.0.0.1", arguments: [String] = []) throws {
+    convenience init(data: String, port: Int = 0, host: String = "127.0.0.1", arguments: [String] = []) throws {
+        try self.init(storage: ["--data", data], data: data, port: port, host: host, arguments: arguments)
+    }
+
+    /// Starts a server on the PostgreSQL database `url` (a replica), with `environment` added to the test's own.
+    convenience init(database url: String, environment: [String: String], arguments: [String] = []) throws {
+        try self.init(
+            storage: ["--database", url], data: url, port: 0, host: "127.0.0.1", arguments: arguments,
+            environment: environment)
+    }
+
+    private init(
+        storage: [String], data: String, port: Int, host: String, arguments: [String],
+        environment: [String: String] = [:]
+    ) throws {
         self.data = data
         self.host = host
         process = Process()
         process.executableURL = URL(fileURLWithPath: Executables.registry)
-        process.arguments = ["serve", "--data", data, "--host", host, "--port", String(port)] + arguments
+        process.arguments = ["serve"] + storage + ["--host", host, "--port", String(port)] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -106,6 +123,9 @@ final class RegistryProcess {
     var output: String { log.text }
 
     var isRunning: Bool { process.isRunning }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` and waits for the process to end.
     func stop(_ signal: Int32 = SIGTERM) {

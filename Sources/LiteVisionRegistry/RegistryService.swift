@@ -1,0 +1,108 @@
+import LiteVision
+import LiteVisionRegistryStorage
+import NIOCore
+
+/// The registry's logic on any storage: a ``RegistryMetadataStore`` and a ``RegistryBlobStore`` (SQLite and files
+/// for the embedded registry, ``ModelRegistry/service``; PostgreSQL for replicas). What the HTTP routes use.
+///
+/// Nothing here is kept between requests but what the stores keep, so any number of services on one shared
+/// storage (replicas) behave as one: a client's rollout bucket comes from the model name and its id alone.
+package struct RegistryService: Sendable {
+    /// Models, versions and tokens.
+    package let metadata: any RegistryMetadataStore
+    /// Model files.
+    package let blobs: any RegistryBlobStore
+    /// What the stores need kept alive (the embedded registry, which holds its data folder's lock).
+    private let owner: (any Sendable)?
+
+    /// The registry on `metadata` and `blobs`; `owner` is kept alive as long as the service.
+    package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore, owner: (any Sendable)? = nil) {
+        self.metadata = metadata
+        self.blobs = blobs
+        self.owner = owner
+    }
+
+    /// How many times a publish stores its blob and records its version before a collision with deletes of the
+    /// same content (on other replicas) is reported as a conflict.
+    static let publishAttempts = 3
+
+    /// A new upload to write and then ``publish(_:as:isPrivate:)``.
+    package func incoming() throws(RegistryError) -> IncomingBlob { try blobs.makeUpload() }
+
+    /// Publishes the model in `upload` (complete) as the next version of `name`, which becomes its latest (see
+    /// ``ModelRegistry/publish(_:as:isPrivate:)``).
+    package func publish(
+        _ upload: IncomingBlob, as name: String, isPrivate: Bool? = nil
+    ) async throws(RegistryError) -> PublishedVersion {
+        try ModelRegistry.validate(name: name)
+        let summary = try UploadCheck.summary(of: upload)
+        let summaryText = UploadCheck.encoded(summary)
+        var attempt = 1
+        while true {
+            let stored = try await blobs.store(upload)
+            do {
+                let record = try await metadata.recordVersion(
+                    of: name, blob: stored, summary: summaryText, isPrivate: isPrivate)
+                await blobs.release(stored, recorded: true)
+                return PublishedVersion(record, summary: summary)
+            } catch {
+                await blobs.release(stored, recorded: false)
+                // The blob was removed between its store and the record (a delete of the same content elsewhere):
+                // nothing was recorded; store it again.
+                guard case .conflict = error, attempt < Self.publishAttempts else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Every model that has a version, by name.
+    package func list() async throws(RegistryError) -> [ModelRecord] { try await metadata.models() }
+
+    /// A model and its versions, newest first.
+    package func info(_ name: String) async throws(RegistryError) -> (model: ModelRecord, versions: [PublishedVersion])
+    {
+        try ModelRegistry.validate(name: name)
+        let (model, versions) = try await metadata.model(name)
+        return (model, versions.map { PublishedVersion($0) })
+    }
+
+    /// Makes `version` the latest of `name`.
+    package func promote(_ name: String, version: Int) async throws(RegistryError) {
+        try ModelRegistry.validate(name: name)
+        try await metadata.promote(name, version: version)
+    }
+
+    /// Serves `version` to `percent` % of clients (0 ends the rollout).
+    package func rollout(_ name: String, version: Int, percent: Int) async throws(RegistryError) {
+        try ModelRegistry.validate(percent: percent)
+        try ModelRegistry.validate(name: name)
+        try await metadata.rollout(name, version: version, percent: percent)
+    }
+
+    /// Deletes a version; its file goes when no other version has the same content.
+    package func delete(_ name: String, version: Int) async throws(RegistryError) {
+        try ModelRegistry.validate(name: name)
+        let deleted = try await metadata.deleteVersion(name, version: version)
+        await blobs.removeIfUnreferenced(deleted.sha256)
+    }
+
+    /// Creates a token (see ``ModelRegistry/createToken(role:model:)``).
+    package func createToken(role: TokenRole, model: String? = nil) async throws(RegistryError) -> String {
+        if let model { try ModelRegistry.validate(name: model) }
+        let made = AccessTokens.make(role: role, model: model)
+        try await metadata.insertToken(made.record)
+        return made.token
+    }
+
+    /// What `token` grants: nil when it is not a token of this registry; an error when the storage cannot say.
+    package func authorize(_ token: String) async throws(RegistryError) -> TokenGrant? {
+        guard let hash = AccessTokens.lookupHash(token) else { return nil }
+        return AccessTokens.grant(try await metadata.token(hash: hash), hash: hash)
+    }
+
+    /// Removes what interrupted publishes left: blobs no version refers to. Returns how many were removed.
+    @discardableResult
+    package func removeOrphans() async throws(RegistryError) -> Int {
+        await blobs.removeOrphans(keeping: try await metadata.referencedBlobs())
+    }
+}

@@ -1,0 +1,194 @@
+import FoundationEssentials
+import GRDB
+import LiteVisionRegistryStorage
+import Synchronization
+
+/// The embedded registry's metadata: SQLite in the data folder (``RegistryDatabase``), for one server process.
+///
+/// Every change is one write transaction, so versions of a name are numbered 1, 2, 3… without gaps or duplicates
+/// even when publishers race, and the "latest" pointer and the rollout change atomically. The methods are
+/// synchronous (GRDB); the ``RegistryMetadataStore`` ones call them.
+final class SQLiteMetadataStore: RegistryMetadataStore {
+    let database: RegistryDatabase
+    /// See ``changeCount``.
+    private let changes = Atomic<Int>(0)
+
+    init(database: RegistryDatabase) {
+        self.database = database
+    }
+
+    /// A number that grows with every change of models or versions made through this store (one server per data
+    /// folder makes it complete; tools beside the server change only tokens).
+    var changeCount: Int { changes.load(ordering: .acquiring) }
+
+    // MARK: Reading
+
+    func modelsNow() throws(RegistryError) -> [ModelRecord] {
+        try read { db in try ModelRecord.filter(Column("latestVersion") != nil).order(Column("name")).fetchAll(db) }
+    }
+
+    func modelNow(_ name: String) throws(RegistryError) -> (model: ModelRecord, versions: [VersionRecord]) {
+        try read { db in
+            guard let model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
+            let versions = try VersionRecord.filter(Column("name") == name).order(Column("version").desc).fetchAll(db)
+            return (model, versions)
+        }
+    }
+
+    func ownersNow(ofBlob sha256: String) throws(RegistryError) -> BlobOwnership {
+        try read { db in
+            BlobOwnership(
+                models: try ModelRecord.fetchAll(
+                    db, sql: "SELECT * FROM model WHERE name IN (SELECT name FROM version WHERE sha256 = ?)",
+                    arguments: [sha256]),
+                versions: try Row.fetchAll(
+                    db, sql: "SELECT name, version FROM version WHERE sha256 = ?", arguments: [sha256]
+                ).map { (model: $0["name"], version: $0["version"]) })
+        }
+    }
+
+    func referencedBlobsNow() throws(RegistryError) -> Set<String> {
+        try read { db in try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version")) }
+    }
+
+    /// Whether a version refers to the blob `sha256`; true when the database cannot say.
+    func isReferenced(_ sha256: String) -> Bool {
+        (try? database.pool.read { db in try VersionRecord.filter(Column("sha256") == sha256).fetchCount(db) > 0 })
+            ?? true
+    }
+
+    func tokenNow(hash: String) throws(RegistryError) -> TokenRecord? {
+        try read { db in try TokenRecord.filter(Column("hash") == hash).fetchOne(db) }
+    }
+
+    // MARK: Changing
+
+    func recordVersionNow(
+        of name: String, blob: StoredBlob, summary: String, isPrivate: Bool?
+    ) throws(RegistryError) -> VersionRecord {
+        defer { changes.add(1, ordering: .releasing) }
+        do {
+            return try database.pool.write { db in
+                var model = try ModelRecord.fetchOne(db, key: name) ?? ModelRecord(name: name)
+                let highest =
+                    try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name]) ?? 0
+                let next = max(model.lastVersion, highest) + 1
+                model.latestVersion = next
+                model.lastVersion = next
+                if let isPrivate { model.isPrivate = isPrivate }
+                try model.save(db)
+                let record = VersionRecord(
+                    name: name, version: next, sha256: blob.sha256, size: blob.size, created: Date(), summary: summary)
+                try record.insert(db)
+                return record
+            }
+        } catch {
+            throw .storage("the version could not be recorded: \(error)")
+        }
+    }
+
+    func promoteNow(_ name: String, version: Int) throws(RegistryError) {
+        try change(name) { db, model in
+            guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            model.latestVersion = version
+        }
+    }
+
+    func rolloutNow(_ name: String, version: Int, percent: Int) throws(RegistryError) {
+        try change(name) { db, model in
+            guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            model.rolloutVersion = percent == 0 ? nil : version
+            model.rolloutPercent = percent
+        }
+    }
+
+    func deleteVersionNow(_ name: String, version: Int) throws(RegistryError) -> VersionRecord {
+        var deleted: VersionRecord?
+        try change(name) { db, model in
+            guard let record = try VersionRecord.fetchOne(db, key: ["name": name, "version": version]) else {
+                throw RegistryError.notFound("\(name) version \(version)")
+            }
+            try record.delete(db)
+            if model.latestVersion == version {
+                model.latestVersion = try Int.fetchOne(
+                    db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
+            }
+            if model.rolloutVersion == version {
+                model.rolloutVersion = nil
+                model.rolloutPercent = 0
+            }
+            deleted = record
+        }
+        guard let deleted else { throw .notFound("\(name) version \(version)") }
+        return deleted
+    }
+
+    func insertTokenNow(_ token: TokenRecord) throws(RegistryError) {
+        var record = token
+        do {
+            try database.pool.write { db in try record.insert(db) }
+        } catch {
+            throw .storage("the token could not be stored: \(error)")
+        }
+    }
+
+    private func change(_ name: String, _ body: (Database, inout ModelRecord) throws -> Void) throws(RegistryError) {
+        defer { changes.add(1, ordering: .releasing) }
+        do {
+            try database.pool.write { db in
+                guard var model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
+                try body(db, &model)
+                try model.update(db)
+            }
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(RegistryError) -> T {
+        do {
+            return try database.pool.read(body)
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    // MARK: RegistryMetadataStore
+
+    func generation() async throws(RegistryError) -> Int { changeCount }
+    func models() async throws(RegistryError) -> [ModelRecord] { try modelsNow() }
+    func model(_ name: String) async throws(RegistryError) -> (model: ModelRecord, versions: [VersionRecord]) {
+        try modelNow(name)
+    }
+    func owners(ofBlob sha256: String) async throws(RegistryError) -> BlobOwnership { try ownersNow(ofBlob: sha256) }
+    func referencedBlobs() async throws(RegistryError) -> Set<String> { try referencedBlobsNow() }
+    func recordVersion(
+        of name: String, blob: StoredBlob, summary: String, isPrivate: Bool?
+    ) async throws(RegistryError) -> VersionRecord {
+        try recordVersionNow(of: name, blob: blob, summary: summary, isPrivate: isPrivate)
+    }
+    func promote(_ name: String, version: Int) async throws(RegistryError) { try promoteNow(name, version: version) }
+    func rollout(_ name: String, version: Int, percent: Int) async throws(RegistryError) {
+        try rolloutNow(name, version: version, percent: percent)
+    }
+    func deleteVersion(_ name: String, version: Int) async throws(RegistryError) -> VersionRecord {
+        try deleteVersionNow(name, version: version)
+    }
+    func insertToken(_ token: TokenRecord) async throws(RegistryError) { try insertTokenNow(token) }
+    func token(hash: String) async throws(RegistryError) -> TokenRecord? { try tokenNow(hash: hash) }
+    func checkReady() async throws(RegistryError) {
+        do {
+            _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        } catch {
+            throw .unavailable("the SQLite database cannot be read: \(error)")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import FoundationEssentials
+import LiteVisionRegistryStorage
+import LiteVisionSystem
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// A registry's storage in PostgreSQL: ``metadata`` and ``blobs`` on one connection pool, for any number of
+/// replicas (`litevision registry serve --database postgres://…`).
+///
+/// Run ``services`` (in the server's service group): the connection pool, and the start-up work, which applies
+/// the migrations as soon as the database answers (retrying while it does not: the server listens meanwhile, its
+/// `/ready` answering 503) and then removes blobs that interrupted publishes left without a version. Stopping the
+/// group stops both, after the server's running requests.
+package final class PostgresRegistryStorage: Sendable {
+    /// Where the database is.
+    package let url: PostgresDatabaseURL
+    /// Models, versions, tokens.
+    package let metadata: PostgresMetadataStore
+    /// Model files, in chunks.
+    package let blobs: PostgresBlobStore
+    let database: PostgresDatabase
+
+    /// Storage on the database at `url`, with at most `connections` connections (1 to 1000), waiting at most
+    /// `leaseTimeout` for one; uploads are received in a folder of this process's own inside `uploadFolder`.
+    package init(
+        url: PostgresDatabaseURL, connections: Int = 20, leaseTimeout: Duration = .seconds(5),
+        uploadFolder: String, logger: Logger
+    ) throws(RegistryError) {
+        self.url = url
+        var configuration: PostgresClient.Configuration
+        do {
+            configuration = try url.clientConfiguration()
+        } catch {
+            throw .invalidRequest("the database URL's TLS settings cannot be used: \(error)")
+        }
+        configuration.options.maximumConnections = max(1, min(connections, 1000))
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        database = PostgresDatabase(client: client, logger: logger, leaseTimeout: leaseTimeout)
+        metadata = PostgresMetadataStore(database: database)
+        blobs = PostgresBlobStore(
+            database: database, uploadFolder: try UploadFolder.make(in: uploadFolder, logger: logger))
+    }
+
+    /// The connection pool and the start-up work (migrations, then removal of orphaned blobs), to run in a service
+    /// group.
+    package var services: [any Service] { [database.client, StartupService(storage: self)] }
+
+    /// Runs `body` while the connection pool runs (for a command that is not a server: `token create`).
+    package func withPool<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await self.database.client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            let result = try await body()
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// Applies the migrations not applied yet (``PostgresMigrations``); returns how many were applied.
+    package func migrate() async throws(RegistryError) -> Int {
+        let logger = database.logger
+        return try await database.withConnection("migrating the registry's schema") { connection in
+            do {
+                return try await PostgresMigrations.migrate(on: connection, logger: logger)
+            } catch let error as PostgresSchemaError {
+                throw RegistryError.storage(error.reason)
+            }
+        }
+    }
+
+    /// Migrates when the database answers (retrying every few seconds until it does), removes orphaned blobs, then
+    /// waits for the group to stop.
+    struct StartupService: Service {
+        let storage: PostgresRegistryStorage
+
+        func run() async throws {
+            // Stopping the server ends the start-up work where it is (a pause, a connection being waited for).
+            await cancelWhenGracefulShutdown { await self.start() }
+            // A service that returns would stop the group: wait for the shutdown.
+            try? await gracefulShutdown()
+        }
+
+        private func start() async {
+            let logger = storage.database.logger
+            var pause = Duration.milliseconds(200)
+            while !Task.isCancelled {
+                do {
+                    let applied = try await storage.migrate()
+                    logger.info(
+                        "database ready",
+                        metadata: [
+                            "database": "\(storage.url)", "migrationsApplied": "\(applied)",
+                            "schema": "\(PostgresMigrations.current)",
+                        ])
+                    break
+                } catch {
+                    logger.warning(
+                        "database not ready; retrying", metadata: ["database": "\(storage.url)", "reason": "\(error)"])
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(5))
+                }
+            }
+            if !Task.isCancelled {
+                do {
+                    let removed = await storage.blobs.removeOrphans(
+                        keeping: try await storage.metadata.referencedBlobs())
+                    if removed > 0 { logger.info("removed orphaned blobs", metadata: ["count": "\(removed)"]) }
+                } catch {
+                    logger.warning("orphaned blobs not removed", metadata: ["reason": "\(error)"])
+                }
+            }
+        }
+    }
+}
+
+/// The folder where a process receives uploads before storing them in the database:
+/// `<parent>/litevision-registry-uploads-<pid>`, private to the process (mode 0700). Folders of processes that no
+/// longer run (a replica killed during an upload) are removed when the next one starts.
+enum UploadFolder {
+    static let prefix = "litevision-registry-uploads-"
+
+    static func make(in parent: String, logger: Logger) throws(RegistryError) -> String {
+        let parent = parent.hasSuffix("/") && parent.count > 1 ? String(parent.dropLast()) : parent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                let folder = parent + "/" + name
+                for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                where file.hasPrefix(".incoming-") {
+                    unlink(folder + "/" + file)
+                }
+                if rmdir(folder) == 0 {
+                    logger.info("removed a dead process's upload folder", metadata: ["folder": "\(folder)"])
+                }
+            }
+        }
+        let folder = parent + "/" + prefix + String(getpid())
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw .storage("cannot create the upload folder \(folder): \(errorDescription(errno))")
+        }
+        return folder
+    }
+}
