@@ -120,7 +120,9 @@ package final class PostgresRegistryStorage: Sendable {
 
 /// The folder where a process receives uploads before storing them in the database:
 /// `<parent>/litevision-registry-uploads-<pid>`, private to the process (mode 0700). Folders of processes that no
-/// longer run (a replica killed during an upload) are removed when the next one starts.
+/// longer run (a replica killed during an upload) are removed when the next one starts. Liveness is asked of this
+/// machine's (this PID namespace's) processes, so `<parent>` must not be shared by replicas on other machines or
+/// in other containers (a pod's own `emptyDir`, as in deploy/kubernetes, is not).
 enum UploadFolder {
     static let prefix = "litevision-registry-uploads-"
 
