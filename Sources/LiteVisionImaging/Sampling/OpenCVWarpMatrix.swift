@@ -99,25 +99,25 @@ struct OpenCVWarpMatrix {
 }
 
 extension OpenCVWarpMatrix {
-    /// The denominator of output pixel `u, v`'s position (1 but for an ulp or two): where it differs between
-    /// two pixels, their positions may round differently even on the same column or row.
-    func denominator(_ u: Int, _ v: Int) -> Double {
-        let m = inverse
-        let block = Double(u / blockWidth * blockWidth), inside = Double(u - u / blockWidth * blockWidth)
-        return m[6] * block + m[7] * Double(v) + m[8] + m[6] * inside
-    }
-
     /// Whether a position's x depends on the column only and its y on the row only, but for the denominator.
     var isAxisAligned: Bool { inverse[1] == 0 && inverse[2] == 0 && inverse[3] == 0 && inverse[5] == 0 }
 
     /// The output pixels (`u, v` with their positions) whose position differs from the separable one: column
     /// `u`'s x as on row 0, row `v`'s y as in column 0.
     func exceptions(width: Int, height: Int) -> [(u: Int, v: Int, x: Int, y: Int)] {
+        let m = inverse
+        let aligned = isAxisAligned
+        // Axis-aligned with a constant denominator: every position is its column's x and its row's y.
+        if aligned && m[6] == 0 && m[7] == 0 { return [] }
         let columnX = (0..<width).map { position($0, 0).x }
         let rowY = (0..<height).map { position(0, $0).y }
+        // The denominator's terms, in OpenCV's order: ((m6 × block + m7 × v) + m8) + m6 × inside.
+        let blockTerm = (0..<width).map { m[6] * Double($0 / blockWidth * blockWidth) }
+        let insideTerm = (0..<width).map { m[6] * Double($0 - $0 / blockWidth * blockWidth) }
+        let rowTerm = (0..<height).map { m[7] * Double($0) }
+        func denominator(_ u: Int, _ v: Int) -> Double { blockTerm[u] + rowTerm[v] + m[8] + insideTerm[u] }
         let columnDenominator = (0..<width).map { denominator($0, 0) }
         let rowDenominator = (0..<height).map { denominator(0, $0) }
-        let aligned = isAxisAligned
         var found: [(u: Int, v: Int, x: Int, y: Int)] = []
         for v in 0..<height {
             for u in 0..<width {

@@ -18,7 +18,8 @@ package enum WarpSampler {
         }
     }
 
-    /// The loop, specialized for one channel layout (the offsets of red, green and blue in a pixel).
+    /// The loop, specialized for one channel layout (the offsets of red, green and blue in a pixel). Wrapping
+    /// arithmetic: the largest sum, 255 × 1024, fits an Int32 many times over.
     @inline(__always)
     private static func sample(
         _ input: UnsafePointer<UInt8>, red: Int, green: Int, blue: Int, plan: WarpPlan,
@@ -27,26 +28,31 @@ package enum WarpSampler {
         let width = plan.width, height = plan.height
         plan.columnOffsets.withUnsafeBufferPointer { columns in
             plan.columnFractions.withUnsafeBufferPointer { columnFractions in
-                for row in 0..<height {
-                    let top = input + Int(plan.rowOffsets[row])
-                    let bottom = input + Int(plan.rowOffsets[height + row])
-                    let down = plan.rowFractions[row], up = 32 - down
-                    var out = output + row * width * 3
-                    for column in 0..<width {
-                        let left = Int(columns[column]), right = Int(columns[width + column])
-                        let rightWeight = columnFractions[column], leftWeight = 32 - rightWeight
-                        @inline(__always) func channel(_ offset: Int) -> UInt8 {
-                            let upper =
-                                Int32(top[left + offset]) * leftWeight + Int32(top[right + offset]) * rightWeight
-                            let lower =
-                                Int32(bottom[left + offset]) * leftWeight + Int32(bottom[right + offset]) * rightWeight
-                            // (sum × 32 + 2^14) >> 15 with OpenCV's 15-bit weights, which are these × 32.
-                            return UInt8(truncatingIfNeeded: (upper * up + lower * down + 512) >> 10)
+                plan.rowOffsets.withUnsafeBufferPointer { rows in
+                    plan.rowFractions.withUnsafeBufferPointer { rowFractions in
+                        let columns = columns.baseAddress!, columnFractions = columnFractions.baseAddress!
+                        var out = output
+                        for row in 0..<height {
+                            let top = input + Int(rows[row]), bottom = input + Int(rows[height &+ row])
+                            let down = rowFractions[row], up = 32 &- down
+                            for column in 0..<width {
+                                let left = Int(columns[column]), right = Int(columns[width &+ column])
+                                let rightWeight = columnFractions[column], leftWeight = 32 &- rightWeight
+                                // OpenCV's 15-bit weights are these products × 32: (sum × 32 + 2^14) >> 15.
+                                let w00 = leftWeight &* up, w01 = rightWeight &* up
+                                let w10 = leftWeight &* down, w11 = rightWeight &* down
+                                @inline(__always) func channel(_ offset: Int) -> UInt8 {
+                                    let sum =
+                                        Int32(top[left &+ offset]) &* w00 &+ Int32(top[right &+ offset]) &* w01
+                                        &+ Int32(bottom[left &+ offset]) &* w10 &+ Int32(bottom[right &+ offset]) &* w11
+                                    return UInt8(truncatingIfNeeded: (sum &+ 512) &>> 10)
+                                }
+                                out[0] = channel(red)
+                                out[1] = channel(green)
+                                out[2] = channel(blue)
+                                out += 3
+                            }
                         }
-                        out[0] = channel(red)
-                        out[1] = channel(green)
-                        out[2] = channel(blue)
-                        out += 3
                     }
                 }
             }
