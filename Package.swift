@@ -253,7 +253,7 @@ let package = Package(
                 "TFLiteFormat", "LiteVisionModelManager", "LiteVisionTestSupport",
                 "LiteVisionTrackingTestSupport",
             ],
-            exclude: ["Fixtures/make_bad_models.py"]),
+            exclude: ["Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py"]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
             name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),

@@ -4,12 +4,13 @@
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
+#     MediaPipe Tasks 1.2.2, whose results the `.mediapipe` preprocessing must reproduce (MediaPipeParityTests);
 #     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh);
 #     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs, runuser);
 #     PostgreSQL 15 (Debian's postgresql), which the registry's replica tests start on loopback themselves, as the
 #     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone);
 #     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py)
-#   - for benchmarks (--bench): Pillow and MediaPipe Tasks 1.2.2, the peer the benchmark compares with;
+#   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
 #     wrk (load generator) and nginx (the static-file peer; installed with --dev already) for
 #     scripts/bench-registry.sh, which runs nginx with its own config on a free loopback port (Debian's nginx
 #     service, if it starts, is left alone)
@@ -53,18 +54,15 @@ if ((dev)); then
   python3 -c "import PIL" 2>/dev/null || { echo "setup: installing Pillow"; pip_install pillow; }
   # scripts/check-deploy.py reads the Kubernetes manifests (DeployManifestTests).
   python3 -c "import yaml" 2>/dev/null || { echo "setup: installing PyYAML"; pip_install pyyaml; }
+  if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then
+    echo "setup: installing MediaPipe Tasks $MEDIAPIPE_VERSION (MediaPipeParityTests; the benchmark's peer)"
+    pip_install "mediapipe==$MEDIAPIPE_VERSION"
+  fi
   if ! pip_has schemathesis "$SCHEMATHESIS_VERSION"; then
     echo "setup: installing schemathesis $SCHEMATHESIS_VERSION (scripts/api-fuzz.sh)"
     pip_install "schemathesis==$SCHEMATHESIS_VERSION"
   fi
 fi
-if ((bench)); then
-  if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then
-    echo "setup: installing MediaPipe Tasks $MEDIAPIPE_VERSION (benchmark peer)"
-    pip_install "mediapipe==$MEDIAPIPE_VERSION" || echo "setup: MediaPipe could not be installed; the benchmark will say so"
-  fi
-fi
-
 # Make libLiteRt.so findable by the dynamic loader, so programs start without asking python3 where it is.
 lib_dir=$(python3 -c "import ai_edge_litert, os; print(os.path.dirname(ai_edge_litert.__file__))")
 if [[ $(id -u) -eq 0 && "$(readlink -f /usr/local/lib/libLiteRt.so 2>/dev/null)" != "$lib_dir/libLiteRt.so" ]]; then

@@ -82,6 +82,10 @@ struct Bench {
                 "\(model): (b) JPEG file to labels, \(name)", ours: ours, raw: raw, mediapipe: peer["file/\(name)"],
                 target: target)
         }
+        if model == "object_labeler.tflite" {
+            try MediaPipeModeBench.measure(
+                model: model, data: data, repeats: repeats, raw: raw, peer: peer, table: table)
+        }
         let photos = try FileManager.default.contentsOfDirectory(atPath: "\(data)/images")
             .filter { [".jpg", ".jpeg", ".png"].contains(where: $0.lowercased().hasSuffix) }.sorted()
         // As `litevision label DIR` does it: one inference thread per worker, one worker per core.

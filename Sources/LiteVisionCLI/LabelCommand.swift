@@ -42,6 +42,9 @@ struct LabelCommand: ParsableCommand {
     @Flag(name: .customLong("lenient-decoding"), help: ArgumentHelp(DecodingHelp.lenient))
     var lenientDecoding = false
 
+    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
+    var preprocessing: ProcessingOptions.Preprocessing = .exact
+
     @Flag(name: .long, help: "Print one JSON object per image (ML Kit's field names) instead of a table.")
     var json = false
 
@@ -83,6 +86,7 @@ struct LabelCommand: ParsableCommand {
         options.processing.threadCount = threads ?? (files.count > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.processing.decodingScale = .automatic }
         options.processing.allowsDamagedImageData = lenientDecoding
+        options.processing.preprocessing = preprocessing
         // One photo in a fresh process: decode it while the runtime and model load.
         let prefetch =
             files.count == 1 && files[0].problem == nil && !fastDecode

@@ -11,11 +11,18 @@ package struct OrientedImage: Sendable {
     /// The stored size of the full image, which results refer to: `pixels`' size unless the file was decoded
     /// at a reduced size.
     package let storedSize: (width: Int, height: Int)
+    /// Whether `orientation` is the EXIF orientation of the image file the pixels were decoded from (false for
+    /// pixel buffers, and for files whose orientation the caller overrode).
+    package let orientationIsFromFile: Bool
 
-    package init(pixels: ImageBuffer, orientation: ImageOrientation, storedSize: (width: Int, height: Int)? = nil) {
+    package init(
+        pixels: ImageBuffer, orientation: ImageOrientation, storedSize: (width: Int, height: Int)? = nil,
+        orientationIsFromFile: Bool = false
+    ) {
         self.pixels = pixels
         self.orientation = orientation
         self.storedSize = storedSize ?? (pixels.width, pixels.height)
+        self.orientationIsFromFile = orientationIsFromFile
     }
 
     /// The upright size that results (boxes) are expressed in.

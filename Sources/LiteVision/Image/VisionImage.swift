@@ -40,6 +40,9 @@ public final class VisionImage: Sendable {
     /// The orientation recorded in the image itself: the EXIF `Orientation` of an image file (`.up` when it
     /// has none), the orientation given with a pixel buffer. ML Kit's `UIImage.imageOrientation`.
     public let imageOrientation: ImageOrientation
+    /// Whether ``imageOrientation`` is the EXIF orientation of the file the pixels come from (also after
+    /// ``decoded(scale:allowsDamagedImageData:)``), rather than one given with a pixel buffer.
+    let orientationIsFromFile: Bool
     private let orientationState: Mutex<ImageOrientation>
 
     /// How the stored pixels must be turned to be upright. Starts as ``imageOrientation``; set it to override
@@ -81,13 +84,18 @@ public final class VisionImage: Sendable {
         } catch {
             throw .imageDecoding(error)
         }
-        self.init(content: .encoded(bytes), sourcePath: sourcePath, orientation: header.orientation)
+        self.init(
+            content: .encoded(bytes), sourcePath: sourcePath, orientation: header.orientation,
+            orientationIsFromFile: true)
     }
 
-    private init(content: Content, sourcePath: String?, orientation: ImageOrientation) {
+    private init(
+        content: Content, sourcePath: String?, orientation: ImageOrientation, orientationIsFromFile: Bool = false
+    ) {
         self.content = content
         self.sourcePath = sourcePath
         self.imageOrientation = orientation
+        self.orientationIsFromFile = orientationIsFromFile
         self.orientationState = Mutex(orientation)
     }
 
@@ -158,7 +166,9 @@ public final class VisionImage: Sendable {
         scale: ProcessingOptions.DecodingScale = .full, allowsDamagedImageData: Bool = false
     ) throws(VisionError) -> VisionImage {
         let decoded = try pixels(minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData)
-        return VisionImage(buffer: decoded.image, orientation: orientation)
+        return VisionImage(
+            content: .pixels(decoded.image), sourcePath: nil, orientation: orientation,
+            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
     }
 
     /// The pixels, decoded if needed, with their orientation, for a model whose input is `width`×`height`
@@ -171,7 +181,9 @@ public final class VisionImage: Sendable {
         let decoded = try pixels(
             minimumSize: stored, scale: processing.decodingScale,
             allowsDamagedData: processing.allowsDamagedImageData)
-        return OrientedImage(pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize)
+        return OrientedImage(
+            pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize,
+            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
     }
 
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in

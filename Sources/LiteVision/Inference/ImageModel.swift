@@ -13,6 +13,8 @@ struct ImageModel: Sendable {
     let file: TFLiteModelFile
     /// The input image size and pixel scaling.
     let input: ModelInput
+    /// How images are resampled to the input.
+    let preprocessing: ProcessingOptions.Preprocessing
     let pool: SessionPool
     /// The first compiled copy's signature (every copy has the same).
     let outputs: [TensorSignature]
@@ -36,6 +38,7 @@ struct ImageModel: Sendable {
             throw .unsupportedModel(path: path, reason: reason)
         }
         let tensor = file.inputs[0]
+        preprocessing = settings.preprocessing
         input = ModelInput(
             width: tensor.shape[2], height: tensor.shape[1],
             normalization: try Self.normalization(of: file, path: path))
@@ -124,15 +127,21 @@ struct ImageModel: Sendable {
         }
         let mean = options.mean.count == 1 ? SIMD3(repeating: options.mean[0]) : SIMD3(options.mean)
         let std = options.std.count == 1 ? SIMD3(repeating: options.std[0]) : SIMD3(options.std)
-        return ModelInput.Normalization(mean: mean, inverseStd: 1 / std)
+        return ModelInput.Normalization(mean: mean, inverseStd: 1 / std, std: std)
     }
 
     /// Fills the input of `session` from `image`, or the `region` of its stored pixels, turned upright.
     func writeInput(_ image: OrientedImage, region: PixelRect? = nil, session: InferenceSession) throws(VisionError) {
         do {
             _ = try session.compiled.withInput(0) { tensor in
-                InputWriter.write(
-                    image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
+                switch preprocessing {
+                case .exact:
+                    InputWriter.write(
+                        image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
+                case .mediapipe:
+                    MediaPipeInputWriter.write(
+                        image, region: region ?? image.storedBounds, as: input, into: tensor, session: session)
+                }
             }
         } catch {
             throw VisionError(runningModel: error)

@@ -10,6 +10,8 @@ final class InferenceSession {
     var oriented: [UInt8] = []
     /// The resize coefficients of the last call.
     var cachedPlan: ResizePlan?
+    /// The sampling tables of the last `.mediapipe` call.
+    var cachedWarpPlan: WarpPlan?
     /// Dequantized scores of the output.
     var scores: [Float] = []
 

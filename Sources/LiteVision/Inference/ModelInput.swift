@@ -4,6 +4,8 @@ struct ModelInput: Sendable {
     struct Normalization: Sendable {
         var mean: SIMD3<Float>
         var inverseStd: SIMD3<Float>
+        /// The metadata's std (MediaPipe's preprocessing derives its own scale from it).
+        var std: SIMD3<Float>
     }
 
     /// The input's width and height, in pixels (the image is resized to it, aspect ratio not kept).

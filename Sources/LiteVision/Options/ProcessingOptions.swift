@@ -1,7 +1,8 @@
 import LiteRT
 
 /// How LiteVision runs models and reads images, shared by every feature's options (LiteVision addition; ML
-/// Kit chooses these itself): inference threads, where the LiteRT runtime is, how JPEGs are decoded.
+/// Kit chooses these itself): inference threads, where the LiteRT runtime is, how JPEGs are decoded and
+/// resampled.
 ///
 /// ```swift
 /// let options = CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite"))
@@ -29,6 +30,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// error either way.
     public var allowsDamagedImageData = false
 
-    /// The defaults: one thread per core, the runtime found by search, full decoding, damaged images refused.
+    /// How images are resampled to the model input: ``Preprocessing/exact`` (the default: antialiased, the
+    /// reference outputs' convention) or ``Preprocessing/mediapipe`` (MediaPipe Tasks' scores, bit for bit).
+    public var preprocessing: Preprocessing = .exact
+
+    /// The defaults: one thread per core, the runtime found by search, full decoding, damaged images refused,
+    /// exact preprocessing.
     public init() {}
 }

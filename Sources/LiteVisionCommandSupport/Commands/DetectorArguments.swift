@@ -42,6 +42,9 @@ package struct DetectorArguments: ParsableArguments {
     @Option(name: .long, help: "Threads per inference (default: the number of cores).")
     package var threads: Int?
 
+    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
+    package var preprocessing: ProcessingOptions.Preprocessing = .exact
+
     @Option(
         name: .customLong("label-threshold"),
         help: "Minimum confidence of an object's label with --model, 0...1 (default: the model's metadata, else 0).")
@@ -116,6 +119,7 @@ package struct DetectorArguments: ParsableArguments {
         if let maxObjects { options.maximumObjectCount = maxObjects }
         if let threshold { options.detectionThreshold = threshold }
         if let threads { options.processing.threadCount = threads }
+        options.processing.preprocessing = preprocessing
         options.modelDirectory = modelDirectory
         if let detector {
             options.detectorModel =

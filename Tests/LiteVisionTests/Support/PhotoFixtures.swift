@@ -54,23 +54,9 @@ enum PhotoFixtures {
     /// Runs ../shared/tools/reference.py (the official LiteRT runtime through Python) on `images`,
     /// writing labels.json and detections.json into `output`. A missing Python package is a setup error.
     static func computeReference(images: URL, output: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestData.path("tools/reference.py"), output.path, images.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SetupError(
-                """
-                reference.py failed (status \(process.terminationStatus)); it needs python3 with Pillow, numpy and \
-                ai-edge-litert==2.3.0 (scripts/setup.sh --dev installs them):
-                \(message.suffix(2000))
-                """)
-        }
+        try PythonTool.run(
+            TestData.path("tools/reference.py"), arguments: [output.path, images.path],
+            needs: "Pillow, numpy and ai-edge-litert==2.3.0")
     }
 }
 

@@ -32,13 +32,16 @@ enum ReferenceDetections {
     /// mode, returning every object the detector reports at 0.3 or more.
     static let detectors: [String] = ["mobile_object_localizer_v1.tflite", "coco_ssd_mobilenet_v1.tflite"]
 
-    static func detector(for file: String) throws -> ObjectDetector {
+    static func detector(
+        for file: String, preprocessing: ProcessingOptions.Preprocessing = .exact
+    ) throws -> ObjectDetector {
         let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
         options.maximumObjectCount = 100
         options.detectionThreshold = 0.3
         options.modelDirectory = TestData.path("models")
+        options.processing.preprocessing = preprocessing
         if file != "mobile_object_localizer_v1.tflite" {
             options.detectorModel = LocalModel(path: TestData.model(file))
         }

@@ -68,11 +68,13 @@ enum ReferenceLabels {
 
 /// A labeler that returns every label (threshold 0, many results), for comparing with references.
 func exhaustiveLabeler(
-    _ model: LocalModel, decodingScale: ProcessingOptions.DecodingScale = .full
+    _ model: LocalModel, decodingScale: ProcessingOptions.DecodingScale = .full,
+    preprocessing: ProcessingOptions.Preprocessing = .exact, maxResultCount: Int = 50
 ) throws -> ImageLabeler {
     let options = CustomImageLabelerOptions(localModel: model)
     options.confidenceThreshold = 0
-    options.maxResultCount = 50
+    options.maxResultCount = maxResultCount
     options.processing.decodingScale = decodingScale
+    options.processing.preprocessing = preprocessing
     return try ImageLabeler(options: options)
 }
