@@ -102,6 +102,8 @@ struct MediaPipeParityTests {
         withKnownIssue("rounding of exact halves on camera frames turned by 180°/270°", isIntermittent: true) {
             #expect(known.isEmpty, "\(known.joined(separator: "\n"))")
         }
+        // The known differences stay what they are today (the localizer on the 1199×17 frame, 180° and 270°).
+        #expect(known.count <= 2, "\(known.joined(separator: "\n"))")
     }
 
     @Test("Camera buffers (RGBA8, BGRA8 with padded rows, Gray8) give the scores of the same pixels as RGB8")
