@@ -130,12 +130,10 @@ enum UploadFolder {
         let parent = parent.hasSuffix("/") && parent.count > 1 ? String(parent.dropLast()) : parent
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                let folder = parent + "/" + name
-                for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                where file.hasPrefix(".incoming-") {
-                    unlink(folder + "/" + file)
-                }
+            let folder = parent + "/" + name
+            // Only this user's own folders (never a link planted in a shared parent such as /tmp).
+            if kill(pid, 0) != 0 && errno == ESRCH && isPrivateFolder(folder) {
+                removeIncomingFiles(in: folder)
                 if rmdir(folder) == 0 {
                     logger.info("removed a dead process's upload folder", metadata: ["folder": "\(folder)"])
                 }
@@ -145,6 +143,30 @@ enum UploadFolder {
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw .storage("cannot create the upload folder \(folder): \(errorDescription(errno))")
         }
+        // A folder that was already there must be this user's, private, and not a link: in a shared parent another
+        // user could have made it to read the uploads.
+        guard isPrivateFolder(folder) else {
+            throw .storage(
+                "the upload folder \(folder) exists but is not a private folder of this user (mode 0700, not a link); "
+                    + "remove it or choose another --upload-folder")
+        }
+        // Left by an earlier process with this PID (a restarted container is PID 1 again); nothing uses them now.
+        removeIncomingFiles(in: folder)
         return folder
+    }
+
+    /// Whether `folder` is a directory (not a symbolic link) owned by this user and closed to everyone else.
+    static func isPrivateFolder(_ folder: String) -> Bool {
+        var info = stat()
+        return lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == geteuid()
+            && (info.st_mode & 0o077) == 0
+    }
+
+    /// Deletes the incomplete uploads (`.incoming-*`) in `folder`.
+    private static func removeIncomingFiles(in folder: String) {
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where file.hasPrefix(".incoming-") {
+            unlink(folder + "/" + file)
+        }
     }
 }

@@ -99,6 +99,10 @@ struct ComputedShapeTests {
         #expect(huge?.contains("computes an output shaped [65536, 65536, 16]") == true, "\(huge ?? "accepted")")
         #expect(error(fill([65536, 65536, 16], type: 4))?.contains("computes an output shaped") == true)
         #expect(error(fill([-1, 4]))?.contains("computes an output shaped [-1, 4]") == true)
+        // More values than any shape holds: refused, not left unchecked.
+        #expect(
+            error(fill([Int32](repeating: 2, count: 70)))?.contains("more than a shape of 16 dimensions holds")
+                == true)
     }
 
     @Test func tileResizePadAndOneHot() throws {

@@ -132,6 +132,15 @@ struct ImageModel: Sendable {
 
     /// Fills the input of `session` from `image`, or the `region` of its stored pixels, turned upright.
     func writeInput(_ image: OrientedImage, region: PixelRect? = nil, session: InferenceSession) throws(VisionError) {
+        // `.mediapipe`'s sampling tables hold 32-bit offsets into the region's rows.
+        let rows = (region ?? image.storedBounds).height
+        let (bytes, overflow) = image.pixels.bytesPerRow.multipliedReportingOverflow(by: rows)
+        if preprocessing == .mediapipe, overflow || bytes >= Int(Int32.max) {
+            throw .invalidImage(
+                "the .mediapipe preprocessing samples at most 2 GiB of pixel rows; this image region has \(rows) rows "
+                    + "of \(image.pixels.bytesPerRow) bytes (use the default .exact preprocessing, or a smaller region)"
+            )
+        }
         do {
             _ = try session.compiled.withInput(0) { tensor in
                 switch preprocessing {

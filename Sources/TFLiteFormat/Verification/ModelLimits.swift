@@ -2,7 +2,9 @@
 /// (and before anything is allocated from a declared size).
 ///
 /// They are far above what a vision model needs (the largest tensor of the shared models is under 5 MB) and
-/// keep a corrupt or hostile model from making the runtime allocate gigabytes.
+/// keep a corrupt model (a flipped bit in a shape or a shape constant) from making the runtime allocate
+/// gigabytes. A model built on purpose to compute huge shapes at run time (through operators between a constant
+/// and its user, or broadcasting) is not caught by them; see `ModelVerifier+ComputedShapes.swift`.
 package enum ModelLimits {
     /// The largest tensor a model may declare, in bytes: 256 MiB.
     package static let maximumTensorBytes = 256 << 20

@@ -1,8 +1,9 @@
 // The sizes the runtime computes while it prepares a model: operators whose output shape comes from the values
-// of a constant input (FILL's dimensions, TILE's multiples, a resize's target size…). The declared output shape
-// does not matter for them (the runtime resizes the output), so a flipped bit in the constant would make it
-// allocate and fill gigabytes. Outputs computed from values known only when the model runs cannot be bounded
-// here; the runtime checks those sizes for overflow.
+// of a constant stored in the file (FILL's dimensions, TILE's multiples, a resize's target size…) and the declared
+// shape of their data input. The declared output shape does not matter for them (the runtime resizes the output),
+// so a flipped bit in the constant would make it allocate and fill gigabytes. Not bounded here: shapes computed
+// by an operator between the constant and its user, chains whose intermediate shapes differ from the declared
+// ones, broadcasting, and values known only when the model runs; the runtime checks those sizes for overflow.
 
 extension ModelVerifier {
     /// Checks that the output an operator's constant inputs ask for stays within the tensor size limit.
@@ -11,9 +12,19 @@ extension ModelVerifier {
         tensors: [VerifiedTensor]
     ) throws(ModelFileError) {
         guard let output = outputs.first else { return }
-        func constant(_ position: Int) -> [Int64]? {
+        func constant(_ position: Int) throws(ModelFileError) -> [Int64]? {
             guard position < inputs.count, inputs[position] >= 0 else { return nil }
-            return constantIntegers(tensors[Int(inputs[position])])
+            let tensor = tensors[Int(inputs[position])]
+            if let values = constantIntegers(tensor) { return values }
+            // A shape of more values than any valid one (16 dimensions, or 16 pairs of paddings) is refused
+            // rather than left unchecked.
+            if tensor.isConstant, tensor.type == 2 || tensor.type == 4 {
+                throw .malformed(
+                    "\(op.what) (builtin operator \(code.builtinCode)) takes its output shape from a constant of "
+                        + "\(tensor.data.count) bytes, more than a shape of \(ModelLimits.maximumRank) dimensions holds"
+                )
+            }
+            return nil
         }
         func shape(_ position: Int) -> [Int64]? {
             guard position < inputs.count, inputs[position] >= 0 else { return nil }
@@ -22,24 +33,26 @@ extension ModelVerifier {
         let dimensions: [Int64]?
         switch code.builtinCode {
         case 94, 130:  // FILL (dims, value), BROADCAST_TO (input, shape)
-            dimensions = constant(code.builtinCode == 94 ? 0 : 1)
+            dimensions = try constant(code.builtinCode == 94 ? 0 : 1)
         case 67:  // TRANSPOSE_CONV (output_shape, weights, input)
-            dimensions = constant(0)
+            dimensions = try constant(0)
         case 68:  // SPARSE_TO_DENSE (indices, output_shape, values, default)
-            dimensions = constant(1)
+            dimensions = try constant(1)
         case 122:  // SCATTER_ND (indices, updates, shape)
-            dimensions = constant(2)
+            dimensions = try constant(2)
         case 69:  // TILE (input, multiples)
-            guard let input = shape(0), let multiples = constant(1), multiples.count == input.count else { return }
+            guard let input = shape(0), let multiples = try constant(1), multiples.count == input.count else { return }
             dimensions = zip(input, multiples).map { $0 &* $1 }
         case 23, 97:  // RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR (input NHWC, size [height, width])
-            guard let input = shape(0), input.count == 4, let size = constant(1), size.count == 2 else { return }
+            guard let input = shape(0), input.count == 4, let size = try constant(1), size.count == 2 else { return }
             dimensions = [input[0], size[0], size[1], input[3]]
         case 34, 60, 100:  // PAD, PADV2, MIRROR_PAD (input, paddings [rank, 2])
-            guard let input = shape(0), let paddings = constant(1), paddings.count == 2 * input.count else { return }
+            guard let input = shape(0), let paddings = try constant(1), paddings.count == 2 * input.count else {
+                return
+            }
             dimensions = input.indices.map { input[$0] &+ paddings[2 * $0] &+ paddings[2 * $0 + 1] }
         case 85:  // ONE_HOT (indices, depth, on, off)
-            guard let indices = shape(0), let depth = constant(1), depth.count == 1 else { return }
+            guard let indices = shape(0), let depth = try constant(1), depth.count == 1 else { return }
             dimensions = indices + depth
         default:
             return
