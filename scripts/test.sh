@@ -8,10 +8,18 @@ if [[ ! -d "$LITEVISION_TEST_DATA/models" ]]; then
   echo "test: no shared test data at $LITEVISION_TEST_DATA (set LITEVISION_TEST_DATA to the folder with models/ and images/)" >&2
   exit 2
 fi
+# How long each stage took, printed as it ends (CI allows 90 minutes; the run should stay under 30).
+stage_start=$SECONDS
+stage_done() {
+  echo "test: $1 took $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+}
 scripts/setup.sh --dev
+stage_done setup
 # Cheap checks first: formatting (.swift-format) and the layering rule (dependencies point down).
 scripts/format.sh --check
 python3 scripts/check-layering.py
+stage_done "format and layering checks"
 # Release mode (the image kernels are SIMD code, very slow unoptimized), with -enable-testing for the few
 # tests that reach internals through @testable import.
 build_log=$(mktemp)
@@ -23,8 +31,10 @@ if ((build_status != 0)); then
   echo "test: the build failed (exit $build_status)" >&2
   exit "$build_status"
 fi
+stage_done "release build"
 # The DocC catalog of LiteVision: a broken symbol link fails the run.
 if [[ -x scripts/docs.sh ]]; then scripts/docs.sh; fi
+stage_done "documentation"
 # The output is also kept, so that a failure ends with its summary: CI shows only the last lines of a run.
 test_log=$(mktemp)
 trap 'rm -f "$build_log" "$test_log"' EXIT
@@ -41,8 +51,11 @@ if ((test_status != 0)); then
   grep -aE '✘|error: |Fatal error|Test Case .* failed' "$test_log" | grep -av '^✘ Test run with' | head -60 >&2 || true
   exit "$test_status"
 fi
+stage_done tests
 # The registry's HTTP API fuzzed against its OpenAPI document (schemathesis), on the binary built above.
 API_FUZZ_SKIP_BUILD=1 scripts/api-fuzz.sh
+stage_done "API fuzzing"
 # Each parser of untrusted bytes fuzzed briefly (libFuzzer, AddressSanitizer); `scripts/fuzz.sh TARGET SECONDS`
 # runs longer.
 scripts/fuzz.sh all 5
+stage_done "parser fuzzing"
