@@ -51,8 +51,6 @@ let package = Package(
         // The registry's PostgreSQL storage (LiteVisionRegistryPostgres), run as a service of the server.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // `swift package generate-documentation` (scripts/docs.sh); a plugin, not linked into anything.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Layers 0-1: C. Our own declarations for the libraries loaded at run time with dlopen (so that neither

@@ -5,6 +5,9 @@
 #   scripts/fuzz.sh TARGET [SECONDS]     one target: model, zip, exif, image, labels, manifest (default 60 s)
 #   scripts/fuzz.sh all [SECONDS]        every target, SECONDS each
 #   scripts/fuzz.sh mutants [COUNT]      the seeded mutated-model test (runtime included), COUNT mutants
+#   scripts/fuzz.sh replay               every target once on each input of its seed corpus, with the release
+#                                        build's litevision-fuzz (no libFuzzer, no sanitizer): what CI runs, in
+#                                        seconds, so that a harness or parser that breaks on a seed fails the run
 #
 # Inputs that crash are written to .build-fuzz/crashes/TARGET/; replay one with
 # `swift run litevision-fuzz TARGET FILE`. New corpus entries libFuzzer finds go to .build-fuzz/corpus/TARGET-found/.
@@ -18,6 +21,22 @@ amount=${2:-60}
 if [[ $target == mutants ]]; then
   swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null
   LITEVISION_MUTANTS=$amount swift test -c release --skip-build -Xswiftc -enable-testing --filter ModelMutationTests
+  exit
+fi
+if [[ $target == replay ]]; then
+  binary=.build/release/litevision-fuzz
+  [[ -x $binary ]] || swift build -c release --product litevision-fuzz -Xswiftc -enable-testing >/dev/null
+  if [[ ! -d .build-fuzz/corpus/${targets[0]} ]]; then
+    python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
+  fi
+  for each in "${targets[@]}"; do
+    inputs=()
+    for folder in ".build-fuzz/corpus/$each" ".build-fuzz/corpus/$each-found"; do
+      [[ -d $folder ]] && while IFS= read -r -d '' file; do inputs+=("$file"); done < <(find "$folder" -type f -print0)
+    done
+    ((${#inputs[@]} > 0)) || { echo "fuzz: no seed corpus for $each in .build-fuzz/corpus" >&2; exit 1; }
+    "$binary" "$each" "${inputs[@]}"
+  done
   exit
 fi
 if [[ $target == all ]]; then

@@ -71,6 +71,9 @@ package enum RegistryServer {
                 additionalChannelHandlers: [
                     IdleStateHandler(allTimeout: .seconds(limits.stallTimeout)), StalledConnectionCloser(),
                     UnreadBodyCloser(grace: .seconds(limits.unreadBodyGrace)),
+                    // Last, so that only Hummingbird's own closes (after a response, on shutdown) wait for the
+                    // writes; the stall and unread-body closes above go straight to the socket.
+                    FlushBeforeClose(),
                 ],
                 idleTimeout: .seconds(limits.idleTimeout)))
         return Application(
@@ -79,6 +82,40 @@ package enum RegistryServer {
                 address: .hostname(host, port: port), serverName: "LiteVision registry"),
             services: services, onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
+    }
+}
+
+/// Lets the bytes of a response reach the client before its connection is closed.
+///
+/// Hummingbird closes a connection right after writing the end of the response in progress when the server
+/// shuts down gracefully (SIGTERM), and a close in SwiftNIO discards writes still waiting for the socket: a
+/// download to a client slower than the server lost its last few hundred KB (seen: 4,165,632 of 4,185,023
+/// bytes). Here a close waits until the last write has gone to the socket. A client that stops reading is still
+/// dropped after the stall timeout (`StalledConnectionCloser`, whose close does not pass through this handler).
+final class FlushBeforeClose: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = NIOAny  // writes pass through untouched
+
+    /// The last write not yet known to be done.
+    private var lastWrite: EventLoopFuture<Void>?
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let promise = promise ?? context.eventLoop.makePromise()
+        let future = promise.futureResult
+        lastWrite = future
+        future.whenComplete { [weak self] _ in
+            if let self, self.lastWrite === future { self.lastWrite = nil }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, let pending = lastWrite else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        lastWrite = nil
+        context.flush()
+        pending.whenComplete { _ in context.close(mode: mode, promise: promise) }
     }
 }
 

@@ -27,17 +27,18 @@ package final class PostgresBlobStore: RegistryBlobStore {
     static let maximumChunkSize = 16 << 20
 
     let database: PostgresDatabase
-    /// Where uploads are received before they are stored.
-    let uploadFolder: String
+    /// Where uploads are received before they are stored (nil in a process that receives none).
+    let uploadFolder: String?
     /// The blobs stored by this process and not yet released, with how many stores of each are under way.
     private let pins = Mutex<[String: Int]>([:])
 
-    init(database: PostgresDatabase, uploadFolder: String) {
+    init(database: PostgresDatabase, uploadFolder: String?) {
         self.database = database
         self.uploadFolder = uploadFolder
     }
 
     package func makeUpload() throws(RegistryError) -> IncomingBlob {
+        guard let uploadFolder else { throw .storage("this process was started without an upload folder") }
         do {
             return try IncomingBlob.create(in: uploadFolder)
         } catch {
@@ -75,9 +76,11 @@ package final class PostgresBlobStore: RegistryBlobStore {
             inserted = true
         }
         guard inserted else {
-            // Stored before (completely: a blob's row and chunks are committed together).
+            // Stored before (completely: a blob's row and chunks are committed together). Its time is renewed, so
+            // that a replica starting now does not take it for an orphan (``removeOrphans(keeping:)``) before its
+            // new version is recorded.
             for try await size in try await connection.query(
-                "SELECT size FROM registry_blob WHERE sha256 = \(blob.sha256)", logger: logger
+                "UPDATE registry_blob SET created = now() WHERE sha256 = \(blob.sha256) RETURNING size", logger: logger
             ).decode(Int.self) where size != blob.size {
                 throw RegistryError.storage("blob \(blob.sha256) is stored with \(size) bytes, not \(blob.size)")
             }
@@ -187,8 +190,9 @@ package final class PostgresBlobStore: RegistryBlobStore {
     }
 
     /// Deletes the blob `sha256` (and its chunks) unless pinned or referred to; whether it was deleted.
-    private func remove(_ sha256: String) async -> Bool {
+    private func remove(_ sha256: String, storedBefore grace: Duration? = nil) async -> Bool {
         guard pins.withLock({ $0[sha256] == nil }) else { return false }
+        let seconds = Int(grace?.components.seconds ?? 0)
         // The version table's foreign key also refuses the delete if a version referring to the blob is being
         // recorded at this moment: then nothing is deleted.
         return
@@ -197,6 +201,7 @@ package final class PostgresBlobStore: RegistryBlobStore {
                 for try await _ in try await connection.query(
                     """
                     DELETE FROM registry_blob WHERE sha256 = \(sha256)
+                    AND created <= now() - make_interval(secs => \(seconds))
                     AND NOT EXISTS (SELECT 1 FROM registry_version WHERE sha256 = \(sha256)) RETURNING sha256
                     """, logger: self.database.logger
                 ) {
@@ -206,13 +211,21 @@ package final class PostgresBlobStore: RegistryBlobStore {
             }) ?? false
     }
 
+    /// How long a blob no version refers to is left alone by ``removeOrphans(keeping:)``: another replica may have
+    /// stored it and be about to record its version (stores renew the time of a blob that exists).
+    package static let orphanGrace = Duration.seconds(3600)
+
+    /// Removes the blobs stored more than ``orphanGrace`` ago that no version refers to (what a replica killed
+    /// between storing a file and recording its version leaves behind).
     @discardableResult
     package func removeOrphans(keeping referenced: Set<String>) async -> Int {
+        let grace = Int(Self.orphanGrace.components.seconds)
         let stored: [String] =
             (try? await database.withConnection("listing blobs") { connection -> [String] in
                 var all: [String] = []
                 for try await sha256 in try await connection.query(
-                    "SELECT sha256 FROM registry_blob", logger: self.database.logger
+                    "SELECT sha256 FROM registry_blob WHERE created <= now() - make_interval(secs => \(grace))",
+                    logger: self.database.logger
                 ).decode(String.self) {
                     all.append(sha256)
                 }
@@ -220,7 +233,7 @@ package final class PostgresBlobStore: RegistryBlobStore {
             }) ?? []
         var removed = 0
         for sha256 in stored where !referenced.contains(sha256) {
-            if await remove(sha256) { removed += 1 }
+            if await remove(sha256, storedBefore: Self.orphanGrace) { removed += 1 }
         }
         return removed
     }

@@ -23,10 +23,11 @@ package final class PostgresRegistryStorage: Sendable {
     let database: PostgresDatabase
 
     /// Storage on the database at `url`, with at most `connections` connections (1 to 1000), waiting at most
-    /// `leaseTimeout` for one; uploads are received in a folder of this process's own inside `uploadFolder`.
+    /// `leaseTimeout` for one; uploads are received in a folder of this process's own inside `uploadFolder` (nil:
+    /// this process receives no uploads, and makes no folder).
     package init(
         url: PostgresDatabaseURL, connections: Int = 20, leaseTimeout: Duration = .seconds(5),
-        uploadFolder: String, logger: Logger
+        uploadFolder: String?, logger: Logger
     ) throws(RegistryError) {
         self.url = url
         var configuration: PostgresClient.Configuration
@@ -39,8 +40,15 @@ package final class PostgresRegistryStorage: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         database = PostgresDatabase(client: client, logger: logger, leaseTimeout: leaseTimeout)
         metadata = PostgresMetadataStore(database: database)
-        blobs = PostgresBlobStore(
-            database: database, uploadFolder: try UploadFolder.make(in: uploadFolder, logger: logger))
+        var folder: String?
+        if let uploadFolder { folder = try UploadFolder.make(in: uploadFolder, logger: logger) }
+        blobs = PostgresBlobStore(database: database, uploadFolder: folder)
+    }
+
+    /// Removes this process's upload folder and anything left in it (when the server has stopped).
+    package func removeUploadFolder() {
+        guard let folder = blobs.uploadFolder else { return }
+        UploadFolder.remove(folder)
     }
 
     /// The connection pool and the start-up work (migrations, then removal of orphaned blobs), to run in a service
@@ -160,6 +168,13 @@ enum UploadFolder {
         var info = stat()
         return lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == geteuid()
             && (info.st_mode & 0o077) == 0
+    }
+
+    /// Removes `folder`, this process's own, with the incomplete uploads in it.
+    static func remove(_ folder: String) {
+        guard isPrivateFolder(folder) else { return }
+        removeIncomingFiles(in: folder)
+        rmdir(folder)
     }
 
     /// Deletes the incomplete uploads (`.incoming-*`) in `folder`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Hummingbird
 import Logging
 import LiteVisionRegistry
+import LiteVisionRegistryPostgres
 import ServiceLifecycle
 
 /// `litevision registry serve`.
@@ -76,8 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
         let service: RegistryService
         let services: [any Service]
         let served: String
+        var postgres: PostgresRegistryStorage?
         do {
-            if let postgres = try storage.postgres(logger: logger) {
+            postgres = try storage.postgres(logger: logger)
+            if let postgres {
                 service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
                 services = postgres.services
                 served = postgres.url.description
@@ -113,7 +116,9 @@ struct ServeCommand: AsyncParsableCommand {
             })
         do {
             try await app.runService()
+            postgres?.removeUploadFolder()
         } catch {
+            postgres?.removeUploadFolder()
             printError("litevision registry: cannot serve on \(host):\(port): \(error)")
             throw ExitCode(1)
         }

@@ -52,8 +52,9 @@ struct StorageOptions: ParsableArguments {
         }
     }
 
-    /// The PostgreSQL storage of `--database` (nil with `--data`).
-    func postgres(logger: Logger) throws(RegistryError) -> PostgresRegistryStorage? {
+    /// The PostgreSQL storage of `--database` (nil with `--data`); `receivingUploads` for a server (a command
+    /// that publishes nothing makes no upload folder).
+    func postgres(logger: Logger, receivingUploads: Bool = true) throws(RegistryError) -> PostgresRegistryStorage? {
         guard let database else { return nil }
         let url: PostgresDatabaseURL
         do {
@@ -64,6 +65,6 @@ struct StorageOptions: ParsableArguments {
         let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return try PostgresRegistryStorage(
             url: url, connections: databaseConnections, leaseTimeout: .seconds(databaseTimeout),
-            uploadFolder: uploadFolder ?? temporary, logger: logger)
+            uploadFolder: receivingUploads ? uploadFolder ?? temporary : nil, logger: logger)
     }
 }

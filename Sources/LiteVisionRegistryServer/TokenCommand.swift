@@ -37,7 +37,7 @@ struct TokenCreateCommand: AsyncParsableCommand {
         do {
             var logger = Logger(label: "litevision.registry")
             logger.logLevel = .warning
-            if let postgres = try storage.postgres(logger: logger) {
+            if let postgres = try storage.postgres(logger: logger, receivingUploads: false) {
                 let service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
                 printLine(
                     try await postgres.withPool { [model] in

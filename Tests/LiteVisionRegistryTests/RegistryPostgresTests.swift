@@ -281,17 +281,24 @@ struct RegistryPostgresTests {
         #expect(try fleet.postgres.query("SELECT string_agg(version::text, ',') FROM registry_version") == "1")
 
         // What a replica killed between storing a blob and recording its version leaves: a blob no version
-        // refers to. The next replica to start removes it, and the dead replicas' upload folders.
-        let orphan = String(repeating: "0", count: 64)
-        try fleet.postgres.psql(
-            "INSERT INTO registry_blob (sha256, size, chunk_size) VALUES ('\(orphan)', 3, 1048576); INSERT INTO registry_blob_chunk (sha256, index, data) VALUES ('\(orphan)', 0, '\\x010203')"
-        )
+        // refers to. The next replica to start removes it when it was stored over an hour ago (a newer one may be
+        // another replica's publish in progress), and the dead replicas' upload folders.
+        let orphan = String(repeating: "0", count: 64), recent = String(repeating: "1", count: 64)
+        for (sha256, age) in [(orphan, "2 hours"), (recent, "50 minutes")] {
+            try fleet.postgres.psql(
+                "INSERT INTO registry_blob (sha256, size, chunk_size, created) VALUES ('\(sha256)', 3, 1048576, now() - interval '\(age)'); INSERT INTO registry_blob_chunk (sha256, index, data) VALUES ('\(sha256)', 0, '\\x010203')"
+            )
+        }
         let c = try await fleet.replica()
         defer { c.stop() }
         try await Self.poll("the orphaned blob to be removed") {
-            try fleet.postgres.query("SELECT count(*) FROM registry_blob") == "1"
+            try fleet.postgres.query("SELECT count(*) FROM registry_blob WHERE sha256 = '\(orphan)'") == "0"
         }
-        #expect(try fleet.postgres.query("SELECT count(*) FROM registry_blob_chunk") == "4")
+        #expect(
+            try fleet.postgres.query(
+                "SELECT string_agg(sha256, ',') FROM registry_blob WHERE sha256 <> '\(Self.sha256(Self.bird))'")
+                == recent)
+        #expect(try fleet.postgres.query("SELECT count(*) FROM registry_blob_chunk") == "5")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: fleet.uploads.path)) ?? []
         #expect(left == ["litevision-registry-uploads-\(c.pid)"])
         let info = Self.json(try await Self.send("GET", c.base + "/v1/models/birds").body)

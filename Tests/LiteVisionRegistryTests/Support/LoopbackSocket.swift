@@ -4,9 +4,14 @@ import Foundation
 final class LoopbackSocket {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects to `port`; `receiveBuffer` (bytes) makes the kernel's receive buffer small, so that a server
+    /// sending a large answer to a client that does not read must wait for it.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RegistryProcessError(message: "socket: \(errno)") }
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -55,5 +60,21 @@ final class LoopbackSocket {
             received += buffer[0..<count]
         }
         return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    /// Reads until `count` bytes in all have arrived, the peer closes the connection, or `seconds` pass.
+    func read(count: Int, seconds: Double) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(seconds)
+        while received.count < count && Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) <= 0 { continue }
+            let wanted = min(buffer.count, count - received.count)
+            let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, wanted, 0) }
+            if got <= 0 { break }
+            received += buffer[0..<got]
+        }
+        return received
     }
 }

@@ -134,6 +134,16 @@ final class RegistryProcess {
         process.waitUntilExit()
     }
 
+    /// Sends `signal` without waiting.
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// The exit status once the process has ended within `seconds`, else nil.
+    func exitStatus(within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
     deinit { stop(SIGKILL) }
 
     /// The scheme and port of the "serving … at http://HOST:PORT" line.
