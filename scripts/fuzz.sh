@@ -30,12 +30,14 @@ if [[ $target == replay ]]; then
     python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
   fi
   for each in "${targets[@]}"; do
-    inputs=()
-    for folder in ".build-fuzz/corpus/$each" ".build-fuzz/corpus/$each-found"; do
-      [[ -d $folder ]] && while IFS= read -r -d '' file; do inputs+=("$file"); done < <(find "$folder" -type f -print0)
-    done
-    ((${#inputs[@]} > 0)) || { echo "fuzz: no seed corpus for $each in .build-fuzz/corpus" >&2; exit 1; }
-    "$binary" "$each" "${inputs[@]}"
+    folders=(".build-fuzz/corpus/$each")
+    [[ -d ${folders[0]}-found ]] && folders+=("${folders[0]}-found")
+    if [[ ! -d ${folders[0]} || -z $(find "${folders[0]}" -type f -print -quit) ]]; then
+      echo "fuzz: no seed corpus for $each in .build-fuzz/corpus" >&2
+      exit 1
+    fi
+    # xargs: any number of inputs, in as many runs as the command line allows.
+    find "${folders[@]}" -type f -print0 | xargs -0 "$binary" "$each"
   done
   exit
 fi

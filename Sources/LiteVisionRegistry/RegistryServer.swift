@@ -95,16 +95,12 @@ package enum RegistryServer {
 final class FlushBeforeClose: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = NIOAny  // writes pass through untouched
 
-    /// The last write not yet known to be done.
+    /// The last write (writes complete in order; one already done makes a close go ahead at once).
     private var lastWrite: EventLoopFuture<Void>?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let promise = promise ?? context.eventLoop.makePromise()
-        let future = promise.futureResult
-        lastWrite = future
-        future.whenComplete { [weak self] _ in
-            if let self, self.lastWrite === future { self.lastWrite = nil }
-        }
+        lastWrite = promise.futureResult
         context.write(data, promise: promise)
     }
 
