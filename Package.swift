@@ -206,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "LiteVisionRegistryTests",
             dependencies: [
-                "LiteVisionRegistry", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport",
+                "LiteVisionRegistry", "LiteVisionRegistryPostgres", "LiteVisionRegistryStorage", "LiteVisionModelStore",
+                "LiteVisionModelManager", "LiteVisionTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Benchmarks the registry as a fleet deployment on this machine, on loopback only, and prints one markdown table
+# Benchmarks the registry as a fleet deployment on this machine, on loopback only, and prints its tables
 # (progress goes to standard error): PostgreSQL 15 (Debian's, a throwaway cluster in a temp folder), registry
 # replicas on it (`litevision-registry serve --database`), and nginx with the repository's deploy/nginx/nginx.conf
-# in front. In each configuration, two wrk processes run at once for BENCH_SECONDS (default 60) through nginx:
-#   - 500 connections checking for updates: GET /v1/models/birds?client=device-N (`models info`; N counts up, so
-#     every request computes a rollout bucket for another client);
-#   - 200 connections downloading bird.tflite: GET /v1/blobs/<sha256>.
-# Configurations, in one run: one replica; two replicas; two replicas with nginx's proxy_cache for the model
-# files (the deploy configuration as shipped; warmed by one download); and the peer: the same, with the downloads
-# served by nginx from the file on disk (a `location` with `alias`, sendfile), as a CDN or static server would.
+# in front. Every run lasts BENCH_SECONDS (default 60) and goes through nginx:
+#   - model information alone, with one replica and with two: 500 connections checking for updates,
+#     GET /v1/models/birds?client=device-N (`models info`; N counts up, so every request computes a rollout
+#     bucket for another client). What a second replica costs is measured here: the requests are all alike;
+#   - updates and downloads at once, two wrk processes: the same 500 connections, and 200 downloading
+#     bird.tflite (GET /v1/blobs/<sha256>), with one replica; two; two with nginx's proxy_cache for the model
+#     files (the deploy configuration as shipped; warmed by one download); and the peer: the same, with the
+#     downloads served by nginx from the file on disk (a `location` with `alias`, sendfile), as a CDN or static
+#     server would.
 # Reported: requests/s, MB/s, p50/p99 latency, errors (non-2xx + socket errors), and the CPU seconds the
 # replicas and PostgreSQL used (from /proc, utime + stime, PostgreSQL's exited backends included) per 1000
 # requests. Everything it starts and its temp folder are removed on exit.
-#   scripts/bench-fleet.sh                    # the full run (about 5 minutes of load plus the build)
+#   scripts/bench-fleet.sh                    # the full run (about 7 minutes of load plus the build)
 #   BENCH_SECONDS=10 scripts/bench-fleet.sh   # a quick look
 # Other settings: BENCH_WRK_TIMEOUT (default 30s), BENCH_SKIP_BUILD=1 (use .build/release as it is),
 # LITEVISION_POSTGRES_BIN (default /usr/lib/postgresql/15/bin), LITEVISION_TEST_DATA (default ../shared).
@@ -26,8 +28,8 @@ pg_bin=${LITEVISION_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}
 info_connections=500 blob_connections=200
 goal_cache_ratio=0.8 goal_replica_rps=0.9 goal_cpu=0.10
 
-say() { echo "bench-fleet: $*" >&2; }
-fail() { say "$*"; exit 1; }
+bench_name=bench-fleet
+source scripts/bench-common.sh
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 2 ]] || fail "BENCH_SECONDS must be a whole number ≥ 2"
 bird=$data/models/bird.tflite
 [[ -r "$bird" ]] || fail "no $bird (set LITEVISION_TEST_DATA to the shared data folder)"
@@ -36,23 +38,13 @@ bird_size=$(stat -c %s "$bird")
 
 # --- tools and binaries --------------------------------------------------------------------------------------
 if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null || [[ ! -x $pg_bin/initdb ]]; then
-  scripts/setup.sh --bench
+  scripts/setup.sh --bench >&2
 fi
 [[ -x $pg_bin/initdb && -x $pg_bin/pg_ctl && -x $pg_bin/psql ]] ||
   fail "PostgreSQL's programs are not in $pg_bin (set LITEVISION_POSTGRES_BIN)"
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  for product in litevision-registry litevision; do
-    say "building $product (release)"
-    build_log=$(mktemp)
-    if ! swift build -c release --product "$product" >"$build_log" 2>&1; then
-      cat "$build_log" >&2; rm -f "$build_log"; fail "the build of $product failed"
-    fi
-    rm -f "$build_log"
-  done
-fi
+bench_build litevision-registry litevision
 registry_bin=$PWD/.build/release/litevision-registry
 cli_bin=$PWD/.build/release/litevision
-[[ -x $registry_bin && -x $cli_bin ]] || fail "no $registry_bin or $cli_bin"
 
 # --- temp folder, and cleanup of everything started --------------------------------------------------------
 work=$(mktemp -d -t litevision-bench-fleet.XXXXXX)
@@ -82,8 +74,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-calc() { awk "BEGIN { printf \"%s\", $* }"; }
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 ticks=$(getconf CLK_TCK)
 
 # --- PostgreSQL ------------------------------------------------------------------------------------------------
@@ -112,9 +102,9 @@ say "PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }') on port $pg
 
 # --- replicas ----------------------------------------------------------------------------------------------------
 replica_urls=()
-start_replicas() {  # COUNT
-  local index pid url i
-  for ((index = 0; index < $1; index++)); do
+start_replicas() {  # COUNT: more replicas, beside those running
+  local index pid url i first=${#replica_pids[@]}
+  for ((index = first; index < first + $1; index++)); do
     "$registry_bin" serve --database "$database" --port 0 >"$work/replica-$index.out" 2>"$work/replica-$index.err" &
     pid=$!
     replica_pids+=("$pid")
@@ -174,15 +164,7 @@ PY
 front=http://127.0.0.1:$nginx_port
 
 # --- wrk ---------------------------------------------------------------------------------------------------------
-cat >"$work/report.lua" <<'EOF'
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    "WRK duration_us=%d requests=%d bytes=%d connect=%d read=%d write=%d status=%d timeout=%d p50_us=%d p99_us=%d\n",
-    summary.duration, summary.requests, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(99)))
-end
-EOF
+write_wrk_report "$work/report.lua"
 { cat <<'EOF'
 counter = 0
 request = function()
@@ -191,34 +173,26 @@ request = function()
 end
 EOF
   cat "$work/report.lua"; } >"$work/info.lua"
-quiet_check() {
-  if pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; then
-    say "warning: a Swift build is running during $1: its numbers are noisy"
-  fi
-}
-cpu_ticks() {  # utime + stime of the replicas, and of PostgreSQL with its running and exited backends
-  local total=0 pid fields
-  for pid in "${replica_pids[@]}" "$postmaster"; do
+cpu_ticks() {  # utime + stime of the replicas, then of PostgreSQL with its running and exited backends
+  local replicas=0 postgres=0 pid fields
+  for pid in "${replica_pids[@]}"; do
     read -r -a fields <"/proc/$pid/stat"
-    total=$((total + fields[13] + fields[14]))
+    replicas=$((replicas + fields[13] + fields[14]))
   done
   read -r -a fields <"/proc/$postmaster/stat"
-  total=$((total + fields[15] + fields[16]))
+  postgres=$((fields[13] + fields[14] + fields[15] + fields[16]))
   for pid in $(pgrep -P "$postmaster"); do
     read -r -a fields <"/proc/$pid/stat" 2>/dev/null || continue
-    total=$((total + fields[13] + fields[14]))
+    postgres=$((postgres + fields[13] + fields[14]))
   done
-  echo "$total"
+  echo "$replicas $postgres"
 }
-wrk_field() { sed -n "s/^WRK .*\b$2=\([0-9]*\).*/\1/p" "$work/$1.wrk"; }
-wrk_rps() { calc "$(wrk_field "$1" requests) / ($(wrk_field "$1" duration_us) / 1e6)"; }
-wrk_mbps() { calc "$(wrk_field "$1" bytes) / ($(wrk_field "$1" duration_us) / 1e6) / 1e6"; }
-wrk_errors() {
-  calc "$(wrk_field "$1" status) + $(wrk_field "$1" connect) + $(wrk_field "$1" read) + $(wrk_field "$1" write) + \
-$(wrk_field "$1" timeout)"
+cpu_since() {  # BEFORE: the ticks used since `cpu_ticks` printed BEFORE, replicas and PostgreSQL
+  local now
+  read -r -a now <<<"$(cpu_ticks)"
+  read -r -a before <<<"$1"
+  echo "$((now[0] - before[0])) $((now[1] - before[1]))"
 }
-wrk_ms() { calc "sprintf(\"%.1f\", $(wrk_field "$1" "$2") / 1000)"; }
-
 run_load() {  # NAME BLOB_URL: both wrk processes at once; CPU ticks of replicas + PostgreSQL in $work/NAME.cpu
   local name=$1 info_pid blob_pid before
   cmp -s <(curl -sf "$2") "$bird" || fail "$name: $2 is not bird.tflite"
@@ -233,21 +207,35 @@ run_load() {  # NAME BLOB_URL: both wrk processes at once; CPU ticks of replicas
   blob_pid=$!
   wait "$info_pid" || { cat "$work/$name-info.wrk" >&2; fail "wrk failed"; }
   wait "$blob_pid" || { cat "$work/$name-blob.wrk" >&2; fail "wrk failed"; }
-  echo $(($(cpu_ticks) - before)) >"$work/$name.cpu"
+  cpu_since "$before" >"$work/$name.cpu"
   quiet_check "$name"
   grep -q '^WRK ' "$work/$name-info.wrk" && grep -q '^WRK ' "$work/$name-blob.wrk" ||
     { cat "$work/$name-info.wrk" "$work/$name-blob.wrk" >&2; fail "wrk printed no summary"; }
+}
+
+run_info() {  # NAME: model information alone, one wrk; CPU ticks in $work/NAME.cpu
+  local name=$1 before
+  say "$name: $info_connections connections on model info alone for $seconds s"
+  quiet_check "$name"
+  before=$(cpu_ticks)
+  wrk -t 2 -c "$info_connections" -d "${seconds}s" --timeout "$wrk_timeout" --latency -s "$work/info.lua" \
+    "$front/v1/models/birds" >"$work/$name.wrk" 2>&1 || { cat "$work/$name.wrk" >&2; fail "wrk failed"; }
+  cpu_since "$before" >"$work/$name.cpu"
+  quiet_check "$name"
+  grep -q '^WRK ' "$work/$name.wrk" || { cat "$work/$name.wrk" >&2; fail "wrk printed no summary"; }
 }
 
 # --- the runs -----------------------------------------------------------------------------------------------------
 start_replicas 1
 "$cli_bin" models publish --registry "${replica_urls[0]}" --token-file "$work/token" birds "$bird" >&2
 start_nginx 1 off
+run_info one-alone
 run_load one "$front/v1/blobs/$bird_sha"
 stop_nginx
 
 start_replicas 1  # a second replica beside the first
 start_nginx 2 off
+run_info two-alone
 run_load two "$front/v1/blobs/$bird_sha"
 stop_nginx
 
@@ -258,43 +246,81 @@ run_load static "$front/static/bird.tflite"
 for pid in "${replica_pids[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a replica died under load"; done
 
 # --- the table -----------------------------------------------------------------------------------------------
-met() { if (($(calc "($1) ? 1 : 0"))); then echo yes; else echo "**no**"; fi; }
-f0() { calc "sprintf(\"%.0f\", $1)"; }
-f2() { calc "sprintf(\"%.2f\", $1)"; }
-cpu_per_1000() {  # CPU seconds of replicas + PostgreSQL per 1000 requests (info and downloads)
-  calc "sprintf(\"%.3f\", $(cat "$work/$1.cpu") / $ticks / (($(wrk_field "$1-info" requests) + $(wrk_field "$1-blob" requests)) / 1000))"
+cpu_total() { awk '{ print $1 + $2 }' "$work/$1.cpu"; }  # ticks of replicas and PostgreSQL
+cpu_s() {  # NAME: "total (replicas / PostgreSQL)" CPU seconds
+  local parts
+  read -r -a parts <"$work/$1.cpu"
+  echo "$(f2 "$(cpu_total "$1") / $ticks") ($(f2 "${parts[0]} / $ticks") / $(f2 "${parts[1]} / $ticks"))"
+}
+cpu_per_1000() {  # NAME WRK...: CPU seconds of replicas + PostgreSQL per 1000 requests of the wrk runs
+  local name=$1 requests=0 run
+  shift
+  for run in "$@"; do requests=$((requests + $(wrk_field "$run" requests))); done
+  calc "sprintf(\"%.3f\", $(cpu_total "$name") / $ticks / ($requests / 1000))"
 }
 row() {  # NAME LABEL
   echo "| $2 | $(f0 "$(wrk_rps "$1-info")") | $(wrk_ms "$1-info" p50_us) / $(wrk_ms "$1-info" p99_us) |" \
     "$(f0 "$(wrk_rps "$1-blob")") | $(f0 "$(wrk_mbps "$1-blob")") | $(wrk_ms "$1-blob" p50_us) / $(wrk_ms "$1-blob" p99_us) |" \
-    "$(wrk_errors "$1-info") / $(wrk_errors "$1-blob") | $(f2 "$(cat "$work/$1.cpu") / $ticks") | $(cpu_per_1000 "$1") |"
+    "$(wrk_errors "$1-info") / $(wrk_errors "$1-blob") | $(cpu_s "$1") | $(cpu_per_1000 "$1" "$1-info" "$1-blob") |"
 }
-echo "Machine: $(nproc) cores; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2) (two at once, 2 threads each," \
+info_row() {  # NAME LABEL
+  echo "| $2 | $(f0 "$(wrk_rps "$1")") | $(wrk_ms "$1" p50_us) / $(wrk_ms "$1" p99_us) | $(wrk_errors "$1") |" \
+    "$(cpu_s "$1") | $(cpu_per_1000 "$1" "$1") |"
+}
+echo "Machine: $(nproc) cores; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2) (2 threads each," \
   "timeout $wrk_timeout); nginx $(nginx -v 2>&1 | sed 's|.*/||') with deploy/nginx/nginx.conf ($(nproc) workers," \
   "access log off); PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }'); everything shares the cores;" \
   "bird.tflite $(f2 "$bird_size / 1e6") MB; 1 MB = 10^6 bytes; ${seconds} s per row; $(date -u +%Y-%m-%d)."
 echo
+echo "Model information alone, $info_connections connections through nginx:"
+echo
+echo "| replicas | requests/s | p50 / p99 (ms) | errors | CPU s, replicas + PostgreSQL (replicas / PostgreSQL) | CPU s per 1000 requests |"
+echo "|---|---|---|---|---|---|"
+info_row one-alone "one"
+info_row two-alone "two"
+echo
+echo "Updates checked and models downloaded at once: $info_connections connections on model information and" \
+  "$blob_connections downloading, two wrk through nginx:"
+echo
 echo "| through nginx | info requests/s | info p50 / p99 (ms) | downloads/s | download MB/s | download p50 / p99 (ms) |" \
-  "errors info / downloads | CPU s, replicas + PostgreSQL | CPU s per 1000 requests |"
+  "errors info / downloads | CPU s, replicas + PostgreSQL (replicas / PostgreSQL) | CPU s per 1000 requests |"
 echo "|---|---|---|---|---|---|---|---|---|"
 row one "one replica"
 row two "two replicas"
 row cached "two replicas, model files cached by nginx"
 row static "peer: two replicas for info, the file from disk (nginx \`alias\`)"
 echo
-errors=$(calc "$(wrk_errors one-info) + $(wrk_errors one-blob) + $(wrk_errors two-info) + $(wrk_errors two-blob) + \
-$(wrk_errors cached-info) + $(wrk_errors cached-blob) + $(wrk_errors static-info) + $(wrk_errors static-blob)")
+errors=0
+for run in one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+  errors=$(calc "$errors + $(wrk_errors "$run")")
+done
 cache_ratio=$(f2 "$(wrk_mbps cached-blob) / $(wrk_mbps static-blob)")
-replica_ratio=$(f2 "$(wrk_rps two-info) / $(wrk_rps one-info)")
-cpu_ratio=$(f2 "$(cpu_per_1000 two) / $(cpu_per_1000 one)")
+replica_ratio=$(f2 "$(wrk_rps two-alone) / $(wrk_rps one-alone)")
+cpu_ratio=$(f2 "$(cpu_per_1000 two-alone two-alone) / $(cpu_per_1000 one-alone one-alone)")
+mixed_cpu_ratio=$(f2 "$(cpu_per_1000 two two-info two-blob) / $(cpu_per_1000 one one-info one-blob)")
 echo "| goal | measured | met |"
 echo "|---|---|---|"
-echo "| no errors in any row | $errors | $(met "$errors == 0") |"
+echo "| no errors in any run | $errors | $(met "$errors == 0") |"
 echo "| cached downloads ≥ 0.8× the static file's MB/s | ${cache_ratio}× | $(met "$cache_ratio >= $goal_cache_ratio") |"
-echo "| two replicas ≥ 0.9× one replica's info requests/s | ${replica_ratio}× | $(met "$replica_ratio >= $goal_replica_rps") |"
-echo "| two replicas' CPU s per 1000 requests within 10 % of one replica's | ${cpu_ratio}× |" \
+echo "| model information: two replicas ≥ 0.9× one replica's requests/s | ${replica_ratio}× |" \
+  "$(met "$replica_ratio >= $goal_replica_rps") |"
+echo "| model information: two replicas' CPU s per 1000 requests within 10 % of one replica's | ${cpu_ratio}× |" \
   "$(met "$cpu_ratio <= 1 + $goal_cpu && $cpu_ratio >= 1 - $goal_cpu") |"
+echo "| (mixed load: two replicas' CPU s per 1000 requests against one's; the mix of requests differs) |" \
+  "${mixed_cpu_ratio}× | — |"
 
+for run in one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+  if (($(wrk_errors "$run") > 0)); then
+    say "$run errors: non-2xx $(wrk_field "$run" status), connect $(wrk_field "$run" connect), read" \
+      "$(wrk_field "$run" read), write $(wrk_field "$run" write), timeout $(wrk_field "$run" timeout)"
+  fi
+done
+for log in "$work"/nginx-*/error.log; do
+  if grep -q '\[\(error\|crit\|alert\|emerg\)\]' "$log"; then
+    say "nginx ($(basename "$(dirname "$log")")) logged:"
+    grep '\[\(error\|crit\|alert\|emerg\)\]' "$log" | tail -n 5 >&2
+  fi
+done
 for index in "${!replica_pids[@]}"; do
   if grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | grep -q .; then
     say "replica $index logged:"; grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | tail -n 10 >&2

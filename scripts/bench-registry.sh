@@ -27,8 +27,8 @@ wrk_timeout=${BENCH_WRK_TIMEOUT:-30s}
 blob_connections=200 info_connections=64 wrk_threads=2
 goal_blob_ratio=0.5 goal_peak_mb=150 goal_flat=0.10 goal_info_rps=10000 goal_info_p99_ms=20 goal_download_ratio=0.8
 
-say() { echo "bench-registry: $*" >&2; }
-fail() { say "$*"; exit 1; }
+bench_name=bench-registry
+source scripts/bench-common.sh
 [[ "$blob_seconds" =~ ^[0-9]+$ && "$blob_seconds" -ge 2 ]] || fail "BENCH_SECONDS must be a whole number ≥ 2"
 [[ "$info_seconds" =~ ^[0-9]+$ && "$info_seconds" -ge 1 ]] || fail "BENCH_INFO_SECONDS must be a whole number ≥ 1"
 [[ "$download_runs" =~ ^[0-9]+$ && "$download_runs" -ge 1 ]] || fail "BENCH_DOWNLOAD_RUNS must be a whole number ≥ 1"
@@ -42,19 +42,9 @@ largest_name=$(basename "$largest" .tflite)
 if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null || ! command -v curl >/dev/null; then
   scripts/setup.sh --bench
 fi
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  for product in litevision-registry litevision; do
-    say "building $product (release)"
-    build_log=$(mktemp)
-    if ! swift build -c release --product "$product" >"$build_log" 2>&1; then
-      cat "$build_log" >&2; rm -f "$build_log"; fail "the build of $product failed"
-    fi
-    rm -f "$build_log"
-  done
-fi
+bench_build litevision-registry litevision
 registry_bin=.build/release/litevision-registry
 cli_bin=.build/release/litevision
-[[ -x $registry_bin && -x $cli_bin ]] || fail "no $registry_bin or $cli_bin"
 
 # --- temp folder, and cleanup of everything started --------------------------------------------------------
 work=$(mktemp -d -t litevision-bench-registry.XXXXXX)
@@ -75,8 +65,6 @@ trap 'exit 143' TERM
 
 now_ns() { date +%s%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-calc() { awk "BEGIN { printf \"%s\", $* }"; }
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_http() {  # URL PID: waits up to 30 s for a 200 from URL while PID lives
   local i
   for ((i = 0; i < 300; i++)); do
@@ -155,20 +143,7 @@ cmp -s <(curl -sf "$bird_blob") "$bird" || fail "the registry's blob is not bird
 cmp -s <(curl -sf "$nginx_url") "$bird" || fail "nginx's file is not bird.tflite"
 
 # --- wrk -------------------------------------------------------------------------------------------------------
-cat >"$work/report.lua" <<'EOF'
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    "WRK duration_us=%d requests=%d bytes=%d connect=%d read=%d write=%d status=%d timeout=%d p50_us=%d p99_us=%d\n",
-    summary.duration, summary.requests, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(99)))
-end
-EOF
-quiet_check() {  # warns when a compiler shares the 2 cores with the measurement
-  if pgrep -x swift-frontend >/dev/null || pgrep -x swift-build >/dev/null; then
-    say "warning: a Swift build is running during $1: its numbers are noisy"
-  fi
-}
+write_wrk_report "$work/report.lua"
 run_wrk() {  # NAME CONNECTIONS SECONDS URL: runs wrk, keeps its output in $work/NAME.wrk
   say "wrk: $2 connections for $3 s against $4"
   quiet_check "$1"
@@ -176,13 +151,6 @@ run_wrk() {  # NAME CONNECTIONS SECONDS URL: runs wrk, keeps its output in $work
     >"$work/$1.wrk" 2>&1 || { cat "$work/$1.wrk" >&2; fail "wrk failed"; }
   quiet_check "$1"
   grep -q '^WRK ' "$work/$1.wrk" || { cat "$work/$1.wrk" >&2; fail "wrk printed no summary"; }
-}
-wrk_field() { sed -n "s/^WRK .*\b$2=\([0-9]*\).*/\1/p" "$work/$1.wrk"; }
-wrk_rps() { calc "$(wrk_field "$1" requests) / ($(wrk_field "$1" duration_us) / 1e6)"; }
-wrk_mbps() { calc "$(wrk_field "$1" bytes) / ($(wrk_field "$1" duration_us) / 1e6) / 1e6"; }
-wrk_errors() {
-  calc "$(wrk_field "$1" status) + $(wrk_field "$1" connect) + $(wrk_field "$1" read) + $(wrk_field "$1" write) + \
-$(wrk_field "$1" timeout)"
 }
 wrk_error_detail() {
   echo "non-2xx $(wrk_field "$1" status), connect $(wrk_field "$1" connect), read $(wrk_field "$1" read), \
@@ -239,11 +207,6 @@ durable_ms=$(median <"$work/curl-durable.txt" | awk '{ printf "%.1f", $1 / 1e6 }
 noop_ms=$(median <"$work/noop.txt" | awk '{ printf "%.1f", $1 / 1e6 }')
 
 # --- the table -----------------------------------------------------------------------------------------------
-met() { if (($(calc "($1) ? 1 : 0"))); then echo yes; else echo "**no**"; fi; }
-f0() { calc "sprintf(\"%.0f\", $1)"; }
-f1() { calc "sprintf(\"%.1f\", $1)"; }
-f2() { calc "sprintf(\"%.2f\", $1)"; }
-
 reg_rps=$(wrk_rps registry-blob) ngx_rps=$(wrk_rps nginx-blob)
 reg_mbps=$(wrk_mbps registry-blob) ngx_mbps=$(wrk_mbps nginx-blob)
 reg_err=$(wrk_errors registry-blob) ngx_err=$(wrk_errors nginx-blob)

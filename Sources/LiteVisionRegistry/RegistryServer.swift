@@ -79,7 +79,9 @@ package enum RegistryServer {
         return Application(
             router: router, server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: port), serverName: "LiteVision registry"),
+                // A load balancer opening hundreds of connections at once: the default queue of 256 pending
+                // connections overflowed behind nginx (a dropped SYN is retried after 1 s: p99 latency of 1 s).
+                address: .hostname(host, port: port), serverName: "LiteVision registry", backlog: 4096),
             services: services, onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

@@ -12,19 +12,27 @@ import PostgresNIO
 /// cannot deadlock; a collision PostgreSQL reports anyway is ``RegistryError/conflict(_:)``.
 package struct PostgresMetadataStore: RegistryMetadataStore {
     let database: PostgresDatabase
+    /// The generation, read once for all the requests asking at the same moment (see ``SharedRead``).
+    private let generationRead: SharedRead<Int>
 
     init(database: PostgresDatabase) {
         self.database = database
+        generationRead = SharedRead { () throws(RegistryError) in
+            try await database.withConnection("reading the generation") { connection in
+                try await Self.integer(
+                    connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
+            }
+        }
     }
 
     private static let modelColumns =
         "name, latest_version, rollout_version, rollout_percent, is_private, last_version"
     private static let versionColumns = "name, version, sha256, size, created, summary"
 
+    /// The generation as of a read that started after this call: a change committed through any replica before
+    /// the call is seen.
     package func generation() async throws(RegistryError) -> Int {
-        try await database.withConnection("reading the generation") { connection in
-            try await Self.integer(connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
-        }
+        try await generationRead.value()
     }
 
     package func models() async throws(RegistryError) -> [ModelRecord] {

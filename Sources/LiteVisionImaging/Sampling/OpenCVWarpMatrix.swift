@@ -1,27 +1,62 @@
-/// The inverse perspective matrix OpenCV's `warpPerspective` samples with when MediaPipe stretches a
-/// `sourceWidth`×`sourceHeight` image to `width`×`height`, computed with OpenCV's own arithmetic, so that
-/// positions on an exact half (which round differently after a one-ulp error) land where OpenCV puts them.
+import LiteVisionSystem
+
+/// The inverse perspective matrix OpenCV's `warpPerspective` samples with when MediaPipe stretches an image
+/// (or a frame turned by `ImageProcessingOptions(rotation_degrees:)`) to the model input, computed with the
+/// arithmetic of MediaPipe and OpenCV, so that positions on an exact half (which round differently after a
+/// one-ulp error) land where OpenCV puts them.
 ///
-/// MediaPipe builds the forward matrix with `getPerspectiveTransform` (an 8×8 system solved by Gaussian
-/// elimination with partial pivoting) from the image corners to the output corners; `warpPerspective`
-/// inverts it with the closed-form 3×3 inverse. Neither result is exactly `sourceWidth / width`: entries are
-/// off by an ulp, and the perspective row gets entries of about 1e-18 that move some positions by an ulp.
-/// Checked against OpenCV's own functions on 12,016 size pairs (identical bits) and against MediaPipe's
-/// results.
+/// MediaPipe's region of interest is the whole image, turned by the rotation (a float angle, and for 90° and
+/// 270° a width and height scaled by the image's aspect ratio in double, then stored as floats); OpenCV's
+/// `RotatedRect::points` gives its corners (float trigonometry). The forward matrix comes from
+/// `getPerspectiveTransform` (an 8×8 system solved by Gaussian elimination with partial pivoting) from those
+/// corners to the output corners; `warpPerspective` inverts it with the closed-form 3×3 inverse. Neither result
+/// is exactly the ideal scale: entries are off by an ulp, and the perspective row gets entries of about 1e-18
+/// that move some positions by an ulp. Checked against OpenCV's own functions on 12,016 size pairs (identical
+/// bits, unrotated) and against MediaPipe's results (every rotation).
 struct OpenCVWarpMatrix {
     /// The inverse matrix, row by row.
     let inverse: [Double]
     /// OpenCV's work blocks: the x origin of a position's block matters to its rounding.
     let blockWidth: Int
 
+    /// The stretch of a whole `sourceWidth`×`sourceHeight` image to `width`×`height` (no rotation).
     init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
-        let source: [(Float, Float)] = [
-            (0, Float(sourceHeight)), (0, 0), (Float(sourceWidth), 0), (Float(sourceWidth), Float(sourceHeight)),
-        ]
+        self.init(
+            storedWidth: sourceWidth, storedHeight: sourceHeight, rotationDegrees: 0, width: width, height: height)
+    }
+
+    /// The stretch of a `storedWidth`×`storedHeight` frame turned by `rotationDegrees` (0, 90, 180 or 270, as
+    /// MediaPipe's `rotation_degrees`) to `width`×`height`; positions are in the stored frame's pixels.
+    init(storedWidth: Int, storedHeight: Int, rotationDegrees: Int, width: Int, height: Int) {
+        let source = Self.regionCorners(
+            storedWidth: storedWidth, storedHeight: storedHeight, rotationDegrees: rotationDegrees)
         let target: [(Float, Float)] = [(0, Float(height)), (0, 0), (Float(width), 0), (Float(width), Float(height))]
         inverse = Self.inverted(Self.perspective(from: source, to: target))
         let blockHeight = min(16, height)
         blockWidth = min(1024 / blockHeight, width)
+    }
+
+    /// The corners of MediaPipe's region of interest for the whole frame turned by `rotationDegrees`, in the
+    /// order of OpenCV's `RotatedRect::points`, each step in the precision its code uses.
+    static func regionCorners(storedWidth: Int, storedHeight: Int, rotationDegrees: Int) -> [(Float, Float)] {
+        // The task API (Python, double): the normalized rectangle, stored as protobuf floats.
+        let rotation = Float(Double(-rotationDegrees) * Double.pi / 180)
+        var normalizedWidth: Float = 1, normalizedHeight: Float = 1
+        if rotationDegrees % 180 != 0 {
+            normalizedWidth = Float(1.0 * Double(storedHeight) / Double(storedWidth))
+            normalizedHeight = Float(1.0 * Double(storedWidth) / Double(storedHeight))
+        }
+        // ImageToTensorCalculator's GetRoi (float).
+        let centerX: Float = 0.5 * Float(storedWidth), centerY: Float = 0.5 * Float(storedHeight)
+        let roiWidth = normalizedWidth * Float(storedWidth), roiHeight = normalizedHeight * Float(storedHeight)
+        // The OpenCV converter: the angle in degrees (a float product divided by the double M_PI, kept as float).
+        let angle = Float(Double(rotation * 180) / Double.pi)
+        // RotatedRect::points.
+        let radians = Double(angle) * Double.pi / 180
+        let b = Float(cos(radians)) * 0.5, a = Float(sin(radians)) * 0.5
+        let x0 = centerX - a * roiHeight - b * roiWidth, y0 = centerY + b * roiHeight - a * roiWidth
+        let x1 = centerX + a * roiHeight - b * roiWidth, y1 = centerY - b * roiHeight - a * roiWidth
+        return [(x0, y0), (x1, y1), (2 * centerX - x0, 2 * centerY - y0), (2 * centerX - x1, 2 * centerY - y1)]
     }
 
     /// Output pixel `u, v`'s source position in 1/32 pixels: OpenCV's expression, evaluated in its order.

@@ -73,8 +73,18 @@ package struct WarpPlan: Sendable {
                 exception(u: pixel.u, v: pixel.v, x: pixel.x, y: pixel.y, upright: upright)
             }
         case .rotatedRectangle:
-            columns = rotatedAxis(upright: upright, output: width, vertical: false)
-            rows = rotatedAxis(upright: upright, output: height, vertical: true)
+            if let degrees = Self.rotationDegrees[orientation] {
+                // MediaPipe's own rotations: OpenCV's matrix for the turned region, positions in stored pixels.
+                let matrix = OpenCVWarpMatrix(
+                    storedWidth: sourceWidth, storedHeight: sourceHeight, rotationDegrees: degrees, width: width,
+                    height: height)
+                (columns, rows) = storedAxes(matrix)
+                exceptions = storedExceptions(matrix, columns: columns, rows: rows)
+            } else {
+                // Mirrored orientations (MediaPipe has none): the same rule with the axis flipped, computed directly.
+                columns = rotatedAxis(upright: upright, output: width, vertical: false)
+                rows = rotatedAxis(upright: upright, output: height, vertical: true)
+            }
         }
         (columnOffsets, columnFractions) = (columns.offsets, columns.fractions)
         (rowOffsets, rowFractions) = (rows.offsets, rows.fractions)
@@ -90,8 +100,12 @@ package struct WarpPlan: Sendable {
             && self.width == width && self.height == height
     }
 
-    /// One axis of the plan: tap offsets (all first taps, then all second taps) and second-tap weights.
-    private typealias Axis = (offsets: [Int32], fractions: [Int32])
+    /// One axis of the plan: tap offsets (all first taps, then all second taps), second-tap weights, and the
+    /// 1/32-pixel positions they were made from (along the stored axis the upright axis runs on).
+    private typealias Axis = (offsets: [Int32], fractions: [Int32], positions: [Int])
+
+    /// MediaPipe's `rotation_degrees` for a frame stored turned by an orientation (none for mirrored ones).
+    static let rotationDegrees: [ImageOrientation: Int] = [.up: 0, .right: 90, .down: 180, .left: 270]
 
     /// The byte offset of stored pixel `x, y` in the region.
     private func offset(x: Int, y: Int) -> Int { y * bytesPerRow + x * bytesPerPixel }
@@ -118,7 +132,7 @@ package struct WarpPlan: Sendable {
             offsets[output + index] = Int32(stored(min(max((fixed >> 5) + 1, 0), length - 1)) - origin)
             fractions[index] = Int32(fixed & 31)
         }
-        return (offsets, fractions)
+        return (offsets, fractions, positions)
     }
 
     /// Output pixel `u, v` sampled at upright position `x, y` (1/32 pixels), as an exception to the tables.
@@ -133,30 +147,78 @@ package struct WarpPlan: Sendable {
             fractions: SIMD2(Int32(x & 31), Int32(y & 31)))
     }
 
-    /// An upright axis under ``Mapping/rotatedRectangle``: the upright position mapped to a stored position
-    /// (continuous coordinates: a flipped axis is `size − p`), rounded there, taps along the stored axis it
-    /// runs on. Offsets count along that stored axis only, so a column term plus a row term is the pixel's.
+    /// An upright axis under ``Mapping/rotatedRectangle`` for a mirrored orientation: the upright position
+    /// mapped to a stored position (continuous coordinates: a flipped axis is `size − p`), rounded there, taps
+    /// along the stored axis it runs on.
     private func rotatedAxis(upright: (width: Int, height: Int), output: Int, vertical: Bool) -> Axis {
-        let length = vertical ? upright.height : upright.width
-        let scale = Double(length) / Double(output)
-        // Upright columns run along stored rows when the orientation swaps the axes.
         let alongStoredY = vertical != orientation.swapsDimensions
-        let storedLength = alongStoredY ? sourceHeight : sourceWidth
-        var offsets = [Int32](repeating: 0, count: output * 2)
-        var fractions = [Int32](repeating: 0, count: output)
-        for index in 0..<output {
+        let scale = Double(vertical ? upright.height : upright.width) / Double(output)
+        let positions = (0..<output).map { index in
             let position = Double(index) * scale
             let stored = orientation.inverse.mapToUpright(
                 x: vertical ? 0 : position, y: vertical ? position : 0,
                 storedWidth: upright.width, storedHeight: upright.height)
-            let fixed = Self.fixedPoint(alongStoredY ? stored.y : stored.x)
+            return Self.fixedPoint(alongStoredY ? stored.y : stored.x)
+        }
+        return storedAxis(positions: positions, alongStoredY: alongStoredY)
+    }
+
+    /// Both axes under ``Mapping/rotatedRectangle`` from OpenCV's matrix: an output column's position along the
+    /// stored axis it runs on as in output row 0, a row's as in output column 0.
+    private func storedAxes(_ matrix: OpenCVWarpMatrix) -> (columns: Axis, rows: Axis) {
+        // Upright columns run along stored rows when the orientation swaps the axes.
+        let swaps = orientation.swapsDimensions
+        let columns = (0..<width).map { u in
+            let position = matrix.position(u, 0)
+            return swaps ? position.y : position.x
+        }
+        let rows = (0..<height).map { v in
+            let position = matrix.position(0, v)
+            return swaps ? position.x : position.y
+        }
+        return (storedAxis(positions: columns, alongStoredY: swaps), storedAxis(positions: rows, alongStoredY: !swaps))
+    }
+
+    /// The output pixels whose stored position under `matrix` is not their column's and row's (an ulp of the
+    /// matrix moving an exact half), as exceptions with their four stored taps.
+    private func storedExceptions(_ matrix: OpenCVWarpMatrix, columns: Axis, rows: Axis) -> [WarpException] {
+        let swaps = orientation.swapsDimensions
+        var found: [WarpException] = []
+        for v in 0..<height {
+            for u in 0..<width {
+                let (x, y) = matrix.position(u, v)
+                let expected =
+                    swaps ? (rows.positions[v], columns.positions[u]) : (columns.positions[u], rows.positions[v])
+                guard x != expected.0 || y != expected.1 else { continue }
+                let left = min(max(x >> 5, 0), sourceWidth - 1), right = min(max((x >> 5) + 1, 0), sourceWidth - 1)
+                let top = min(max(y >> 5, 0), sourceHeight - 1), bottom = min(max((y >> 5) + 1, 0), sourceHeight - 1)
+                found.append(
+                    WarpException(
+                        pixel: Int32(v * width + u),
+                        offsets: SIMD4(
+                            Int32(offset(x: left, y: top)), Int32(offset(x: right, y: top)),
+                            Int32(offset(x: left, y: bottom)), Int32(offset(x: right, y: bottom))),
+                        fractions: SIMD2(Int32(x & 31), Int32(y & 31))))
+            }
+        }
+        return found
+    }
+
+    /// Taps along one stored axis from 1/32-pixel positions on it, clamped to the region (border replicate).
+    /// Offsets count along that axis only, so a column term plus a row term is the pixel's.
+    private func storedAxis(positions: [Int], alongStoredY: Bool) -> Axis {
+        let storedLength = alongStoredY ? sourceHeight : sourceWidth
+        let output = positions.count
+        var offsets = [Int32](repeating: 0, count: output * 2)
+        var fractions = [Int32](repeating: 0, count: output)
+        for (index, fixed) in positions.enumerated() {
             let first = min(max(fixed >> 5, 0), storedLength - 1)
             let second = min(max((fixed >> 5) + 1, 0), storedLength - 1)
             offsets[index] = Int32(alongStoredY ? offset(x: 0, y: first) : offset(x: first, y: 0))
             offsets[output + index] = Int32(alongStoredY ? offset(x: 0, y: second) : offset(x: second, y: 0))
             fractions[index] = Int32(fixed & 31)
         }
-        return (offsets, fractions)
+        return (offsets, fractions, positions)
     }
 
     /// A position in OpenCV's 1/32-pixel fixed point: `position × 32` rounded half to even (`cvRound`), the

@@ -16,7 +16,26 @@ final class NginxProcess {
     private let log = OutputLog()
 
     /// nginx in front of the registry replicas listening on `replicas` (two ports).
-    init(replicas: [Int]) throws {
+    convenience init(replicas: [Int]) throws {
+        let deploy = try String(contentsOf: Self.configuration, encoding: .utf8)
+        try self.init { port, folder in
+            var text = deploy
+            for (site, value) in [
+                ("listen 8080;", "listen 127.0.0.1:\(port);"), ("registry-a:8470", "127.0.0.1:\(replicas[0])"),
+                ("registry-b:8470", "127.0.0.1:\(replicas[1])"), ("/var/cache/nginx/litevision", folder.path),
+            ] {
+                guard text.contains(site) else {
+                    throw PostgresServerError(message: "deploy/nginx/nginx.conf no longer has the site value \(site)")
+                }
+                text = text.replacingOccurrences(of: site, with: value)
+            }
+            return text
+        }
+    }
+
+    /// nginx with a configuration of the test's own: `configuration(port, folder)` gives its text, listening on
+    /// `port` (nginx is ready when that port accepts) and keeping its files in `folder`.
+    init(configuration: (_ port: Int, _ folder: URL) throws -> String) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw PostgresServerError(message: "nginx is not at \(Self.executable): run scripts/setup.sh --dev")
         }
@@ -24,16 +43,7 @@ final class NginxProcess {
         // As root nginx runs its workers as `nobody`, who must write the cache.
         chmod(folder.path, 0o777)
         port = try PostgresServer.freePort()
-        var text = try String(contentsOf: Self.configuration, encoding: .utf8)
-        for (site, value) in [
-            ("listen 8080;", "listen 127.0.0.1:\(port);"), ("registry-a:8470", "127.0.0.1:\(replicas[0])"),
-            ("registry-b:8470", "127.0.0.1:\(replicas[1])"), ("/var/cache/nginx/litevision", folder.path),
-        ] {
-            guard text.contains(site) else {
-                throw PostgresServerError(message: "deploy/nginx/nginx.conf no longer has the site value \(site)")
-            }
-            text = text.replacingOccurrences(of: site, with: value)
-        }
+        let text = try configuration(port, folder)
         let configuration = folder.appendingPathComponent("nginx.conf")
         try text.write(to: configuration, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: Self.executable)

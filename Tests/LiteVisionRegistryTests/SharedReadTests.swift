@@ -1,0 +1,65 @@
+@testable import LiteVisionRegistryPostgres
+import LiteVisionRegistryStorage
+import Synchronization
+import Testing
+
+/// The PostgreSQL registry reads the metadata generation once for all the requests asking at the same moment,
+/// and never answers a request with a read that started before it.
+@Suite("SharedRead: one read for concurrent callers, never older than the call")
+struct SharedReadTests {
+    /// Counts reads; each read's value is its number (1, 2, …), taken when it starts.
+    final class Reads: Sendable {
+        let started = Mutex(0)
+        let failing = Mutex(false)
+        func start() -> Int {
+            started.withLock {
+                $0 += 1; return $0
+            }
+        }
+        var count: Int { started.withLock { $0 } }
+    }
+
+    static func shared(_ reads: Reads, taking duration: Duration) -> SharedRead<Int> {
+        SharedRead { () throws(RegistryError) in
+            let number = reads.start()
+            try? await Task.sleep(for: duration)
+            if reads.failing.withLock({ $0 }) { throw RegistryError.unavailable("the database is down") }
+            return number
+        }
+    }
+
+    @Test("50 callers at once share a few reads; a caller gets a read that started after it called")
+    func sharedAndFresh() async throws {
+        let reads = Reads()
+        let shared = Self.shared(reads, taking: .milliseconds(100))
+        let values = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { try await shared.value() } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(values.count == 50)
+        #expect(reads.count <= 10, "\(reads.count) reads for 50 callers")
+
+        // A read is running; a caller arriving now must get a later one.
+        let running = Task { try await shared.value() }
+        while reads.count == values.max()! { try await Task.sleep(for: .milliseconds(1)) }
+        let startedBefore = reads.count
+        let value = try await shared.value()
+        #expect(value > startedBefore)
+        #expect(try await running.value == startedBefore)
+    }
+
+    @Test("A failed read fails every caller sharing it; the next call reads again")
+    func failureIsShared() async throws {
+        let reads = Reads()
+        let shared = Self.shared(reads, taking: .milliseconds(50))
+        reads.failing.withLock { $0 = true }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 { group.addTask { (try? await shared.value()) == nil } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes == [Bool](repeating: true, count: 10))
+        reads.failing.withLock { $0 = false }
+        let before = reads.count
+        #expect(try await shared.value() == before + 1)
+    }
+}
