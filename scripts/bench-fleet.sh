@@ -49,7 +49,7 @@ cli_bin=$PWD/.build/release/litevision
 # --- temp folder, and cleanup of everything started --------------------------------------------------------
 work=$(mktemp -d -t litevision-bench-fleet.XXXXXX)
 chmod 755 "$work"
-replica_pids=() nginx_pid="" pg_started=0
+replica_pids=() nginx_pid="" wrk_pids=() pg_started=0
 as_postgres=()
 [[ $(id -u) -eq 0 ]] && as_postgres=(runuser -u postgres --)  # PostgreSQL refuses to run as root
 stop_replicas() {
@@ -65,6 +65,8 @@ stop_nginx() {
   nginx_pid=""
 }
 cleanup() {
+  local pid
+  for pid in "${wrk_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   stop_nginx
   stop_replicas
   ((pg_started)) && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast -w stop >/dev/null 2>&1 || true
@@ -108,14 +110,15 @@ start_replicas() {  # COUNT: more replicas, beside those running
     "$registry_bin" serve --database "$database" --port 0 >"$work/replica-$index.out" 2>"$work/replica-$index.err" &
     pid=$!
     replica_pids+=("$pid")
-    url=""
+    url="" ready=0
     for ((i = 0; i < 600; i++)); do
       url=$(sed -n 's/.* at \(http:[^ ]*\).*/\1/p' "$work/replica-$index.out" | head -n 1)
-      [[ -n "$url" ]] && curl -sf -o /dev/null "$url/ready" && break
+      [[ -n "$url" ]] && curl -sf -o /dev/null "$url/ready" && { ready=1; break; }
       kill -0 "$pid" 2>/dev/null || { cat "$work/replica-$index.err" >&2; fail "replica $index did not start"; }
       sleep 0.1
     done
-    [[ -n "$url" ]] || fail "replica $index printed no address"
+    [[ -n "$url" ]] || fail "replica $index printed no address in 60 s"
+    ((ready)) || { tail -n 20 "$work/replica-$index.err" >&2; fail "replica $index at $url was not ready in 60 s"; }
     replica_urls+=("$url")
   done
 }
@@ -176,20 +179,21 @@ EOF
 cpu_ticks() {  # utime + stime of the replicas, then of PostgreSQL with its running and exited backends
   local replicas=0 postgres=0 pid fields
   for pid in "${replica_pids[@]}"; do
-    read -r -a fields <"/proc/$pid/stat"
+    read -r -a fields 2>/dev/null <"/proc/$pid/stat" || fail "replica (pid $pid) is no longer running"
     replicas=$((replicas + fields[13] + fields[14]))
   done
-  read -r -a fields <"/proc/$postmaster/stat"
+  read -r -a fields 2>/dev/null <"/proc/$postmaster/stat" || fail "PostgreSQL (pid $postmaster) is no longer running"
   postgres=$((fields[13] + fields[14] + fields[15] + fields[16]))
   for pid in $(pgrep -P "$postmaster"); do
-    read -r -a fields <"/proc/$pid/stat" 2>/dev/null || continue
+    read -r -a fields 2>/dev/null <"/proc/$pid/stat" || continue  # a backend that just ended
     postgres=$((postgres + fields[13] + fields[14]))
   done
   echo "$replicas $postgres"
 }
 cpu_since() {  # BEFORE: the ticks used since `cpu_ticks` printed BEFORE, replicas and PostgreSQL
-  local now
-  read -r -a now <<<"$(cpu_ticks)"
+  local now ticks
+  ticks=$(cpu_ticks)  # a line of its own: a failure here stops the script
+  read -r -a now <<<"$ticks"
   read -r -a before <<<"$1"
   echo "$((now[0] - before[0])) $((now[1] - before[1]))"
 }
@@ -205,8 +209,10 @@ run_load() {  # NAME BLOB_URL: both wrk processes at once; CPU ticks of replicas
   wrk -t 2 -c "$blob_connections" -d "${seconds}s" --timeout "$wrk_timeout" --latency -s "$work/report.lua" \
     "$2" >"$work/$name-blob.wrk" 2>&1 &
   blob_pid=$!
+  wrk_pids=("$info_pid" "$blob_pid")
   wait "$info_pid" || { cat "$work/$name-info.wrk" >&2; fail "wrk failed"; }
   wait "$blob_pid" || { cat "$work/$name-blob.wrk" >&2; fail "wrk failed"; }
+  wrk_pids=()
   cpu_since "$before" >"$work/$name.cpu"
   quiet_check "$name"
   grep -q '^WRK ' "$work/$name-info.wrk" && grep -q '^WRK ' "$work/$name-blob.wrk" ||
@@ -322,7 +328,7 @@ for log in "$work"/nginx-*/error.log; do
   fi
 done
 for index in "${!replica_pids[@]}"; do
-  if grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | grep -q .; then
+  if grep -qvE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err"; then
     say "replica $index logged:"; grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | tail -n 10 >&2
   fi
 done

@@ -81,6 +81,7 @@ package enum RegistryServer {
             configuration: ApplicationConfiguration(
                 // A load balancer opening hundreds of connections at once: the default queue of 256 pending
                 // connections overflowed behind nginx (a dropped SYN is retried after 1 s: p99 latency of 1 s).
+                // Linux caps it at net.core.somaxconn (4096 since kernel 5.4).
                 address: .hostname(host, port: port), serverName: "LiteVision registry", backlog: 4096),
             services: services, onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)

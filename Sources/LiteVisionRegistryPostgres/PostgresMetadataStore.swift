@@ -17,7 +17,8 @@ package struct PostgresMetadataStore: RegistryMetadataStore {
 
     init(database: PostgresDatabase) {
         self.database = database
-        generationRead = SharedRead { () throws(RegistryError) in
+        // The read (a one-row SELECT) must be answered, connection included, within the lease timeout.
+        generationRead = SharedRead(deadline: database.leaseTimeout) { () throws(RegistryError) in
             try await database.withConnection("reading the generation") { connection in
                 try await Self.integer(
                     connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
@@ -172,7 +173,7 @@ package struct PostgresMetadataStore: RegistryMetadataStore {
     }
 
     package func insertToken(_ token: TokenRecord) async throws(RegistryError) {
-        try await database.withConnection("storing a token") { connection in
+        _ = try await database.withConnection("storing a token") { connection in
             try await connection.query(
                 """
                 INSERT INTO registry_token (hash, role, model, created)

@@ -27,7 +27,9 @@ struct StorageOptions: ParsableArguments {
 
     @Option(
         name: .customLong("database-timeout"),
-        help: "Seconds a request waits for a PostgreSQL connection before it is answered 503.")
+        help:
+            "Seconds a request waits for a PostgreSQL connection (and, for the shared check of what changed, for its answer) before it is answered 503."
+    )
     var databaseTimeout = 5
 
     @Option(

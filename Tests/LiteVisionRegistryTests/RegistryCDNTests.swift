@@ -10,19 +10,35 @@ import Testing
 struct RegistryCDNTests {
     /// The registry, and nginx with two sites: the front (what clients are configured with) and the CDN.
     final class Setup {
-        let folder = TestData.temporaryDirectory("registry-cdn")
+        let folder: URL
         let server: RegistryProcess
         let nginx: NginxProcess
         let cdnPort: Int
         let tokenFile: String
 
+        /// Started, or nothing left behind: a failure stops what had started and removes the folder.
         init() throws {
-            server = try RegistryProcess(data: folder.appendingPathComponent("data").path)
-            tokenFile = try server.makePublishToken(in: folder).file
-            let cdnPort = try PostgresServer.freePort()
-            self.cdnPort = cdnPort
-            let registry = "127.0.0.1:\(server.port)"
-            nginx = try NginxProcess { port, folder in
+            let folder = TestData.temporaryDirectory("registry-cdn")
+            self.folder = folder
+            var started: RegistryProcess?
+            do {
+                let server = try RegistryProcess(data: folder.appendingPathComponent("data").path)
+                started = server
+                self.server = server
+                tokenFile = try server.makePublishToken(in: folder).file
+                let cdnPort = try PostgresServer.freePort()
+                self.cdnPort = cdnPort
+                nginx = try Self.nginx(registry: "127.0.0.1:\(server.port)", cdnPort: cdnPort)
+            } catch {
+                started?.stop()
+                try? FileManager.default.removeItem(at: folder)
+                throw error
+            }
+        }
+
+        /// nginx with the front site (redirecting model files to the CDN) and the CDN site (caching them).
+        static func nginx(registry: String, cdnPort: Int) throws -> NginxProcess {
+            try NginxProcess { port, folder in
                 // Each line of the log: the site's port, the status, the request line, the token ("-" for none).
                 """
                 events { worker_connections 64; }
@@ -58,11 +74,19 @@ struct RegistryCDNTests {
             #expect(result.status == 0, "\(result.errors)")
         }
 
-        /// nginx's log lines for the blob of `sha256`: port, status, and whether a token came.
-        func blobRequests(_ sha256: String) -> [String] {
-            nginx.output.split(separator: "\n").filter { $0.contains("GET /v1/blobs/\(sha256) ") }.map { line in
-                let parts = line.split(separator: " ")
-                return "\(parts[0]) \(parts[1]) " + (line.hasSuffix("token=-") ? "no token" : "token")
+        /// nginx's log lines for the blob of `sha256`: port, status, and whether a token came; waits up to 10 s
+        /// for `count` of them (nginx's log reaches the test through a pipe).
+        func blobRequests(_ sha256: String, count: Int) -> [String] {
+            let deadline = Date().addingTimeInterval(10)
+            while true {
+                let lines = nginx.output.split(separator: "\n").filter { $0.contains("GET /v1/blobs/\(sha256) ") }
+                if lines.count >= count || Date() > deadline {
+                    return lines.map { line in
+                        let parts = line.split(separator: " ")
+                        return "\(parts[0]) \(parts[1]) " + (line.hasSuffix("token=-") ? "no token" : "token")
+                    }
+                }
+                usleep(20_000)
             }
         }
 
@@ -89,7 +113,7 @@ struct RegistryCDNTests {
         // Each device: a redirect from the front, the file from the CDN.
         let front = "\(setup.nginx.port)", cdn = "\(setup.cdnPort)"
         #expect(
-            setup.blobRequests(sha256) == [
+            setup.blobRequests(sha256, count: 4) == [
                 "\(front) 302 no token", "\(cdn) 200 no token", "\(front) 302 no token", "\(cdn) 200 no token",
             ], "\(setup.nginx.output)")
         // The CDN asked the registry once: the registry served the file once.
@@ -128,7 +152,9 @@ struct RegistryCDNTests {
         let sha256 = SHA256Digest.hex(
             of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite")))))
         #expect(
-            setup.blobRequests(sha256) == ["\(setup.nginx.port) 302 token", "\(setup.cdnPort) \(status) no token"],
+            setup.blobRequests(sha256, count: 2) == [
+                "\(setup.nginx.port) 302 token", "\(setup.cdnPort) \(status) no token",
+            ],
             "\(setup.nginx.output)")
     }
 }

@@ -225,6 +225,56 @@ struct RegistryPostgresTests {
         #expect(Self.versions(Self.json(try await Self.send("GET", a.base + "/v1/models/birds").body)) == [2, 1])
     }
 
+    @Test(
+        "A query PostgreSQL never answers (its table locked by another session): 503 at the timeout, not a hang; then served",
+        .timeLimit(.minutes(3)))
+    func stuckQuery() async throws {
+        let fleet = try await Fleet(replicas: [["--database-timeout", "2"]])
+        let replica = fleet.replicas[0]
+        #expect(try await Self.publish(Self.bird, as: "birds", through: replica, token: fleet.token).status == 201)
+        // Another session holds the table every request reads first, for 10 s: the replica's SELECT waits on it.
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: PostgresServer.binaries + "/psql")
+        locker.arguments = [
+            "-h", "127.0.0.1", "-p", String(fleet.postgres.port), "-U", "postgres", "-d", fleet.postgres.database,
+            "-v", "ON_ERROR_STOP=1", "-c",
+            "BEGIN; LOCK TABLE registry_state IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(10); COMMIT;",
+        ]
+        locker.environment = ProcessInfo.processInfo.environment.merging(fleet.postgres.environment) { $1 }
+        locker.standardOutput = FileHandle.nullDevice
+        try locker.run()
+        defer { if locker.isRunning { locker.terminate() } }
+        let lockedBy = "SELECT count(*) FROM pg_locks WHERE relation = 'registry_state'::regclass AND granted"
+        var locked = false
+        for _ in 0..<100 where !locked {
+            locked = try fleet.postgres.query(lockedBy) != "0"
+            if !locked { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(locked, "the other session never took the lock")
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let url = replica.base + "/v1/models/birds"
+        let answers = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for _ in 0..<5 {
+                group.addTask {
+                    let answer = try await Self.send("GET", url)
+                    return (answer.status, answer.body)
+                }
+            }
+            return try await group.reduce(into: [(Int, Data)]()) { $0.append($1) }
+        }
+        let waited = clock.now - started
+        for (status, body) in answers {
+            #expect(status == 503, "\(String(decoding: body, as: UTF8.self))")
+            #expect((Self.json(body)["error"] as? String)?.contains("did not answer within 2") == true)
+        }
+        #expect(waited < .seconds(8), "answered after \(waited), the lock is held 10 s")
+        locker.waitUntilExit()
+        let served = try await Self.send("GET", replica.base + "/v1/models/birds")
+        #expect(served.status == 200 && Self.versions(Self.json(served.body)) == [1])
+    }
+
     @Test("kill -9 of replicas mid-upload (receiving the body; copying chunks): nothing half-listed, leftovers removed")
     func killedMidUpload() async throws {
         let fleet = try await Fleet()

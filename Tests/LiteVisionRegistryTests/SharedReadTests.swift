@@ -1,5 +1,6 @@
 @testable import LiteVisionRegistryPostgres
 import LiteVisionRegistryStorage
+import Glibc
 import Synchronization
 import Testing
 
@@ -20,7 +21,7 @@ struct SharedReadTests {
     }
 
     static func shared(_ reads: Reads, taking duration: Duration) -> SharedRead<Int> {
-        SharedRead { () throws(RegistryError) in
+        SharedRead(deadline: .seconds(30)) { () throws(RegistryError) in
             let number = reads.start()
             try? await Task.sleep(for: duration)
             if reads.failing.withLock({ $0 }) { throw RegistryError.unavailable("the database is down") }
@@ -28,7 +29,9 @@ struct SharedReadTests {
         }
     }
 
-    @Test("50 callers at once share a few reads; a caller gets a read that started after it called")
+    @Test(
+        "50 callers at once share a few reads; a caller gets a read that started after it called",
+        .timeLimit(.minutes(1)))
     func sharedAndFresh() async throws {
         let reads = Reads()
         let shared = Self.shared(reads, taking: .milliseconds(100))
@@ -48,7 +51,7 @@ struct SharedReadTests {
         #expect(try await running.value == startedBefore)
     }
 
-    @Test("A failed read fails every caller sharing it; the next call reads again")
+    @Test("A failed read fails every caller sharing it; the next call reads again", .timeLimit(.minutes(1)))
     func failureIsShared() async throws {
         let reads = Reads()
         let shared = Self.shared(reads, taking: .milliseconds(50))
@@ -58,8 +61,52 @@ struct SharedReadTests {
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes == [Bool](repeating: true, count: 10))
+        #expect(reads.count <= 3, "\(reads.count) reads for 10 callers")
         reads.failing.withLock { $0 = false }
         let before = reads.count
         #expect(try await shared.value() == before + 1)
+    }
+
+    @Test(
+        "A read that never answers fails its callers at the deadline; the next callers read again",
+        .timeLimit(.minutes(1)))
+    func stuckRead() async throws {
+        let reads = Reads()
+        let stuck = Mutex(true)
+        let shared = SharedRead<Int>(deadline: .milliseconds(300)) { () throws(RegistryError) in
+            let number = reads.start()
+            // A stuck query: waits without end, deaf to cancellation, while `stuck` holds.
+            while stuck.withLock({ $0 }) { usleep(1000); await Task.yield() }
+            return number
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let errors = await withTaskGroup(of: RegistryError?.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do throws(RegistryError) {
+                        _ = try await shared.value()
+                        return nil
+                    } catch { return error }
+                }
+            }
+            return await group.reduce(into: [RegistryError?]()) { $0.append($1) }
+        }
+        let waited = clock.now - started
+        #expect(errors.count == 10)
+        for error in errors {
+            guard let error, case .unavailable(let message) = error else {
+                Issue.record("expected unavailable, got \(String(describing: error))")
+                continue
+            }
+            #expect(message.contains("did not answer within 0.3 s"), "\(message)")
+        }
+        #expect(waited < .seconds(10), "callers waited \(waited)")
+        #expect(reads.count <= 3, "\(reads.count) reads for 10 callers")
+
+        // The first read is still stuck; a new caller gets a read of its own, which answers.
+        let before = reads.count
+        stuck.withLock { $0 = false }
+        #expect(try await shared.value() > before)
     }
 }

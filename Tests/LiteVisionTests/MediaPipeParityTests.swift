@@ -98,7 +98,10 @@ struct MediaPipeParityTests {
         #expect(compared >= photos.count * classifiers.count)
         #expect(detections >= 40)
         #expect(failures.isEmpty, "\(failures.prefix(40).joined(separator: "\n"))")
-        withKnownIssue("rounding of exact halves on camera frames turned by 180°/270°", isIntermittent: true) {
+        withKnownIssue(
+            "the localizer on a 1199x17 frame turned by 180°/270°: MediaPipe samples other pixels, unexplained (README)",
+            isIntermittent: true
+        ) {
             #expect(known.isEmpty, "\(known.joined(separator: "\n"))")
         }
         // The known differences stay what they are today: the localizer on the 1199×17 frame, 180° and 270°.
