@@ -3,11 +3,13 @@
 # (progress goes to standard error): PostgreSQL 15 (Debian's, a throwaway cluster in a temp folder), registry
 # replicas on it (`litevision-registry serve --database`), and nginx with the repository's deploy/nginx/nginx.conf
 # in front. Every run lasts BENCH_SECONDS (default 60) and goes through nginx:
-#   - model information alone, with one replica and with two: 500 connections checking for updates,
-#     GET /v1/models/birds?client=device-N (`models info`; N counts up, so every request computes a rollout
-#     bucket for another client). What a second replica costs is measured here: the requests are all alike;
+#   - model information alone: 500 connections checking for updates, GET /v1/models/birds?client=device-N
+#     (`models info`; N counts up, so every request computes a rollout bucket for another client), with one
+#     replica free to use every core, then with replicas given one core each (`taskset`, as a scheduler's CPU
+#     limit of one core would): one replica, then two. What a second replica costs is measured by the last
+#     two: the requests are all alike, and each replica has the same core to itself;
 #   - updates and downloads at once, two wrk processes: the same 500 connections, and 200 downloading
-#     bird.tflite (GET /v1/blobs/<sha256>), with one replica; two; two with nginx's proxy_cache for the model
+#     bird.tflite (GET /v1/blobs/<sha256>), with one replica; two (one core each); two with nginx's proxy_cache for the model
 #     files (the deploy configuration as shipped; warmed by one download); and the peer: the same, with the
 #     downloads served by nginx from the file on disk (a `location` with `alias`, sendfile), as a CDN or static
 #     server would.
@@ -37,7 +39,8 @@ bird_sha=$(sha256sum "$bird" | cut -d' ' -f1)
 bird_size=$(stat -c %s "$bird")
 
 # --- tools and binaries --------------------------------------------------------------------------------------
-if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null || [[ ! -x $pg_bin/initdb ]]; then
+if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null || ! command -v taskset >/dev/null ||
+  [[ ! -x $pg_bin/initdb ]]; then
   scripts/setup.sh --bench >&2
 fi
 [[ -x $pg_bin/initdb && -x $pg_bin/pg_ctl && -x $pg_bin/psql ]] ||
@@ -53,6 +56,7 @@ replica_pids=() nginx_pid="" wrk_pids=() pg_started=0
 as_postgres=()
 [[ $(id -u) -eq 0 ]] && as_postgres=(runuser -u postgres --)  # PostgreSQL refuses to run as root
 stop_replicas() {
+  local pid
   local pid
   for pid in "${replica_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${replica_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -103,11 +107,14 @@ say "PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }') on port $pg
 "$registry_bin" token create --database "$database" --role publish >"$work/token"
 
 # --- replicas ----------------------------------------------------------------------------------------------------
-replica_urls=()
-start_replicas() {  # COUNT: more replicas, beside those running
-  local index pid url i first=${#replica_pids[@]}
+replica_urls=() cores=$(nproc)
+start_replicas() {  # COUNT PINNED(yes|no): more replicas beside those running; pinned: replica k on core k
+  local index pid url i pin=() first=${#replica_pids[@]}
   for ((index = first; index < first + $1; index++)); do
-    "$registry_bin" serve --database "$database" --port 0 >"$work/replica-$index.out" 2>"$work/replica-$index.err" &
+    [[ $2 == yes ]] && pin=(taskset -c "$((index % cores))")
+    : >"$work/replica-$index.out"  # there before the replica runs: read below at once
+    "${pin[@]}" "$registry_bin" serve --database "$database" --port 0 \
+      >"$work/replica-$index.out" 2>"$work/replica-$index.err" &
     pid=$!
     replica_pids+=("$pid")
     url="" ready=0
@@ -121,6 +128,21 @@ start_replicas() {  # COUNT: more replicas, beside those running
     ((ready)) || { tail -n 20 "$work/replica-$index.err" >&2; fail "replica $index at $url was not ready in 60 s"; }
     replica_urls+=("$url")
   done
+}
+check_replica_logs() {  # says what the running replicas logged above level notice
+  local index
+  for index in "${!replica_pids[@]}"; do
+    if grep -qvE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err"; then
+      say "replica $index logged:"
+      grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | tail -n 10 >&2
+    fi
+  done
+}
+restart_replicas() {  # COUNT PINNED: only these replicas (their logs are checked before they go)
+  check_replica_logs
+  stop_replicas
+  replica_urls=()
+  start_replicas "$@"
 }
 
 # --- nginx: deploy/nginx/nginx.conf with its site values, per configuration --------------------------------------
@@ -232,14 +254,19 @@ run_info() {  # NAME: model information alone, one wrk; CPU ticks in $work/NAME.
 }
 
 # --- the runs -----------------------------------------------------------------------------------------------------
-start_replicas 1
+start_replicas 1 no
 "$cli_bin" models publish --registry "${replica_urls[0]}" --token-file "$work/token" birds "$bird" >&2
+start_nginx 1 off
+run_info one-free
+stop_nginx
+
+restart_replicas 1 yes
 start_nginx 1 off
 run_info one-alone
 run_load one "$front/v1/blobs/$bird_sha"
 stop_nginx
 
-start_replicas 1  # a second replica beside the first
+start_replicas 1 yes  # a second replica beside the first, on the other core
 start_nginx 2 off
 run_info two-alone
 run_load two "$front/v1/blobs/$bird_sha"
@@ -275,15 +302,17 @@ info_row() {  # NAME LABEL
 }
 echo "Machine: $(nproc) cores; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2) (2 threads each," \
   "timeout $wrk_timeout); nginx $(nginx -v 2>&1 | sed 's|.*/||') with deploy/nginx/nginx.conf ($(nproc) workers," \
-  "access log off); PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }'); everything shares the cores;" \
+  "access log off); PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }'); replicas on a core each" \
+  "but the first row; nginx, wrk and PostgreSQL share every core;" \
   "bird.tflite $(f2 "$bird_size / 1e6") MB; 1 MB = 10^6 bytes; ${seconds} s per row; $(date -u +%Y-%m-%d)."
 echo
 echo "Model information alone, $info_connections connections through nginx:"
 echo
 echo "| replicas | requests/s | p50 / p99 (ms) | errors | CPU s, replicas + PostgreSQL (replicas / PostgreSQL) | CPU s per 1000 requests |"
 echo "|---|---|---|---|---|---|"
-info_row one-alone "one"
-info_row two-alone "two"
+info_row one-free "one, free to use all $cores cores"
+info_row one-alone "one, on one core"
+info_row two-alone "two, on a core each"
 echo
 echo "Updates checked and models downloaded at once: $info_connections connections on model information and" \
   "$blob_connections downloading, two wrk through nginx:"
@@ -291,13 +320,13 @@ echo
 echo "| through nginx | info requests/s | info p50 / p99 (ms) | downloads/s | download MB/s | download p50 / p99 (ms) |" \
   "errors info / downloads | CPU s, replicas + PostgreSQL (replicas / PostgreSQL) | CPU s per 1000 requests |"
 echo "|---|---|---|---|---|---|---|---|---|"
-row one "one replica"
-row two "two replicas"
+row one "one replica (one core)"
+row two "two replicas (a core each)"
 row cached "two replicas, model files cached by nginx"
 row static "peer: two replicas for info, the file from disk (nginx \`alias\`)"
 echo
 errors=0
-for run in one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+for run in one-free one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
   errors=$(calc "$errors + $(wrk_errors "$run")")
 done
 cache_ratio=$(f2 "$(wrk_mbps cached-blob) / $(wrk_mbps static-blob)")
@@ -315,7 +344,7 @@ echo "| model information: two replicas' CPU s per 1000 requests within 10 % of 
 echo "| (mixed load: two replicas' CPU s per 1000 requests against one's; the mix of requests differs) |" \
   "${mixed_cpu_ratio}× | — |"
 
-for run in one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+for run in one-free one-alone two-alone one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
   if (($(wrk_errors "$run") > 0)); then
     say "$run errors: non-2xx $(wrk_field "$run" status), connect $(wrk_field "$run" connect), read" \
       "$(wrk_field "$run" read), write $(wrk_field "$run" write), timeout $(wrk_field "$run" timeout)"
@@ -327,9 +356,5 @@ for log in "$work"/nginx-*/error.log; do
     grep '\[\(error\|crit\|alert\|emerg\)\]' "$log" | tail -n 5 >&2
   fi
 done
-for index in "${!replica_pids[@]}"; do
-  if grep -qvE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err"; then
-    say "replica $index logged:"; grep -vE '^[^ ]+ (trace|debug|info|notice) ' "$work/replica-$index.err" | tail -n 10 >&2
-  fi
-done
+check_replica_logs
 exit 0
