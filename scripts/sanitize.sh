@@ -15,7 +15,7 @@ export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 kinds=("${1:-address}")
 [[ $# -eq 0 ]] && kinds=(address thread)
 
-address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests'
+address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests'
 thread_suites='LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
 
 for kind in "${kinds[@]}"; do

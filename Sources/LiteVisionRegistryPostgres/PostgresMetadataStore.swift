@@ -20,8 +20,16 @@ package struct PostgresMetadataStore: RegistryMetadataStore {
         // The read (a one-row SELECT) must be answered, connection included, within the lease timeout.
         generationRead = SharedRead(deadline: database.leaseTimeout) { () throws(RegistryError) in
             try await database.withConnection("reading the generation") { connection in
-                try await Self.integer(
-                    connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
+                // A read past its deadline is cancelled; postgres-nio does not stop a running query on
+                // cancellation, so the connection is closed: the query fails at once and the pool replaces the
+                // connection, instead of keeping it for a query nobody waits for (each deadline would otherwise
+                // take one more connection of the pool while the database does not answer).
+                try await withTaskCancellationHandler {
+                    try await Self.integer(
+                        connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
+                } onCancel: {
+                    let _: EventLoopFuture<Void> = connection.close()
+                }
             }
         }
     }

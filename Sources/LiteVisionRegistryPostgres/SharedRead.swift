@@ -11,8 +11,9 @@ import Synchronization
 /// one query each, with the same guarantee.
 ///
 /// A read that has not answered within `deadline` (a database that accepts the query and never answers) fails
-/// its callers with ``RegistryError/unavailable(_:)`` (HTTP 503) and is cancelled; the next callers start a read
-/// of their own, so one stuck query never holds later requests.
+/// its callers with ``RegistryError/unavailable(_:)`` (HTTP 503) and its task is cancelled (the read must stop on
+/// cancellation: the PostgreSQL read closes its connection); the next callers start a read of their own, so one
+/// stuck query never holds later requests.
 final class SharedRead<Value: Sendable>: Sendable {
     private typealias Waiter = CheckedContinuation<Result<Value, RegistryError>, Never>
     private struct State {

@@ -27,13 +27,19 @@ struct BackupCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        let copied: (versions: Int, blobs: Int)
         do {
             let registry = try ModelRegistry(dataFolder: data, access: .shared)
-            let copied = try registry.backup(to: out)
-            printLine(
-                "litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
+            copied = try registry.backup(to: out)
         } catch {
             printError("litevision registry: \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            try printLine(
+                "litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
+        } catch {
+            printError("litevision registry: \(error) (the backup in \(out) is complete)")
             throw ExitCode(1)
         }
     }

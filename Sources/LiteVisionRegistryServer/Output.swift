@@ -1,18 +1,36 @@
 import LiteVisionSystem
 
-/// Writes a line to standard output, unbuffered (a line printed by the server reaches a pipe at once).
-func printLine(_ text: String) {
-    write(text, to: STDOUT_FILENO)
+/// Standard output could not take a line (a full disk, a closed pipe): the command's result was lost.
+struct StandardOutputLost: Error, CustomStringConvertible {
+    /// Why the write failed, as the system says it.
+    let reason: String
+    var description: String { "standard output could not be written: \(reason)" }
 }
 
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    write(text, to: STDERR_FILENO)
-}
-
-private func write(_ text: String, to descriptor: Int32) {
-    var line = text + "\n"
-    line.withUTF8 { bytes in
-        _ = try? Platform.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, path: "output")
+/// Writes a line to standard output, unbuffered (a line printed by the server reaches a pipe at once); a line
+/// that cannot be written is an error, so that no command reports success with its result lost.
+func printLine(_ text: String) throws(StandardOutputLost) {
+    do {
+        try write(text, to: STDOUT_FILENO)
+    } catch {
+        throw StandardOutputLost(reason: error.reason)
     }
+}
+
+/// Writes a line to standard error (best effort: there is nowhere left to report its failure).
+func printError(_ text: String) {
+    try? write(text, to: STDERR_FILENO)
+}
+
+private func write(_ text: String, to descriptor: Int32) throws(SystemError) {
+    let line = Array((text + "\n").utf8)
+    let failure = line.withUnsafeBytes { bytes -> SystemError? in
+        do throws(SystemError) {
+            try Platform.writeAll(bytes, to: descriptor, path: "output")
+            return nil
+        } catch {
+            return error
+        }
+    }
+    if let failure { throw failure }
 }

@@ -112,7 +112,12 @@ struct ServeCommand: AsyncParsableCommand {
             port: port, tls: tls, limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
             logLevel: logger.logLevel, services: services,
             onRunning: { [host] bound in
-                printLine("litevision registry: serving \(served) at \(scheme)://\(host):\(bound)")
+                // A server whose announcement is lost still serves (it is found by its address); it says so.
+                do {
+                    try printLine("litevision registry: serving \(served) at \(scheme)://\(host):\(bound)")
+                } catch {
+                    printError("litevision registry: \(error); serving \(served) at \(scheme)://\(host):\(bound)")
+                }
             })
         do {
             try await app.runService()

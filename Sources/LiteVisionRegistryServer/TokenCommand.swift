@@ -34,22 +34,29 @@ struct TokenCreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let role = TokenRole(rawValue: role)!
+        let token: String
         do {
             var logger = Logger(label: "litevision.registry")
             logger.logLevel = .warning
             if let postgres = try storage.postgres(logger: logger, receivingUploads: false) {
                 let service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
-                printLine(
-                    try await postgres.withPool { [model] in
-                        _ = try await postgres.migrate()
-                        return try await service.createToken(role: role, model: model)
-                    })
+                token = try await postgres.withPool { [model] in
+                    _ = try await postgres.migrate()
+                    return try await service.createToken(role: role, model: model)
+                }
             } else {
                 let registry = try ModelRegistry(dataFolder: storage.data ?? "", access: .shared)
-                printLine(try registry.createToken(role: role, model: model))
+                token = try registry.createToken(role: role, model: model)
             }
         } catch {
             printError("litevision registry: \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            try printLine(token)
+        } catch {
+            // The registry keeps only the token's hash: one never shown can be used by nobody.
+            printError("litevision registry: \(error); the token just created was never shown: create another")
             throw ExitCode(1)
         }
     }

@@ -294,6 +294,35 @@ struct RegistryCLITests {
         }
     }
 
+    /// `litevision-registry ARGUMENTS` with standard output on /dev/full: its status and standard error.
+    static func runWithFullOutput(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        try FullOutput.run(Executables.registry, arguments)
+    }
+
+    @Test("Standard output that cannot be written (/dev/full): token create and backup end with status 1 and say so")
+    func fullStandardOutput() throws {
+        try Self.withRegistry { setup in
+            let data = setup.server.data
+            let token = try Self.runWithFullOutput(["token", "create", "--data", data, "--role", "read"])
+            #expect(token.status == 1, "\(token.errors)")
+            #expect(
+                token.errors.lowercased().contains("standard output could not be written: no space left on device")
+                    && token.errors.contains("create another"), "\(token.errors)")
+
+            let out = setup.folder.appendingPathComponent("backup").path
+            let backup = try Self.runWithFullOutput(["backup", "--data", data, out])
+            #expect(backup.status == 1, "\(backup.errors)")
+            #expect(backup.errors.contains("standard output could not be written"), "\(backup.errors)")
+            #expect(backup.errors.contains("the backup in \(out) is complete"), "\(backup.errors)")
+            #expect(FileManager.default.fileExists(atPath: out + "/registry.sqlite"))
+
+            // With somewhere to write, the same token command succeeds: the failure above was the output's.
+            let normal = try Executables.run(
+                Executables.registry, ["token", "create", "--data", data, "--role", "read"])
+            #expect(normal.status == 0 && normal.output.count > 20, "\(normal.errors)")
+        }
+    }
+
     @Test("Ported ML Kit code: FirebaseModelSource(name:) downloads from the registry named by LITEVISION_REGISTRY")
     func firebaseModelSource() throws {
         try Self.withRegistry { setup in

@@ -15,17 +15,8 @@ struct LostOutputCLITests {
 
     @Test("each command, its output sent to /dev/full", arguments: 0..<commands.count)
     func fullDevice(_ index: Int) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.executable)
-        process.arguments = Self.commands[index]
-        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"), "/dev/full is missing")
-        let errors = Pipe()
-        process.standardOutput = full
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(Self.commands[index]): \(message)")
+        let (status, message) = try FullOutput.run(CLITests.executable, Self.commands[index])
+        #expect(status == 1, "\(Self.commands[index]): \(message)")
         #expect(message.contains("standard output could not be written: No space left on device"), "\(message)")
 
         // The same command with somewhere to write succeeds: the failure above is the output's.
