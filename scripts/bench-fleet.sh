@@ -5,23 +5,24 @@
 # in front. Every run lasts BENCH_SECONDS (default 60) and goes through nginx:
 #   - model information alone: 500 connections checking for updates, GET /v1/models/birds?client=device-N
 #     (`models info`; N counts up, so every request computes a rollout bucket for another client), with one
-#     replica free to use every core, then with replicas given one core each (`taskset`, as a scheduler's CPU
-#     limit of one core would): one replica, then two, each as fast as wrk can send (throughput), and each
-#     paced (wrk's delay()) so that every replica is asked BENCH_PACED_RATE requests/s: what a second
-#     replica costs per request, at the same load per replica (a half-busy server spends more per request than
-#     a saturated one, whatever the number of replicas);
+#     replica free to use every core, then with each replica pinned to a core of its own (`taskset`: not a
+#     cgroup CPU limit, the replica still starts its usual threads): one replica, then two, each as fast as wrk
+#     can send (throughput), and each paced (wrk's delay()) so that every replica is asked BENCH_PACED_RATE
+#     requests/s: what a second replica costs per request, at the same load per replica (a half-busy server
+#     spends more per request than a saturated one, whatever the number of replicas);
 #   - updates and downloads at once, two wrk processes: the same 500 connections, and 200 downloading
 #     bird.tflite (GET /v1/blobs/<sha256>), with one replica; two (one core each); two with nginx's proxy_cache
-#     for the model files (the deploy configuration as shipped; warmed by one download); and the peer: the same, with the
-#     downloads served by nginx from the file on disk (a `location` with `alias`, sendfile), as a CDN or static
-#     server would.
+#     for the model files (the deploy configuration as shipped; warmed by one download); and the peer: the same,
+#     with the downloads served by nginx from the file on disk (a `location` with `alias`, sendfile), as a CDN
+#     or static server would.
 # Reported: requests/s, MB/s, p50/p99 latency, errors (non-2xx + socket errors), and the CPU seconds the
 # replicas and PostgreSQL used (from /proc, utime + stime, PostgreSQL's exited backends included) per 1000
 # requests. Everything it starts and its temp folder are removed on exit.
 #   scripts/bench-fleet.sh                    # the full run (about 10 minutes of load plus the build)
 #   BENCH_SECONDS=10 scripts/bench-fleet.sh   # a quick look
 # Other settings: BENCH_WRK_TIMEOUT (default 30s), BENCH_PACED_RATE (default 5000), BENCH_SKIP_BUILD=1 (use
-# .build/release as it is), LITEVISION_POSTGRES_BIN (default /usr/lib/postgresql/15/bin), LITEVISION_TEST_DATA (default ../shared).
+# .build/release as it is), LITEVISION_POSTGRES_BIN (default /usr/lib/postgresql/15/bin), LITEVISION_TEST_DATA
+# (default ../shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -348,7 +349,9 @@ row cached "two replicas, model files cached by nginx"
 row static "peer: two replicas for info, the file from disk (nginx \`alias\`)"
 echo
 errors=0
-for run in one-free one-alone two-alone one-paced two-paced one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+all_runs="one-free one-alone two-alone one-paced two-paced one-info one-blob two-info two-blob cached-info cached-blob
+  static-info static-blob"
+for run in $all_runs; do
   errors=$(calc "$errors + $(wrk_errors "$run")")
 done
 cache_ratio=$(f2 "$(wrk_mbps cached-blob) / $(wrk_mbps static-blob)")
@@ -380,7 +383,7 @@ echo "| (the same, unpaced: all the machine can send, spread over one replica or
 echo "| (mixed load: two replicas' CPU s per 1000 requests against one's; the mix of requests differs) |" \
   "${mixed_cpu_ratio}× | — |"
 
-for run in one-free one-alone two-alone one-paced two-paced one-info one-blob two-info two-blob cached-info cached-blob static-info static-blob; do
+for run in $all_runs; do
   if (($(wrk_errors "$run") > 0)); then
     say "$run errors: non-2xx $(wrk_field "$run" status), connect $(wrk_field "$run" connect), read" \
       "$(wrk_field "$run" read), write $(wrk_field "$run" write), timeout $(wrk_field "$run" timeout)"

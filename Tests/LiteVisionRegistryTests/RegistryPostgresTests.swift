@@ -234,16 +234,8 @@ struct RegistryPostgresTests {
         let replica = fleet.replicas[0]
         #expect(try await Self.publish(Self.bird, as: "birds", through: replica, token: fleet.token).status == 201)
         // Another session holds the table every request reads first, for 15 s: the replica's SELECT waits on it.
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: PostgresServer.binaries + "/psql")
-        locker.arguments = [
-            "-h", "127.0.0.1", "-p", String(fleet.postgres.port), "-U", "postgres", "-d", fleet.postgres.database,
-            "-v", "ON_ERROR_STOP=1", "-c",
-            "BEGIN; LOCK TABLE registry_state IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(15); COMMIT;",
-        ]
-        locker.environment = ProcessInfo.processInfo.environment.merging(fleet.postgres.environment) { $1 }
-        locker.standardOutput = FileHandle.nullDevice
-        try locker.run()
+        let locker = try fleet.postgres.startPsql(
+            "BEGIN; LOCK TABLE registry_state IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(15); COMMIT;")
         defer { if locker.isRunning { locker.terminate() } }
         let lockedBy = """
             SELECT count(*) FROM pg_locks
@@ -271,7 +263,9 @@ struct RegistryPostgresTests {
         let waited = clock.now - started
         for (status, body) in answers {
             #expect(status == 503, "\(String(decoding: body, as: UTF8.self))")
-            #expect((Self.json(body)["error"] as? String)?.contains("did not answer within 2") == true)
+            #expect(
+                (Self.json(body)["error"] as? String)?.contains("did not answer within 2") == true,
+                "\(String(decoding: body, as: UTF8.self))")
         }
         #expect(waited < .seconds(8), "answered after \(waited), the lock is held 15 s")
         // Three more deadlines pass while the lock is held: the abandoned reads gave their connections back,

@@ -107,16 +107,32 @@ final class PostgresServer {
         running = false
     }
 
+    /// psql's arguments to run `sql` over TCP, rows unaligned and `|`-separated, stopping at the first error.
+    private func psqlArguments(_ sql: String, database: String? = nil) -> [String] {
+        [
+            "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database ?? self.database, "-At",
+            "-v", "ON_ERROR_STOP=1", "-c", sql,
+        ]
+    }
+
     /// Runs `sql` with psql over TCP; the rows come back unaligned, `|`-separated.
     @discardableResult
     func psql(_ sql: String, database: String? = nil) throws -> (status: Int32, output: String) {
         let result = try Executables.run(
-            Self.binaries + "/psql",
-            [
-                "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database ?? self.database, "-At",
-                "-v", "ON_ERROR_STOP=1", "-c", sql,
-            ], environment: environment)
+            Self.binaries + "/psql", psqlArguments(sql, database: database), environment: environment)
         return (result.status, result.output + result.errors)
+    }
+
+    /// Starts psql running `sql` in a session of its own and returns at once (for a session that must hold
+    /// something, a lock say, while the test goes on); its output is discarded.
+    func startPsql(_ sql: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binaries + "/psql")
+        process.arguments = psqlArguments(sql)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     /// The trimmed output of `sql`, failing when psql does.
