@@ -12,9 +12,6 @@ struct LiteVisionCommand: ParsableCommand {
         ]
     )
 
-    /// Runs the command; lines of standard output that could not be written make it end with status 1.
-    static func main() {
-        Console.failOnLostOutputAtExit()
-        main(nil)
-    }
+    /// Runs the command; help or lines of standard output that could not be written make it end with status 1.
+    static func main() { mainCheckingOutput() }
 }

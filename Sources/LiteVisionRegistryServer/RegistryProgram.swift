@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionSystem
 
 /// `litevision-registry` (also run as `litevision registry`): the LiteVision model registry server and its
 /// administration.
@@ -14,4 +15,31 @@ struct RegistryProgram: AsyncParsableCommand {
             """,
         subcommands: [ServeCommand.self, TokenCommand.self, BackupCommand.self]
     )
+
+    /// ArgumentParser's `main()`, with the messages it prints itself (help, version, usage errors) written
+    /// unbuffered and checked: help that standard output cannot take ends with status 1, not with a success.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let message = fullMessage(for: error)
+            let status = exitCode(for: error)
+            if status != .success {
+                printError(message)
+            } else if !message.isEmpty {
+                do {
+                    try printLine(message)
+                } catch {
+                    printError("litevision-registry: \(error)")
+                    Platform.exit(1)
+                }
+            }
+            Platform.exit(status.rawValue)
+        }
+    }
 }

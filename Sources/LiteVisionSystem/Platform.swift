@@ -22,6 +22,17 @@ package enum Platform {
         #endif
     }
 
+    /// The C library's `exit`: exit handlers run (ArgumentParser's commands have an `exit(withError:)` of their own).
+    package static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #elseif canImport(Musl)
+        Musl.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+
     package static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(descriptor, buffer, count)

@@ -321,6 +321,14 @@ struct RegistryCLITests {
                 Executables.registry, ["token", "create", "--data", data, "--role", "read"])
             #expect(normal.status == 0 && normal.output.count > 20, "\(normal.errors)")
         }
+        // Help is output too: lost, it is a failure.
+        for arguments in [["--help"], ["serve", "--help"]] {
+            let help = try Self.runWithFullOutput(arguments)
+            #expect(help.status == 1, "\(arguments): \(help.errors)")
+            #expect(help.errors.contains("standard output could not be written"), "\(help.errors)")
+            let shown = try Executables.run(Executables.registry, arguments)
+            #expect(shown.status == 0 && shown.output.contains("USAGE:"), "\(shown.errors)")
+        }
     }
 
     @Test("Ported ML Kit code: FirebaseModelSource(name:) downloads from the registry named by LITEVISION_REGISTRY")

@@ -151,6 +151,40 @@ struct RegistryHTTPTests {
         }
     }
 
+    @Test("Corrupt models are refused with 422 and the verifier's reason: a huge tensor, a bad offset, a cut file")
+    func corruptModels() async throws {
+        var huge = [UInt8](Self.bird)
+        // The input's shape vector: length 4, then [1, 224, 224, 3] as little-endian int32; 224 becomes 1,048,588.
+        let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
+        let start = try #require(
+            (0...(huge.count - shape.count)).first { huge[$0..<$0 + shape.count].elementsEqual(shape) })
+        withUnsafeBytes(of: Int32(1_048_588).littleEndian) { huge.replaceSubrange(start + 8..<start + 12, with: $0) }
+        var badRoot = [UInt8](Self.bird)
+        badRoot[0] = 0xFF  // the root table's offset points past the end of the file
+        badRoot[1] = 0xFF
+        badRoot[2] = 0xFF
+        let cases: [(String, Data, String)] = [
+            ("huge", Data(huge), "larger than the 268435456-byte limit"),
+            ("offset", Data(badRoot), "not a valid TFLite model"),
+            ("cut", Self.bird.prefix(Self.bird.count / 3), "not a valid TFLite model"),
+        ]
+        try await Self.withServer { server in
+            for (name, body, reason) in cases {
+                let answer = try await Self.send(
+                    "POST", server.base + "/v1/models/\(name)/versions", token: server.publishToken, body: body)
+                let message = Self.json(answer.body)["error"] as? String ?? ""
+                #expect(answer.status == 422, "\(name): \(message)")
+                #expect(message.contains("not a model LiteVision can use") && message.contains(reason), "\(message)")
+            }
+            let list = Self.json(try await Self.send("GET", server.base + "/v1/models").body)
+            #expect((list["models"] as? [Any])?.isEmpty == true)
+            // The server is still up and takes the intact model.
+            let intact = try await Self.send(
+                "POST", server.base + "/v1/models/huge/versions", token: server.publishToken, body: Self.bird)
+            #expect(intact.status == 201)
+        }
+    }
+
     @Test("Promote, rollout and delete over HTTP")
     func changes() async throws {
         try await Self.withServer { server in

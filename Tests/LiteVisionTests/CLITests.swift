@@ -35,6 +35,40 @@ struct CLITests {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
+    /// What ``runMeasuringMemory(_:program:)`` saw of a finished program.
+    struct MeasuredRun {
+        /// The exit status, or minus the signal's number when a signal ended the program.
+        var status: Int32
+        var output: String
+        var errors: String
+        /// The program's peak resident memory, in MiB.
+        var peakMegabytes: Double
+    }
+
+    /// Runs `program` (by default `litevision`) with `arguments` under a small python3 parent, whose
+    /// `getrusage(RUSAGE_CHILDREN)` then holds the program's peak resident memory alone (a child started straight
+    /// from the test process would count the memory they shared before `exec`): for the hostile inputs, which must
+    /// all stay under 1 GB (issue 9).
+    static func runMeasuringMemory(_ arguments: [String], program: String = executable) throws -> MeasuredRun {
+        let script = """
+            import resource, subprocess, sys
+            done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            sys.stdout.buffer.write(b"%d %d %d\\n" % (done.returncode, peak, len(done.stdout)))
+            sys.stdout.buffer.write(done.stdout + done.stderr)
+            """
+        let parent = try run(["python3", "-c", script, program] + arguments, program: "/usr/bin/env")
+        let bytes = Array(parent.output.utf8)
+        let header = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        let fields = String(decoding: header, as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        try #require(fields.count == 3 && header.count + 1 + fields[2] <= bytes.count, "\(parent)")
+        let output = bytes[(header.count + 1)...].prefix(fields[2])
+        let errors = bytes[(header.count + 1 + fields[2])...]
+        return MeasuredRun(
+            status: Int32(fields[0]), output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self), peakMegabytes: Double(fields[1]) / 1024)
+    }
+
     @Test("A table with the heron first")
     func table() throws {
         let result = try Self.run(["label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")])

@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionImaging
 import LiteVisionTestSupport
+import LiteVisionVideo
 import Testing
 
 /// Damaged photos and videos (issue 9): strict decoding by default, lenient on request; a damaged video is
@@ -79,8 +80,9 @@ struct DamagedInputTests {
             ["detect"] + Self.models + [path],
         ]
         for command in commands {
-            let strict = try CLITests.run(command)
+            let strict = try CLITests.runMeasuringMemory(command)
             #expect(strict.status == 1, "\(command): \(strict.errors)")
+            #expect(strict.peakMegabytes < 1000, "\(command): peak memory \(strict.peakMegabytes) MB")
             #expect(strict.errors.contains(path), "\(strict.errors)")
             let kind = damage == .truncated ? "Truncated image" : "Corrupt image"
             #expect(strict.errors.contains(kind) && strict.errors.contains("libjpeg-turbo"), "\(strict.errors)")
@@ -105,8 +107,41 @@ struct DamagedInputTests {
         let path = folder.appendingPathComponent("bird.png").path
         try Data(png).write(to: URL(fileURLWithPath: path))
         for flags in [[], ["--lenient-decoding"]] {
-            let result = try CLITests.run(["label", "--model", Self.bird, path] + flags)
+            let result = try CLITests.runMeasuringMemory(["label", "--model", Self.bird, path] + flags)
             #expect(result.status == 1 && result.errors.contains("IDAT: CRC error"), "\(result.errors)")
+            #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
+        }
+    }
+
+    @Test("label: a palette PNG whose PLTE chunk has a wrong CRC fails; with the CRC right it labels")
+    func paletteCRC() throws {
+        let folder = Self.folder("damaged-palette")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A 96x64 palette PNG (four colours in stripes), made with Python's zlib: signature, IHDR, PLTE, IDAT, IEND.
+        let script = """
+            import struct, sys, zlib
+            def chunk(kind, data):
+                return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+            rows = b"".join(b"\\0" + bytes((x // 24) for x in range(96)) for _ in range(64))
+            png = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 96, 64, 8, 3, 0, 0, 0))
+                   + chunk(b"PLTE", bytes([200, 30, 30, 30, 200, 30, 30, 30, 200, 240, 240, 240]))
+                   + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+            open(sys.argv[1], "wb").write(png)
+            bad = bytearray(png)
+            bad[33 + 8 + 12] ^= 0xFF  # PLTE's CRC: after the signature and IHDR (33 bytes), its head and 12 bytes
+            open(sys.argv[2], "wb").write(bad)
+            """
+        let good = folder.appendingPathComponent("stripes.png").path
+        let bad = folder.appendingPathComponent("stripes-bad-plte.png").path
+        let made = try CLITests.run(["python3", "-c", script, good, bad], program: "/usr/bin/env")
+        try #require(made.status == 0, "\(made.errors)")
+        let labeled = try CLITests.run(["label", "--model", Self.bird, good])
+        #expect(labeled.status == 0, "\(labeled.errors)")
+        for flags in [[], ["--lenient-decoding"]] {
+            let result = try CLITests.runMeasuringMemory(["label", "--model", Self.bird, bad] + flags)
+            #expect(result.status == 1 && result.errors.contains("PLTE: CRC error"), "\(flags): \(result.errors)")
+            #expect(result.errors.contains(bad), "\(result.errors)")
+            #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
         }
     }
 
@@ -119,9 +154,12 @@ struct DamagedInputTests {
         let cut = try DamagedFiles.truncatedCopy(of: TestData.path("video/\(name)"), fraction: 0.6, in: folder)
         let mot = folder.appendingPathComponent("out.txt").path
         let json = folder.appendingPathComponent("out.jsonl").path
-        let result = try CLITests.run(
-            ["track", "--multiple", "--threshold", "0.3", "--json", json, "--mot", mot] + Self.models + [cut])
+        let drawn = folder.appendingPathComponent("drawn.mp4").path
+        let outputs = ["--json", json, "--mot", mot, "--annotate", drawn]
+        let result = try CLITests.runMeasuringMemory(
+            ["track", "--multiple", "--threshold", "0.3"] + outputs + Self.models + [cut])
         #expect(result.status == 1, "\(result.errors)")
+        #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
         #expect(
             result.errors.contains(cut) && result.errors.contains("stopped after \(frames) good frames"),
             "\(result.errors)")
@@ -135,6 +173,11 @@ struct DamagedInputTests {
         let rows = try String(contentsOfFile: mot, encoding: .utf8).split(separator: "\n")
         #expect(!rows.isEmpty)
         #expect(rows.allSatisfy { (Int($0.prefix { $0 != "," }) ?? 0) <= frames })
+        // The drawn video is complete and playable: every good frame, and no damage of its own.
+        let decoder = try VideoDecoder(path: drawn)
+        var drawnFrames = 0
+        while try decoder.nextFrame() != nil { drawnFrames += 1 }
+        #expect(drawnFrames == frames)
     }
 
     @Test("track on the uncut vtest.avi exits 0")
@@ -157,29 +200,9 @@ struct DamagedInputTests {
         let avi = try #require(DamagedFiles.mjpegAVI(greyJPEG: jpeg, width: 16000, height: 16000, frames: 2))
         let path = folder.appendingPathComponent("huge.avi").path
         try Data(avi).write(to: URL(fileURLWithPath: path))
-        let run = try Self.measuringPeakMemory([CLITests.executable, "track"] + Self.models + [path])
+        let run = try CLITests.runMeasuringMemory(["track"] + Self.models + [path])
         #expect(run.status == 2, "\(run.errors)")
         #expect(run.errors.contains("16000x16000") && run.errors.contains("100000000"), "\(run.errors)")
         #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")
-    }
-
-    /// Runs a program under a small python3 parent, whose `getrusage(RUSAGE_CHILDREN)` then holds the program's
-    /// peak resident memory alone (that of a child started straight from the test process would count the
-    /// memory they shared before `exec`). Returns its status, its standard error and its peak in MB.
-    static func measuringPeakMemory(
-        _ arguments: [String]
-    ) throws -> (status: Int32, errors: String, peakMegabytes: Double) {
-        let script = """
-            import resource, subprocess, sys
-            done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-            sys.stdout.write(done.stderr.decode("utf-8", "replace"))
-            """
-        let parent = try CLITests.run(["python3", "-c", script] + arguments, program: "/usr/bin/env")
-        let firstLine = parent.output.prefix { $0 != "\n" }
-        let fields = firstLine.split(separator: " ")
-        let status = try #require(fields.count == 2 ? Int32(fields[0]) : nil, "\(parent)")
-        let kilobytes = try #require(Double(fields[1]), "\(parent)")
-        return (status, String(parent.output.dropFirst(firstLine.count + 1)), kilobytes / 1024)
     }
 }

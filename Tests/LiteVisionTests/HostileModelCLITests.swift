@@ -20,8 +20,8 @@ struct HostileModelCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("huge.tflite").path
         try Data(bytes).write(to: URL(fileURLWithPath: model))
-        let run = try DamagedInputTests.measuringPeakMemory(
-            [CLITests.executable, "label", "--model", model, TestData.image("bird.jpg")])
+        let run = try CLITests.runMeasuringMemory(
+            ["label", "--model", model, TestData.image("bird.jpg")])
         #expect(run.status != 0)
         #expect(run.errors.contains("larger than the 268435456-byte limit"), "\(run.errors)")
         #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")
@@ -48,10 +48,29 @@ struct HostileModelCLITests {
         #expect(made.status == 0, "\(made.errors)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int)
         #expect(size < 4_000_000, "the bomb is small on disk (\(size) bytes)")
-        let run = try DamagedInputTests.measuringPeakMemory(
-            [CLITests.executable, "label", "--model", model, TestData.image("bird.jpg")])
+        let run = try CLITests.runMeasuringMemory(
+            ["label", "--model", model, TestData.image("bird.jpg")])
         #expect(run.status != 0)
         #expect(run.errors.contains("more than the 67108864 bytes an associated file may have"), "\(run.errors)")
         #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")
+    }
+
+    @Test("A label file on disk one byte over 64 MiB is refused before it is read")
+    func hugeLabelFile() throws {
+        let folder = Self.folder("labels")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let labels = folder.appendingPathComponent("labels.txt").path
+        // Sparse: 64 MiB + 1 of zeros costs no disk.
+        #expect(FileManager.default.createFile(atPath: labels, contents: nil))
+        #expect(truncate(labels, off_t(64 << 20) + 1) == 0)
+        let run = try CLITests.runMeasuringMemory(
+            [
+                "label", "--model", TestData.model("automl_flowers.tflite"), "--labels", labels,
+                TestData.image("daisy.jpeg"),
+            ])
+        #expect(run.status == 2, "\(run.errors)")
+        #expect(
+            run.errors.contains(labels) && run.errors.contains("larger than the 67108864-byte limit"), "\(run.errors)")
+        #expect(run.peakMegabytes < 200, "peak memory \(run.peakMegabytes) MB: the file was read")
     }
 }

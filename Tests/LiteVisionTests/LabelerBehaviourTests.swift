@@ -44,6 +44,50 @@ struct LabelerBehaviourTests {
         #expect(failures.withLock { $0 } == 0)
     }
 
+    @Test("labelFiles, a file per core, two batches at once: results in order, one call at a time, as serial calls")
+    func batchLabeling() throws {
+        var options = CustomImageLabelerOptions(localModel: Self.birdModel)
+        options.processing.threadCount = 1  // one file per core: the batch's workers run at once
+        let labeler = try ImageLabeler(options: options)
+        let folder = TestData.temporaryDirectory("batch-labeling")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A photo cut short (refused: strict decoding) and a missing one fail alone, in their place.
+        let cut = folder.appendingPathComponent("cut.jpg")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: TestData.image("bird.jpg"))).prefix(3000)).write(to: cut)
+        let names = ["bird.jpg", "grace_hopper.jpg", "pets.jpg", "tulips.jpeg", "burger.jpg", "daisy.jpeg"]
+        var paths = (0..<30).map { TestData.image(names[$0 % names.count]) }
+        paths.insert(cut.path, at: 7)
+        paths.insert(folder.appendingPathComponent("missing.jpg").path, at: 19)
+        let serial = paths.map { path in "\(Result { try labeler.results(in: try VisionImage(contentsOfFile: path)) })"
+        }
+        #expect(serial[7].contains("failure") && serial[19].contains("failure"), "\(serial[7]) \(serial[19])")
+        #expect(serial.filter { $0.contains("success") }.count == 30)
+
+        let files = paths
+        let batches = Mutex([[String]](repeating: [], count: 2))
+        let overlapping = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { batch in
+            let inside = Atomic(0)
+            var seen: [String] = []
+            labeler.labelFiles(files) { index, result in
+                if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                    overlapping.withLock { $0 += 1 }
+                }
+                // In order: the index is the count of results before it.
+                seen.append(index == seen.count ? "\(result)" : "out of order: \(index) after \(seen.count)")
+                inside.subtract(1, ordering: .sequentiallyConsistent)
+            }
+            batches.withLock { $0[batch] = seen }
+        }
+        #expect(overlapping.withLock { $0 } == 0, "body was called from two threads at once")
+        for seen in batches.withLock({ $0 }) {
+            #expect(seen.count == paths.count)
+            for (index, result) in seen.enumerated() where index < serial.count {
+                #expect(result == serial[index], "file \(index) (\(paths[index]))")
+            }
+        }
+    }
+
     @Test("Results are sorted by confidence, then index, and cut by threshold and count")
     func sortingAndLimits() throws {
         let options = CustomImageLabelerOptions(localModel: Self.birdModel)

@@ -23,4 +23,16 @@ struct LostOutputCLITests {
         let normal = try CLITests.run(Self.commands[index])
         #expect(normal.status == 0 && !normal.output.isEmpty, "\(normal.errors)")
     }
+
+    static let helpRequests: [[String]] = [["--help"], ["label", "--help"], ["track", "--help"], ["help", "detect"]]
+
+    @Test("help sent to /dev/full: status 1, not a success with the help lost", arguments: 0..<helpRequests.count)
+    func helpOnFullDevice(_ index: Int) throws {
+        let arguments = Self.helpRequests[index]
+        let (status, message) = try FullOutput.run(CLITests.executable, arguments)
+        #expect(status == 1, "\(arguments): \(message)")
+        #expect(message.contains("standard output could not be written: No space left on device"), "\(message)")
+        let shown = try CLITests.run(arguments)
+        #expect(shown.status == 0 && shown.output.contains("USAGE:"), "\(shown.errors)")
+    }
 }
