@@ -96,6 +96,34 @@ struct ModelVerifierTests {
         #expect(model.error?.description.contains("negative dimension (-5)") == true)
     }
 
+    @Test("Tensors each under the 256 MiB limit but over 512 MiB together are refused")
+    func hugeTotalOfTensors() throws {
+        var model = try ModelLocator(model: "bird.tflite")
+        // The outputs of the first operators (tensors without constant data), each made about 200 MiB.
+        var outputs: [Int] = []
+        for index in 0..<3 {
+            outputs.append(Int(try model.integer(at: try model.vectorElement(try model.op(index), 2, 0))))
+        }
+        try #require(Set(outputs).count == 3)
+        func resize(_ tensor: Int) throws {
+            let shape = try model.tensor(tensor)
+            #expect(try model.count(shape, 0) == 4)
+            let rest = try (2..<4).map { Int(model.integer(at: try model.vectorElement(shape, 0, $0))) }
+            let type = try model.has(shape, 1) ? Int(model.bytes[try model.field(shape, 1, width: 1)]) : 0
+            let elementBytes = try #require(ModelVerifier.elementBits(type)) / 8
+            try #require(elementBytes > 0)
+            model.set(Int32((200 << 20) / (elementBytes * rest[0] * rest[1])), at: try model.vectorElement(shape, 0, 1))
+        }
+        try resize(outputs[0])
+        try resize(outputs[1])
+        // Two such tensors may be under 512 MiB or refused for another reason (their operators' sizes), never for
+        // the total; a third is over it.
+        #expect(model.error?.description.contains("in all") != true)
+        try resize(outputs[2])
+        let message = try #require(model.error?.description)
+        #expect(message.contains("tensors without constant data need more than the 536870912-byte limit in all"))
+    }
+
     @Test func indicesOutOfRange() throws {
         let original = try ModelLocator(model: "bird.tflite")
         var model = original

@@ -8,6 +8,10 @@
 package enum ModelLimits {
     /// The largest tensor a model may declare, in bytes: 256 MiB.
     package static let maximumTensorBytes = 256 << 20
+    /// The most bytes all the tensors without constant data may need together, in every subgraph: 512 MiB. The
+    /// runtime's memory for them (its arena, which reuses memory between tensors) is at most that; the shared models
+    /// need 3–23 MB. With the model, the image and the runtime, a command stays under 1 GB.
+    package static let maximumTotalTensorBytes = 512 << 20
     /// The most dimensions a tensor may have.
     package static let maximumRank = 16
     /// The most input or output tensors one operator may have.

@@ -85,7 +85,9 @@ extension ModelVerifier {
             throw .malformed("\(what) keeps its data in an external file, which LiteVision does not load")
         }
         let isVariable = try reader.scalar(tensor, 5, default: UInt8(0)) != 0
-        return VerifiedTensor(isConstant: !data.isEmpty, isVariable: isVariable, shape: shape, type: type, data: data)
+        return VerifiedTensor(
+            isConstant: !data.isEmpty, isVariable: isVariable, shape: shape, type: type, data: data,
+            byteCount: byteCount)
     }
 
     /// A constant string tensor: a count, count + 1 ascending offsets from the first string to the end.

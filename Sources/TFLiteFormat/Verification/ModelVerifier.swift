@@ -16,6 +16,8 @@ struct VerifiedTensor {
     var type: Int
     /// Where its constant data lies in the file (empty when it has none).
     var data: Range<Int>
+    /// The bytes its shape and type need (0 for strings, resources and variants).
+    var byteCount: Int
 }
 
 /// What the verifier keeps of one operator code.
@@ -41,6 +43,9 @@ struct ModelVerifier {
     var currentSubgraph = 0
     /// The subgraphs each subgraph runs through control-flow operators (WHILE, IF, CALL_ONCE…).
     var subgraphCalls: [[Int]] = []
+    /// The bytes of the tensors without constant data in the subgraphs verified so far: what the runtime may
+    /// allocate for them (see ``ModelLimits/maximumTotalTensorBytes``).
+    var runtimeTensorBytes = 0
 
     init(reader: FlatBufferReader) {
         self.reader = reader
@@ -132,7 +137,16 @@ struct ModelVerifier {
         var tensors: [VerifiedTensor] = []
         tensors.reserveCapacity(tensorTables.count)
         for tensor in tensorTables {
-            tensors.append(try verifyTensor(tensor, tensorCount: tensorTables.count))
+            let verified = try verifyTensor(tensor, tensorCount: tensorTables.count)
+            tensors.append(verified)
+            // Each tensor is at most 256 MiB, so the sum cannot overflow before it passes the limit.
+            if !verified.isConstant { runtimeTensorBytes += verified.byteCount }
+            guard runtimeTensorBytes <= ModelLimits.maximumTotalTensorBytes else {
+                throw .malformed(
+                    "the model's tensors without constant data need more than the "
+                        + "\(ModelLimits.maximumTotalTensorBytes)-byte limit in all (\(runtimeTensorBytes) bytes up to "
+                        + "\(tensor.what))")
+            }
         }
         let inputs = try reader.verifiedInt32s(subgraph, 1, "the inputs of \(subgraph.what)")
         let outputs = try reader.verifiedInt32s(subgraph, 2, "the outputs of \(subgraph.what)")
