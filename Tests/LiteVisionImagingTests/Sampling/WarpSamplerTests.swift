@@ -36,6 +36,11 @@ struct WarpSamplerTests {
         }
     }
 
+    /// The turn MediaPipe is given for each unmirrored orientation (clockwise degrees that make the stored pixels
+    /// upright: EXIF 6, `.right`, is 90), written here rather than read from `WarpPlan`, so that a swapped
+    /// `.left`/`.right` there fails this test.
+    static let rotationDegrees: [ImageOrientation: Int] = [.up: 0, .right: 90, .down: 180, .left: 270]
+
     /// `.rotatedRectangle`, pixel by pixel: MediaPipe's turned region (OpenCV's matrix from the stored pixels)
     /// for its four rotations; for mirrored orientations the upright position `u × (uprightWidth / width)` carried
     /// to the stored image by the orientation's continuous map (a flipped axis is `size − p`, found here from the
@@ -44,7 +49,7 @@ struct WarpSamplerTests {
         _ stored: ImageBuffer, orientation: ImageOrientation, width: Int, height: Int
     ) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height * 3)
-        if let degrees = WarpPlan.rotationDegrees[orientation] {
+        if let degrees = Self.rotationDegrees[orientation] {
             let matrix = OpenCVWarpMatrix(
                 storedWidth: stored.width, storedHeight: stored.height, rotationDegrees: degrees, width: width,
                 height: height)
