@@ -68,13 +68,25 @@ if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
   mkdir -p "$scratch/crashes/$target-earlier" && mv "$scratch/crashes/$target"/* "$scratch/crashes/$target-earlier/"
 fi
 mkdir -p "$scratch/corpus/$target-found" "$scratch/crashes/$target"
-# Memory is capped below the 1 GB every input must stay under; a slow input (over 10 s) counts as a hang.
+# Memory is capped below the 1 GB every input must stay under; a slow input (over FUZZ_TIMEOUT seconds, 10 by
+# default) counts as a hang.
+fuzz_log=$(mktemp)
+trap 'rm -f "$build_log" "$fuzz_log"' EXIT
+fuzz_status=0
 LITEVISION_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$binary" \
-  -max_total_time="$amount" -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$scratch/crashes/$target/" "$scratch/corpus/$target-found" "$scratch/corpus/$target" 2>&1 |
-  grep -E '^#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written' || true
+  -max_total_time="$amount" -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout="${FUZZ_TIMEOUT:-10}" \
+  -print_final_stats=1 -artifact_prefix="$scratch/crashes/$target/" "$scratch/corpus/$target-found" \
+  "$scratch/corpus/$target" >"$fuzz_log" 2>&1 || fuzz_status=$?
+grep -E '^#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written' \
+  "$fuzz_log" || true
 if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
   echo "fuzz: $target: crashing inputs in $scratch/crashes/$target/" >&2
+  exit 1
+fi
+# A fuzzer that did not run to its end (it failed to start, or stopped without writing an input) is a failure too.
+if ((fuzz_status != 0)) || ! grep -q 'stat::number_of_executed_units' "$fuzz_log"; then
+  tail -20 "$fuzz_log" >&2
+  echo "fuzz: $target: libFuzzer did not finish its run (status $fuzz_status)" >&2
   exit 1
 fi
 echo "fuzz: $target: no crash in $amount s"

@@ -24,19 +24,26 @@ package struct PostgresMetadataStore: RegistryMetadataStore {
                 // cancellation, so the connection is closed: the query fails at once and the pool replaces the
                 // connection, instead of keeping it for a query nobody waits for (each deadline would otherwise
                 // take one more connection of the pool while the database does not answer).
+                let generation: Result<Int, any Error>
                 do {
-                    return try await withTaskCancellationHandler {
-                        try await Self.integer(
-                            connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
-                    } onCancel: {
-                        let _: EventLoopFuture<Void> = connection.close()
-                    }
+                    generation = .success(
+                        try await withTaskCancellationHandler {
+                            try await Self.integer(
+                                connection, "SELECT generation FROM registry_state WHERE id = 1", database.logger)
+                        } onCancel: {
+                            let _: EventLoopFuture<Void> = connection.close()
+                        })
                 } catch {
-                    // The connection goes back to the pool only once closed: handed back while still closing, the
-                    // pool could lease it to the next read, which would fail with it (seen: `clientClosedConnection`).
-                    if Task.isCancelled { try? await connection.closeFuture.get() }
-                    throw error
+                    generation = .failure(error)
                 }
+                // A cancelled read's connection goes back to the pool only once closed (closed here if the
+                // cancellation came too late for the handler): handed back while still closing, the pool could lease
+                // it to the next read, which would fail with it (seen: `clientClosedConnection`).
+                if Task.isCancelled {
+                    let closing: EventLoopFuture<Void> = connection.close()
+                    try? await closing.get()
+                }
+                return try generation.get()
             }
         }
     }

@@ -20,7 +20,7 @@ struct RegistryProgram: AsyncParsableCommand {
     /// unbuffered and checked: help that standard output cannot take ends with status 1, not with a success.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try await asyncParseAsRoot()
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -29,9 +29,11 @@ struct RegistryProgram: AsyncParsableCommand {
         } catch {
             let message = fullMessage(for: error)
             let status = exitCode(for: error)
-            if status != .success {
+            if message.isEmpty {
+                // Nothing to say (`ExitCode`): the command has reported its failure itself.
+            } else if status != .success {
                 printError(message)
-            } else if !message.isEmpty {
+            } else {
                 do {
                     try printLine(message)
                 } catch {

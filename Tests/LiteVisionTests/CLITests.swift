@@ -50,23 +50,22 @@ struct CLITests {
     /// from the test process would count the memory they shared before `exec`): for the hostile inputs, which must
     /// all stay under 1 GB (issue 9).
     static func runMeasuringMemory(_ arguments: [String], program: String = executable) throws -> MeasuredRun {
+        // The parent's first line is the status and the peak; then come the program's output and, on the parent's
+        // standard error, the program's.
         let script = """
             import resource, subprocess, sys
             done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            sys.stdout.buffer.write(b"%d %d %d\\n" % (done.returncode, peak, len(done.stdout)))
-            sys.stdout.buffer.write(done.stdout + done.stderr)
+            sys.stdout.buffer.write(b"%d %d\\n" % (done.returncode, peak) + done.stdout)
+            sys.stderr.buffer.write(done.stderr)
             """
         let parent = try run(["python3", "-c", script, program] + arguments, program: "/usr/bin/env")
-        let bytes = Array(parent.output.utf8)
-        let header = bytes.prefix { $0 != UInt8(ascii: "\n") }
-        let fields = String(decoding: header, as: UTF8.self).split(separator: " ").compactMap { Int($0) }
-        try #require(fields.count == 3 && header.count + 1 + fields[2] <= bytes.count, "\(parent)")
-        let output = bytes[(header.count + 1)...].prefix(fields[2])
-        let errors = bytes[(header.count + 1 + fields[2])...]
+        let header = parent.output.prefix { $0 != "\n" }
+        let fields = header.split(separator: " ").compactMap { Int($0) }
+        try #require(fields.count == 2 && parent.output.count > header.count, "\(parent)")
         return MeasuredRun(
-            status: Int32(fields[0]), output: String(decoding: output, as: UTF8.self),
-            errors: String(decoding: errors, as: UTF8.self), peakMegabytes: Double(fields[1]) / 1024)
+            status: Int32(fields[0]), output: String(parent.output.dropFirst(header.count + 1)),
+            errors: parent.errors, peakMegabytes: Double(fields[1]) / 1024)
     }
 
     @Test("A table with the heron first")

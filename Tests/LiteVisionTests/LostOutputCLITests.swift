@@ -35,4 +35,15 @@ struct LostOutputCLITests {
         let shown = try CLITests.run(arguments)
         #expect(shown.status == 0 && shown.output.contains("USAGE:"), "\(shown.errors)")
     }
+
+    @Test("litevision-media's own help sent to /dev/full: status 1")
+    func mediaHelpOnFullDevice() throws {
+        let media = URL(fileURLWithPath: CLITests.executable).deletingLastPathComponent()
+            .appendingPathComponent("litevision-media").path
+        let (status, message) = try FullOutput.run(media, ["track", "--help"])
+        #expect(status == 1, "\(message)")
+        #expect(message.contains("standard output could not be written: No space left on device"), "\(message)")
+        let shown = try CLITests.run(["track", "--help"], program: media)
+        #expect(shown.status == 0 && shown.output.contains("USAGE:"), "\(shown.errors)")
+    }
 }

@@ -8,9 +8,12 @@
 package enum ModelLimits {
     /// The largest tensor a model may declare, in bytes: 256 MiB.
     package static let maximumTensorBytes = 256 << 20
-    /// The most bytes all the tensors without constant data may need together, in every subgraph: 512 MiB. The
-    /// runtime's memory for them (its arena, which reuses memory between tensors) is at most that; the shared models
-    /// need 3–23 MB. With the model, the image and the runtime, a command stays under 1 GB.
+    /// The most bytes all the tensors without constant data may need together, in every subgraph, as declared:
+    /// 512 MiB (the shared models need 3–23 MB). It bounds the runtime's memory for them, which reuses memory
+    /// between tensors and needs at most their sum, for shapes as declared; outputs the runtime shapes from a
+    /// constant while preparing the model have a limit of their own (``maximumTensorBytes`` each, see
+    /// `ModelVerifier+ComputedShapes.swift`). A model whose declared tensors add up to more is refused, even if the
+    /// runtime's reuse would have made it fit.
     package static let maximumTotalTensorBytes = 512 << 20
     /// The most dimensions a tensor may have.
     package static let maximumRank = 16
