@@ -124,6 +124,36 @@ struct ModelVerifierTests {
         #expect(message.contains("tensors without constant data need more than the 536870912-byte limit in all"))
     }
 
+    @Test("The 512 MiB limit adds up the tensors of every subgraph")
+    func hugeTotalAcrossSubgraphs() throws {
+        // A synthetic model of `count` subgraphs, each a custom operator from one float tensor of 100 MiB to another:
+        // 200 MiB a subgraph.
+        func model(subgraphs count: Int) -> [UInt8] {
+            let elements = Int32(25 << 20)
+            func subgraph(_ index: Int) -> FBNode {
+                .table([
+                    0: .node(
+                        .tables([
+                            .table([0: .node(.int32s([1, elements])), 1: .i8(0), 3: .node(.string("in"))]),
+                            .table([0: .node(.int32s([1, elements])), 1: .i8(0), 3: .node(.string("out"))]),
+                        ])),
+                    1: .node(.int32s([0])), 2: .node(.int32s([1])),
+                    3: .node(.tables([.table([0: .u32(0), 1: .node(.int32s([0])), 2: .node(.int32s([1]))])])),
+                    4: .node(.string("subgraph \(index)")),
+                ])
+            }
+            return FBWriter.buffer(
+                root: .table([
+                    0: .u32(3), 1: .node(ModelFixture.operatorCodes), 2: .node(.tables((0..<count).map(subgraph))),
+                    3: .node(.string("Synthetic")), 4: .node(.tables([.table([:])])),
+                ]), identifier: "TFL3")
+        }
+        #expect(thrownError { try TFLiteModelFile(bytes: model(subgraphs: 2)) } == nil)
+        let message = try #require(thrownError { try TFLiteModelFile(bytes: model(subgraphs: 3)) }?.description)
+        #expect(message.contains("need more than the 536870912-byte limit in all"), "\(message)")
+        #expect(message.contains("subgraph 2"), "\(message)")
+    }
+
     @Test func indicesOutOfRange() throws {
         let original = try ModelLocator(model: "bird.tflite")
         var model = original
