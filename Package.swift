@@ -181,7 +181,7 @@ let package = Package(
             name: "LiteVisionRegistryServer",
             dependencies: [
                 "LiteVisionRegistry", "LiteVisionRegistryStorage", "LiteVisionRegistryPostgres", "LiteVisionSystem",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LiteVisionCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

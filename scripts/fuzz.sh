@@ -77,7 +77,7 @@ LITEVISION_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 "$binary" \
   -max_total_time="$amount" -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout="${FUZZ_TIMEOUT:-10}" \
   -print_final_stats=1 -artifact_prefix="$scratch/crashes/$target/" "$scratch/corpus/$target-found" \
   "$scratch/corpus/$target" >"$fuzz_log" 2>&1 || fuzz_status=$?
-grep -E '^#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written' \
+grep -E '^#[0-9]+[[:space:]]+(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written' \
   "$fuzz_log" || true
 if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
   echo "fuzz: $target: crashing inputs in $scratch/crashes/$target/" >&2

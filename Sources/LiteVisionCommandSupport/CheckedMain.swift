@@ -27,3 +27,20 @@ extension ParsableCommand {
         Platform.exit(status.rawValue)
     }
 }
+
+extension AsyncParsableCommand {
+    /// ``mainCheckingOutput()`` for a command whose subcommands run asynchronously.
+    package static func mainCheckingOutput() async {
+        Console.failOnLostOutputAtExit()
+        do {
+            var command = try await asyncParseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exitWithCheckedMessage(for: error)
+        }
+    }
+}

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LiteVisionSystem
+import LiteVisionCommandSupport
 
 /// `litevision-registry` (also run as `litevision registry`): the LiteVision model registry server and its
 /// administration.
@@ -16,32 +16,6 @@ struct RegistryProgram: AsyncParsableCommand {
         subcommands: [ServeCommand.self, TokenCommand.self, BackupCommand.self]
     )
 
-    /// ArgumentParser's `main()`, with the messages it prints itself (help, version, usage errors) written
-    /// unbuffered and checked: help that standard output cannot take ends with status 1, not with a success.
-    static func main() async {
-        do {
-            var command = try await asyncParseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let message = fullMessage(for: error)
-            let status = exitCode(for: error)
-            if message.isEmpty {
-                // Nothing to say (`ExitCode`): the command has reported its failure itself.
-            } else if status != .success {
-                printError(message)
-            } else {
-                do {
-                    try printLine(message)
-                } catch {
-                    printError("litevision-registry: \(error)")
-                    Platform.exit(1)
-                }
-            }
-            Platform.exit(status.rawValue)
-        }
-    }
+    /// Runs the command; help that standard output cannot take ends with status 1, not with a success.
+    static func main() async { await mainCheckingOutput() }
 }

@@ -153,12 +153,7 @@ struct RegistryHTTPTests {
 
     @Test("Corrupt models are refused with 422 and the verifier's reason: a huge tensor, a bad offset, a cut file")
     func corruptModels() async throws {
-        var huge = [UInt8](Self.bird)
-        // The input's shape vector: length 4, then [1, 224, 224, 3] as little-endian int32; 224 becomes 1,048,588.
-        let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
-        let start = try #require(
-            (0...(huge.count - shape.count)).first { huge[$0..<$0 + shape.count].elementsEqual(shape) })
-        withUnsafeBytes(of: Int32(1_048_588).littleEndian) { huge.replaceSubrange(start + 8..<start + 12, with: $0) }
+        let huge = try #require(DamagedFiles.birdWithHugeInput([UInt8](Self.bird)))
         var badRoot = [UInt8](Self.bird)
         badRoot[0] = 0xFF  // the root table's offset points past the end of the file
         badRoot[1] = 0xFF

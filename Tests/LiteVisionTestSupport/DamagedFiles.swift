@@ -52,6 +52,22 @@ public enum DamagedFiles {
         return nil
     }
 
+    /// bird.tflite's bytes with its input's height turned from 224 into 1,048,588 (one int32 of the shape vector
+    /// `[1, 224, 224, 3]`, found by its bytes): a tensor of 705 MB declared in a model of 3.5 MB. Nil when the
+    /// vector is not found (another model).
+    public static func birdWithHugeInput(_ bird: [UInt8]) -> [UInt8]? {
+        // The vector's length, 4, then its four little-endian int32 values.
+        let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
+        guard bird.count >= shape.count,
+            let start = (0...(bird.count - shape.count)).first(where: {
+                bird[$0..<$0 + shape.count].elementsEqual(shape)
+            })
+        else { return nil }
+        var bytes = bird
+        withUnsafeBytes(of: Int32(1_048_588).littleEndian) { bytes.replaceSubrange(start + 8..<start + 12, with: $0) }
+        return bytes
+    }
+
     /// A copy of the file at `path` cut to its first `fraction` of bytes, written into `folder`.
     public static func truncatedCopy(of path: String, fraction: Double, in folder: URL) throws -> String {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -10,12 +10,8 @@ struct HostileModelCLITests {
 
     @Test("A tensor dimension turned from 224 into 1,048,588 is refused before the runtime allocates it")
     func hugeDeclaredTensor() throws {
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
-        // The input's shape vector: length 4, then [1, 224, 224, 3] as little-endian int32.
-        let shape: [UInt8] = [4, 0, 0, 0, 1, 0, 0, 0, 224, 0, 0, 0, 224, 0, 0, 0, 3, 0, 0, 0]
-        let start = try #require(
-            (0...(bytes.count - shape.count)).first { bytes[$0..<$0 + shape.count].elementsEqual(shape) })
-        withUnsafeBytes(of: Int32(1_048_588).littleEndian) { bytes.replaceSubrange(start + 8..<start + 12, with: $0) }
+        let bird = Array(try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
+        let bytes = try #require(DamagedFiles.birdWithHugeInput(bird))
         let folder = Self.folder("tensor")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("huge.tflite").path

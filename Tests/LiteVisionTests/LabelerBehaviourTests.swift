@@ -58,7 +58,8 @@ struct LabelerBehaviourTests {
         var paths = (0..<30).map { TestData.image(names[$0 % names.count]) }
         paths.insert(cut.path, at: 7)
         paths.insert(folder.appendingPathComponent("missing.jpg").path, at: 19)
-        let serial = paths.map { path in "\(Result { try labeler.results(in: try VisionImage(contentsOfFile: path)) })"
+        let serial = paths.map { path in
+            "\(Result { try labeler.results(in: try VisionImage(contentsOfFile: path)) })"
         }
         #expect(serial[7].contains("failure") && serial[19].contains("failure"), "\(serial[7]) \(serial[19])")
         #expect(serial.filter { $0.contains("success") }.count == 30)

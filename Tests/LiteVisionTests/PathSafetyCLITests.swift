@@ -436,7 +436,7 @@ struct PathSafetyCLITests {
     func specialFileInputs(_ kind: SpecialFile) throws {
         let folder = TestData.temporaryDirectory("path-safety-\(kind.rawValue)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        func fifo(_ name: String) -> String {
+        func special(_ name: String) -> String {
             let path = folder.appendingPathComponent(name).path
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -448,8 +448,8 @@ struct PathSafetyCLITests {
             }
             return path
         }
-        let model = fifo("model.tflite"), labels = fifo("labels.txt"), image = fifo("photo.jpg")
-        let video = fifo("clip.mp4"), manifest = fifo("manifest.json")
+        let model = special("model.tflite"), labels = special("labels.txt"), image = special("photo.jpg")
+        let video = special("clip.mp4"), manifest = special("manifest.json")
         let bird = TestData.model("bird.tflite"), flowers = TestData.model("automl_flowers.tflite")
         let daisy = TestData.image("daisy.jpeg")
 
@@ -463,9 +463,9 @@ struct PathSafetyCLITests {
         let photos = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: daisy, toPath: photos.appendingPathComponent("a.jpeg").path)
-        let folderFIFO = fifo("photos/b.jpg")
+        let inFolder = special("photos/b.jpg")
         try Self.expectSpecialFileRefused(
-            ["label", "--model", bird, photos.path], naming: folderFIFO, kind: kind, status: 1)
+            ["label", "--model", bird, photos.path], naming: inFolder, kind: kind, status: 1)
         for (key, value) in [("modelFile", model), ("labelsFile", labels)] {
             let bundle = folder.appendingPathComponent("bundle-\(key)")
             try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -480,10 +480,10 @@ struct PathSafetyCLITests {
         // detect: a built-in model in --model-dir, --detector, --detector-labels, --model, --labels, photos.
         let modelDir = folder.appendingPathComponent("models")
         try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
-        let builtIn = fifo("models/mobile_object_localizer_v1.tflite")
+        let builtIn = special("models/mobile_object_localizer_v1.tflite")
         try Self.expectSpecialFileRefused(
             ["detect", "--model-dir", modelDir.path, daisy], naming: builtIn, kind: kind, status: 2)
-        // --model-dir itself a FIFO: a usage error, not a search that goes on to download the models.
+        // --model-dir itself a FIFO or device: a usage error, not a search that goes on to download the models.
         let run = try Self.run(["detect", "--model-dir", model, daisy], timeout: 20)
         let what = kind == .fifo ? "a FIFO (named pipe)" : "a character device"
         #expect(run.status == 64 && run.errors.contains("--model-dir \(model) is \(what)"), "\(run.errors)")
@@ -498,7 +498,7 @@ struct PathSafetyCLITests {
         }
         try Self.expectSpecialFileRefused(["detect"] + Self.models + [image], naming: image, kind: kind, status: 1)
         try Self.expectSpecialFileRefused(
-            ["detect"] + Self.models + [photos.path], naming: folderFIFO, kind: kind, status: 1)
+            ["detect"] + Self.models + [photos.path], naming: inFolder, kind: kind, status: 1)
         try Self.expectSpecialFileRefused(
             ["detect", "--annotate", folder.appendingPathComponent("drawn").path] + Self.models + [image],
             naming: image, kind: kind, status: 1)
@@ -515,7 +515,7 @@ struct PathSafetyCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
 
         // The registry's token and certificate files.
-        let token = fifo("token"), certificates = fifo("ca.pem")
+        let token = special("token"), certificates = special("ca.pem")
         let registry = ["--remote-model", "flowers", "--registry", "http://127.0.0.1:1"]
         try Self.expectSpecialFileRefused(
             ["label"] + registry + ["--token-file", token, daisy], naming: token, kind: kind, status: 2)
