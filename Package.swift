@@ -15,8 +15,8 @@
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
-//   0  CDynamicLibrary (the dlopen loader they share), CImagingKernels (AVX2 image kernels); Debian's CZlib,
-//      CTurboJPEG, CPNG, CFFmpeg, CCairo
+//   0  CDynamicLibrary (the dlopen loader they share), CImagingKernels (AVX2 image kernels), CJPEGBands (JPEG
+//      band decoding through libjpeg); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo
 import PackageDescription
 
 let package = Package(
@@ -58,6 +58,9 @@ let package = Package(
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // AVX2 forms of the resampling kernels (compiled for AVX2 per function, run after a cpuid check).
         .target(name: "CImagingKernels"),
+        // Band decoding of large JPEGs on several threads, through libjpeg-turbo's libjpeg API (a C file: libjpeg
+        // reports errors by longjmp).
+        .target(name: "CJPEGBands", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLiteRt", dependencies: ["CDynamicLibrary"]),
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -81,7 +84,9 @@ let package = Package(
         // Pixel buffers, orientation, JPEG/PNG codecs, resampling.
         .target(
             name: "LiteVisionImaging",
-            dependencies: ["CTurboJPEG", "CPNG", "CImagingKernels", "LiteVisionGeometry", "LiteVisionSystem"]),
+            dependencies: [
+                "CTurboJPEG", "CJPEGBands", "CPNG", "CImagingKernels", "LiteVisionGeometry", "LiteVisionSystem",
+            ]),
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
         .target(name: "LiteVisionTracking", dependencies: ["LiteVisionGeometry"]),
         // Where models come from: local files and AutoML bundles, the built-in model catalog, verified downloads.

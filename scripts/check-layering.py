@@ -57,6 +57,7 @@ LAYERS = {
     # 0: the dlopen loader they share, and Debian's C libraries
     "CDynamicLibrary": 0,
     "CImagingKernels": 0,
+    "CJPEGBands": 0,
     "CZlib": 0,
     "CTurboJPEG": 0,
     "CPNG": 0,

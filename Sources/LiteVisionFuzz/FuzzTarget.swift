@@ -11,7 +11,8 @@ enum FuzzTarget: String, CaseIterable {
     case zip
     /// A TIFF/EXIF block, as found in a JPEG's APP1 segment or a PNG's eXIf chunk.
     case exif
-    /// A JPEG or PNG through LiteVision's decoder wrappers (header, EXIF, pixels), limited to 16 megapixels.
+    /// A JPEG or PNG through LiteVision's decoder wrappers (header, EXIF, pixels), limited to 16 megapixels; a
+    /// JPEG is also decoded in bands on three threads, which must give the same pixels, warning or error.
     case image
     /// A label file.
     case labels
@@ -35,12 +36,34 @@ enum FuzzTarget: String, CaseIterable {
         case .image:
             let decoder = ImageDecoder(maxPixelCount: 16_000_000)
             _ = try? decoder.inspect(bytes)
-            _ = try? decoder.decode(bytes)
             _ = try? decoder.decode(bytes, minimumSize: (width: 224, height: 224))
+            for lenient in [false, true] {
+                let one = ImageDecoder(maxPixelCount: 16_000_000, allowsDamagedData: lenient)
+                let bands = ImageDecoder(
+                    maxPixelCount: 16_000_000, allowsDamagedData: lenient, threadCount: 3, bandMinimumPixelCount: 0)
+                Self.requireSameDecoding(one, bands, bytes)
+            }
         case .labels:
             _ = try? LabelMap(text: Array(bytes))
         case .manifest:
             _ = try? AutoMLManifest.resolve(Array(bytes), manifestPath: "/nonexistent/manifest.json")
+        }
+    }
+
+    /// Stops the fuzzer (a finding) when `one` and `other` decode `bytes` differently: other pixels, another
+    /// warning, or another error.
+    private static func requireSameDecoding(_ one: ImageDecoder, _ other: ImageDecoder, _ bytes: UnsafeRawBufferPointer)
+    {
+        let first = Result { () throws(ImageDecodingError) in try one.decode(bytes) }
+        let second = Result { () throws(ImageDecodingError) in try other.decode(bytes) }
+        switch (first, second) {
+        case (.success(let a), .success(let b)):
+            precondition(a.image.pixels == b.image.pixels, "band decoding gave other pixels")
+            precondition(a.warning == b.warning, "band decoding gave another warning")
+        case (.failure(let a), .failure(let b)):
+            precondition("\(a)" == "\(b)", "band decoding failed otherwise: \(a) / \(b)")
+        default:
+            preconditionFailure("band decoding succeeded or failed alone: \(first) / \(second)")
         }
     }
 }

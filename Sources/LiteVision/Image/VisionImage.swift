@@ -161,11 +161,15 @@ public final class VisionImage: Sendable {
     ///   - scale: How far a large JPEG may be downscaled while decoding; see ``ProcessingOptions/DecodingScale``.
     ///   - allowsDamagedImageData: Decode a damaged file as far as it goes instead of throwing; see
     ///     ``ProcessingOptions/allowsDamagedImageData``. `false` (strict) by default.
+    ///   - threadCount: Threads the decode may use; see ``ProcessingOptions/threadCount``. One per core by
+    ///     default.
     /// - Throws: ``VisionError/imageDecoding(_:)`` when the file cannot be decoded.
     public func decoded(
-        scale: ProcessingOptions.DecodingScale = .full, allowsDamagedImageData: Bool = false
+        scale: ProcessingOptions.DecodingScale = .full, allowsDamagedImageData: Bool = false,
+        threadCount: Int = ProcessingOptions().threadCount
     ) throws(VisionError) -> VisionImage {
-        let decoded = try pixels(minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData)
+        let decoded = try pixels(
+            minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData, threadCount: threadCount)
         return VisionImage(
             content: .pixels(decoded.image), sourcePath: nil, orientation: orientation,
             orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
@@ -180,7 +184,7 @@ public final class VisionImage: Sendable {
         let stored = orientation.inverse.uprightSize(width: width, height: height)
         let decoded = try pixels(
             minimumSize: stored, scale: processing.decodingScale,
-            allowsDamagedData: processing.allowsDamagedImageData)
+            allowsDamagedData: processing.allowsDamagedImageData, threadCount: processing.threadCount)
         return OrientedImage(
             pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize,
             orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
@@ -188,10 +192,11 @@ public final class VisionImage: Sendable {
 
     /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
     /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
-    /// `DecodingScale.automaticMargin` times that size. `allowsDamagedData` makes decoding lenient.
+    /// `DecodingScale.automaticMargin` times that size. `allowsDamagedData` makes decoding lenient; `threadCount`
+    /// is how many threads a large JPEG's decode may use.
     func pixels(
         minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale,
-        allowsDamagedData: Bool = false
+        allowsDamagedData: Bool = false, threadCount: Int = ProcessingOptions().threadCount
     ) throws(VisionError) -> (image: ImageBuffer, originalSize: (width: Int, height: Int)) {
         switch content {
         case .pixels(let buffer):
@@ -205,7 +210,8 @@ public final class VisionImage: Sendable {
                 )
             }
             do {
-                let decoded = try ImageDecoder(allowsDamagedData: allowsDamagedData).decode(bytes, minimumSize: hint)
+                let decoder = ImageDecoder(allowsDamagedData: allowsDamagedData, threadCount: threadCount)
+                let decoded = try decoder.decode(bytes, minimumSize: hint)
                 return (decoded.image, (decoded.originalWidth, decoded.originalHeight))
             } catch {
                 throw .imageDecoding(error)

@@ -33,13 +33,27 @@ package struct ImageDecoder: Sendable {
     /// second SOF, a PNG CRC error in IHDR or IDAT, PNG data that ends inside the image) stay errors.
     package let allowsDamagedData: Bool
 
+    /// Threads one decode may use (1 by default). A JPEG of a megapixel or more with a single sequential scan
+    /// (the usual camera photo; not progressive, not CMYK) is decoded in horizontal bands on up to this many
+    /// threads, about 0.7 of the time with two, with the same pixels (see ``JPEGBandDecoder``).
+    package let threadCount: Int
+
+    /// The smallest decoded image (in pixels) split into bands when ``threadCount`` allows: a megapixel by default
+    /// (``JPEGBandPlan/minimumPixelCount``); tests and the fuzzer lower it to band small images too.
+    package let bandMinimumPixelCount: Int
+
     /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
-    /// (default ``defaultMaxPixelCount``, 100 megapixels), and, unless `allowsDamagedData`, damaged data.
-    /// `maxPixelCount` must be positive.
-    package init(maxPixelCount: Int = defaultMaxPixelCount, allowsDamagedData: Bool = false) {
+    /// (default ``defaultMaxPixelCount``, 100 megapixels), and, unless `allowsDamagedData`, damaged data,
+    /// using up to `threadCount` threads per image. `maxPixelCount` must be positive.
+    package init(
+        maxPixelCount: Int = defaultMaxPixelCount, allowsDamagedData: Bool = false, threadCount: Int = 1,
+        bandMinimumPixelCount: Int = JPEGBandPlan.minimumPixelCount
+    ) {
         precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
         self.maxPixelCount = maxPixelCount
         self.allowsDamagedData = allowsDamagedData
+        self.threadCount = max(1, threadCount)
+        self.bandMinimumPixelCount = bandMinimumPixelCount
     }
 
     /// Decodes JPEG or PNG bytes to RGB8 (see ``DecodedImage/image``).
@@ -128,7 +142,8 @@ package struct ImageDecoder: Sendable {
                 minimum: minimumSize)
             let (image, warning) = try TurboJPEGDecoder.decodeRGB(
                 handle, view, header: header,
-                denominator: denominator, allowsDamage: allowsDamagedData)
+                denominator: denominator, allowsDamage: allowsDamagedData,
+                bands: (threadCount, bandMinimumPixelCount))
             return DecodedImage(
                 image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
                 format: .jpeg, originalWidth: header.width, originalHeight: header.height,

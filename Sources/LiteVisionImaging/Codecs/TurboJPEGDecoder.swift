@@ -1,4 +1,5 @@
 import CTurboJPEG
+import LiteVisionSystem
 
 /// JPEG decoding with libjpeg-turbo's TurboJPEG API.
 ///
@@ -64,9 +65,14 @@ enum TurboJPEGDecoder {
     /// "broken data stream" for them. Lenient: the image is decoded as far as libjpeg-turbo can recover,
     /// the missing or damaged parts filled in, and its first warning is returned with the pixels; an error
     /// that is fatal to libjpeg-turbo is still an error, even when warnings came before it.
+    ///
+    /// With `bands.threads` above 1, a single-scan image of at least `bands.minimumPixelCount` pixels is first
+    /// decoded in bands on that many threads (``JPEGBandDecoder``, the same pixels); when any band meets damage,
+    /// the image is decoded whole as above.
     static func decodeRGB(
         _ handle: tjhandle, _ bytes: ByteView, header: Header,
-        denominator: Int, allowsDamage: Bool = false
+        denominator: Int, allowsDamage: Bool = false,
+        bands: (threads: Int, minimumPixelCount: Int) = (1, JPEGBandPlan.minimumPixelCount)
     ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
         let width = JPEGScaling.scaled(header.width, by: denominator)
         let height = JPEGScaling.scaled(header.height, by: denominator)
@@ -74,6 +80,15 @@ enum TurboJPEGDecoder {
         let pixelFormat = header.isCMYK ? TJPF_CMYK : TJPF_RGB
         var outcome: Result<String?, ImageDecodingError> = .success(nil)
         var pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
+            Platform.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
+            if !header.isCMYK,
+                JPEGBandDecoder.decode(
+                    bytes, denominator: denominator, width: width, height: height, into: buffer,
+                    threads: bands.threads, minimumPixelCount: bands.minimumPixelCount)
+            {
+                initialized = buffer.count
+                return
+            }
             func decompress(flags: Int32) -> Int32 {
                 tjDecompress2(
                     handle, source(bytes), UInt(bytes.count), buffer.baseAddress,
