@@ -41,7 +41,8 @@ enum FuzzTarget: String, CaseIterable {
                 let one = ImageDecoder(maxPixelCount: 16_000_000, allowsDamagedData: lenient)
                 let bands = ImageDecoder(
                     maxPixelCount: 16_000_000, allowsDamagedData: lenient, threadCount: 3, bandMinimumPixelCount: 0)
-                Self.requireSameDecoding(one, bands, bytes)
+                Self.requireSameDecoding(one, bands, bytes, minimumSize: nil)
+                Self.requireSameDecoding(one, bands, bytes, minimumSize: (width: 40, height: 30))
             }
         case .labels:
             _ = try? LabelMap(text: Array(bytes))
@@ -50,12 +51,14 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    /// Stops the fuzzer (a finding) when `one` and `other` decode `bytes` differently: other pixels, another
-    /// warning, or another error.
-    private static func requireSameDecoding(_ one: ImageDecoder, _ other: ImageDecoder, _ bytes: UnsafeRawBufferPointer)
-    {
-        let first = Result { () throws(ImageDecodingError) in try one.decode(bytes) }
-        let second = Result { () throws(ImageDecodingError) in try other.decode(bytes) }
+    /// Stops the fuzzer (a finding) when `one` and `other` decode `bytes` (at the scale `minimumSize` allows)
+    /// differently: other pixels, another warning, or another error.
+    private static func requireSameDecoding(
+        _ one: ImageDecoder, _ other: ImageDecoder, _ bytes: UnsafeRawBufferPointer,
+        minimumSize: (width: Int, height: Int)?
+    ) {
+        let first = Result { () throws(ImageDecodingError) in try one.decode(bytes, minimumSize: minimumSize) }
+        let second = Result { () throws(ImageDecodingError) in try other.decode(bytes, minimumSize: minimumSize) }
         switch (first, second) {
         case (.success(let a), .success(let b)):
             precondition(a.image.pixels == b.image.pixels, "band decoding gave other pixels")

@@ -1,6 +1,8 @@
 extension Platform {
-    /// Buffers smaller than this are left alone by ``adviseHugePages(_:)``.
-    package static let hugePageAdviceMinimum = 4 << 20
+    /// Buffers smaller than this are left alone by ``adviseHugePages(_:)``: 32 MiB, glibc's largest threshold for
+    /// serving an allocation with a mapping of its own. A smaller buffer may come from the shared heap, and advice
+    /// there would outlive the buffer and apply to whatever is allocated at that place later.
+    package static let hugePageAdviceMinimum = 32 << 20
 
     /// Asks the kernel to back the whole 2 MiB pages inside `buffer` with transparent huge pages, before the
     /// buffer is first written (Linux's `madvise(MADV_HUGEPAGE)`; a no-op elsewhere and for buffers under
@@ -8,8 +10,9 @@ extension Platform {
     ///
     /// A freshly allocated image buffer is mapped on first touch, one 4 KiB page at a time: for the 37 MB of a
     /// decoded 12 MP photo that is 9,000 page faults, about 15 ms here, a quarter of the decode. With huge pages
-    /// it is 18 faults. Only pages wholly inside the buffer are advised, so no memory outside it changes, and the
-    /// advice is only a hint: where huge pages are disabled (`never`) nothing changes.
+    /// it is 18 faults. Only pages wholly inside the buffer are advised, and only for buffers that have a mapping of
+    /// their own (see ``hugePageAdviceMinimum``), which goes back to the system with the buffer. The advice is only a
+    /// hint: where huge pages are disabled (`never`) nothing changes.
     package static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
         guard buffer.count >= hugePageAdviceMinimum, let base = buffer.baseAddress else { return }

@@ -18,7 +18,7 @@ typedef struct {
     /// Output rows per iMCU row: band starts on multiples of this skip whole iMCU rows.
     unsigned rows_per_imcu_row;
     /// 1 when the image has one interleaved sequential scan (every component in one scan, not
-    /// progressive), colour (YCbCr) or grayscale: only then does skipping rows skip their work.
+    /// progressive), colour (YCbCr or RGB) or grayscale: only then does skipping rows skip their work.
     int single_scan;
 } lv_jpeg_band_layout;
 

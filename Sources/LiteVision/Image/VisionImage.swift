@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// Encoded images (JPEG, PNG) are kept encoded and decoded when a feature processes them, so the
 /// decoder can use libjpeg-turbo's DCT-domain downscaling down to what the model needs when you allow it
-/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:allowsDamagedImageData:)`` to decode once and
+/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:allowsDamagedImageData:threadCount:)`` to decode once and
 /// reuse the pixels with several features. Decoding is strict: a damaged file is refused unless
 /// ``ProcessingOptions/allowsDamagedImageData`` (or the parameter of `decoded`) allows it.
 ///
@@ -41,7 +41,7 @@ public final class VisionImage: Sendable {
     /// has none), the orientation given with a pixel buffer. ML Kit's `UIImage.imageOrientation`.
     public let imageOrientation: ImageOrientation
     /// Whether ``imageOrientation`` is the EXIF orientation of the file the pixels come from (also after
-    /// ``decoded(scale:allowsDamagedImageData:)``), rather than one given with a pixel buffer.
+    /// ``decoded(scale:allowsDamagedImageData:threadCount:)``), rather than one given with a pixel buffer.
     let orientationIsFromFile: Bool
     private let orientationState: Mutex<ImageOrientation>
 
@@ -223,7 +223,7 @@ public final class VisionImage: Sendable {
 extension VisionImage {
     /// The upright pixels (stored pixels turned by ``orientation``), decoded at full size if needed: what
     /// results' coordinates refer to, e.g. to draw them. Decoding is strict; for a damaged file, call
-    /// ``decoded(scale:allowsDamagedImageData:)`` first.
+    /// ``decoded(scale:allowsDamagedImageData:threadCount:)`` first.
     public func uprightPixels() throws(VisionError) -> ImageBuffer {
         let orientation = self.orientation
         let stored = try pixels(minimumSize: nil, scale: .full).image

@@ -9,9 +9,9 @@ import LiteRT
 /// options.processing.threadCount = 1          // one thread per inference, e.g. to label files in parallel
 /// ```
 public struct ProcessingOptions: Sendable, Hashable {
-    /// Threads one image may use: for inference, for resizing, and for decoding a large JPEG (a photo of a
-    /// megapixel or more with one sequential scan is decoded in bands on several threads, with the same pixels).
-    /// Defaults to the number of cores.
+    /// Threads one image may use: for inference, and for decoding a large JPEG (a photo of a megapixel or more
+    /// with one sequential scan is decoded in bands on up to 4 threads and no more than the cores, with the same
+    /// pixels). Defaults to the number of cores. (Resizing to the model input always uses every core.)
     public var threadCount: Int = Runtime.defaultThreadCount
 
     /// Load the LiteRT runtime from this file only. `nil`, the default, searches for it: `LITERT_LIBRARY`, the

@@ -27,11 +27,15 @@ package struct DecodedImage: Sendable {
     /// strict decoder refuses such data, so its warnings only concern what does not touch the pixels (a PNG
     /// ancillary chunk with a bad CRC, which is ignored).
     package var warning: String?
+    /// Into how many horizontal bands, decoded on as many threads, the image was cut: 1 when it was decoded
+    /// whole (PNG, small or progressive JPEGs, one thread, or damage met in a band).
+    package var bandCount: Int
 
     /// Creates a decoded image from its parts.
     package init(
         image: ImageBuffer, orientation: ImageOrientation, format: ImageFileFormat,
-        originalWidth: Int, originalHeight: Int, scaleDenominator: Int = 1, warning: String? = nil
+        originalWidth: Int, originalHeight: Int, scaleDenominator: Int = 1, warning: String? = nil,
+        bandCount: Int = 1
     ) {
         self.image = image
         self.orientation = orientation
@@ -40,5 +44,6 @@ package struct DecodedImage: Sendable {
         self.originalHeight = originalHeight
         self.scaleDenominator = scaleDenominator
         self.warning = warning
+        self.bandCount = bandCount
     }
 }

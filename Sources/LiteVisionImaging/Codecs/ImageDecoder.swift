@@ -140,14 +140,14 @@ package struct ImageDecoder: Sendable {
             let denominator = JPEGScaling.denominator(
                 width: header.width, height: header.height,
                 minimum: minimumSize)
-            let (image, warning) = try TurboJPEGDecoder.decodeRGB(
+            let (image, warning, bandCount) = try TurboJPEGDecoder.decodeRGB(
                 handle, view, header: header,
                 denominator: denominator, allowsDamage: allowsDamagedData,
                 bands: (threadCount, bandMinimumPixelCount))
             return DecodedImage(
                 image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
                 format: .jpeg, originalWidth: header.width, originalHeight: header.height,
-                scaleDenominator: denominator, warning: warning)
+                scaleDenominator: denominator, warning: warning, bandCount: bandCount)
         }
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// The pixels are the ones a whole-image decode with TurboJPEG gives, byte for byte: the same library, the same
 /// settings (accurate integer IDCT, smooth upsampling), and libjpeg's row skipping keeps the rows around a band
-/// boundary exact. This is checked for every shared photo at every split row and every scale.
+/// boundary exact. The tests check it for every shared photo at every scale, with band boundaries just before, on
+/// and after an iMCU row and at odd rows; the image fuzz target compares the two decodes on every input.
 ///
 /// Only clean files are decoded this way. The first warning in any band (damaged data, a file cut short)
 /// stops it, and then the decode returns `false`, so that the caller
@@ -15,22 +16,28 @@ import Synchronization
 /// reads the compressed data from the start, and the last one reads it to its end, so no damage can go
 /// unnoticed by the bands together.
 enum JPEGBandDecoder {
-    /// Decodes `bytes` at `1/denominator` into `destination` (tightly packed RGB8, `width`×`height`) when the
-    /// file is a single-scan colour or grayscale JPEG large enough for a ``JPEGBandPlan`` with `threads`
-    /// threads, and reports whether it did. `false` leaves `destination` unspecified; nothing is thrown.
+    /// Decodes `bytes` (a `storedWidth`×`storedHeight` JPEG) at `1/denominator` into `destination` (tightly
+    /// packed RGB8, `width`×`height`) when the file is a single-scan colour or grayscale JPEG large enough for a
+    /// ``JPEGBandPlan`` with `threads` threads (no more than the cores), and returns the number of bands, or 0
+    /// when it did not (`destination` is then unspecified; nothing is thrown).
     static func decode(
-        _ bytes: ByteView, denominator: Int, width: Int, height: Int,
+        _ bytes: ByteView, storedWidth: Int, storedHeight: Int, denominator: Int, width: Int, height: Int,
         into destination: UnsafeMutableBufferPointer<UInt8>, threads: Int,
         minimumPixelCount: Int = JPEGBandPlan.minimumPixelCount
-    ) -> Bool {
-        guard threads >= 2, let layout = layout(bytes, denominator: denominator),
+    ) -> Int {
+        let threads = min(threads, Resampler.defaultThreadCount)
+        // libjpeg scales by exactly 1/denominator; TurboJPEG may choose another factor for a tiny side.
+        guard threads >= 2, JPEGScaling.turboJPEGScales(width: storedWidth, height: storedHeight, by: denominator),
+            let layout = layout(bytes, denominator: denominator),
             layout.single_scan != 0, Int(layout.width) == width, Int(layout.height) == height,
             let plan = JPEGBandPlan(
                 width: width, height: height, compressedBytes: bytes.count,
                 rowsPerIMCURow: Int(layout.rows_per_imcu_row), threads: threads,
                 minimumPixelCount: minimumPixelCount)
-        else { return false }
-        return decode(bytes, denominator: denominator, width: width, height: height, into: destination, plan: plan)
+        else { return 0 }
+        let decoded = decode(
+            bytes, denominator: denominator, width: width, height: height, into: destination, plan: plan)
+        return decoded ? plan.bandCount : 0
     }
 
     /// Decodes `bytes` in the bands of `plan`, one thread each, and reports whether every band was decoded.

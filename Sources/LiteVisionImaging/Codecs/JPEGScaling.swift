@@ -32,12 +32,18 @@ enum JPEGScaling {
         for d in candidateDenominators where d > 1 {
             let w = scaled(width, by: d), h = scaled(height, by: d)
             guard w >= minimum.width, h >= minimum.height else { continue }
-            let chosen = availableFactors.first {
-                scaled(width, num: $0.num, by: $0.denom) <= w
-                    && scaled(height, num: $0.num, by: $0.denom) <= h
-            }
-            if let chosen, chosen.num == 1, chosen.denom == d { return d }
+            if turboJPEGScales(width: width, height: height, by: d) { return d }
         }
         return 1
+    }
+
+    /// Whether libjpeg-turbo, asked for the `1/denominator` size of a `width`×`height` image, really uses the
+    /// factor `1/denominator` (and not a larger one giving the same size, as 5/8 does for a 3×3 image at 1/2).
+    static func turboJPEGScales(width: Int, height: Int, by denominator: Int) -> Bool {
+        let w = scaled(width, by: denominator), h = scaled(height, by: denominator)
+        let chosen = availableFactors.first {
+            scaled(width, num: $0.num, by: $0.denom) <= w && scaled(height, num: $0.num, by: $0.denom) <= h
+        }
+        return chosen.map { $0.num == 1 && $0.denom == denominator } ?? false
     }
 }

@@ -68,26 +68,29 @@ enum TurboJPEGDecoder {
     ///
     /// With `bands.threads` above 1, a single-scan image of at least `bands.minimumPixelCount` pixels is first
     /// decoded in bands on that many threads (``JPEGBandDecoder``, the same pixels); when any band meets damage,
-    /// the image is decoded whole as above.
+    /// the image is decoded whole as above. `bandCount` says how many bands were decoded (1: the whole image).
     static func decodeRGB(
         _ handle: tjhandle, _ bytes: ByteView, header: Header,
         denominator: Int, allowsDamage: Bool = false,
         bands: (threads: Int, minimumPixelCount: Int) = (1, JPEGBandPlan.minimumPixelCount)
-    ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?) {
+    ) throws(ImageDecodingError) -> (ImageBuffer, warning: String?, bandCount: Int) {
         let width = JPEGScaling.scaled(header.width, by: denominator)
         let height = JPEGScaling.scaled(header.height, by: denominator)
         let channels = header.isCMYK ? 4 : 3
         let pixelFormat = header.isCMYK ? TJPF_CMYK : TJPF_RGB
         var outcome: Result<String?, ImageDecodingError> = .success(nil)
+        var bandCount = 0
         var pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, initialized in
             Platform.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-            if !header.isCMYK,
-                JPEGBandDecoder.decode(
-                    bytes, denominator: denominator, width: width, height: height, into: buffer,
+            if !header.isCMYK {
+                bandCount = JPEGBandDecoder.decode(
+                    bytes, storedWidth: header.width, storedHeight: header.height, denominator: denominator,
+                    width: width, height: height, into: buffer,
                     threads: bands.threads, minimumPixelCount: bands.minimumPixelCount)
-            {
-                initialized = buffer.count
-                return
+                if bandCount > 0 {
+                    initialized = buffer.count
+                    return
+                }
             }
             func decompress(flags: Int32) -> Int32 {
                 tjDecompress2(
@@ -113,7 +116,7 @@ enum TurboJPEGDecoder {
         if header.isCMYK {
             CMYKConversion.convertToRGBInPlace(&pixels, pixelCount: width * height)
         }
-        return (ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels), warning)
+        return (ImageBuffer(width: width, height: height, format: .rgb8, pixels: pixels), warning, max(1, bandCount))
     }
 
     /// Turns the status of a `tjDecompress2` call that stopped at the first warning into success or an error.

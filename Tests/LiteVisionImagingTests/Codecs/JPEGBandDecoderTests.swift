@@ -186,17 +186,28 @@ struct JPEGBandDecoderTests {
         let bytes = try CodecTestHelpers.photoBytes("beach.jpg")
         let decoded = try ImageDecoder(threadCount: 2).decode(bytes)
         let reference = try Self.wholeDecode(bytes, denominator: 1)
+        #expect(decoded.bandCount == 2)
         #expect(Self.difference(decoded.image.pixels, reference) == nil)
-        // And the band decoder alone accepts it with two threads at the default size threshold.
-        var pixels = [UInt8](repeating: 0, count: 4096 * 3040 * 3)
-        let accepted = bytes.withUnsafeBytes { raw in
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                JPEGBandDecoder.decode(
-                    ByteView(bytes: raw), denominator: 1, width: 4096, height: 3040, into: buffer, threads: 2)
-            }
-        }
-        #expect(accepted)
-        #expect(Self.difference(pixels, reference) == nil)
+        // One thread, a photo under a megapixel, a progressive photo: decoded whole.
+        #expect(try ImageDecoder().decode(bytes).bandCount == 1)
+        #expect(try ImageDecoder(threadCount: 2).decode(CodecTestHelpers.photoBytes("dogs.jpg")).bandCount == 1)
+        let progressive = try CodecTestHelpers.photoBytes("cats_and_dogs.jpg")
+        #expect(try ImageDecoder(threadCount: 8, bandMinimumPixelCount: 0).decode(progressive).bandCount == 1)
+        // More threads than cores: no more bands than cores (and never more than JPEGBandPlan.maximumBandCount).
+        let many = try ImageDecoder(threadCount: 64).decode(bytes)
+        #expect(many.bandCount == min(Resampler.defaultThreadCount, JPEGBandPlan.maximumBandCount))
+        #expect(Self.difference(many.image.pixels, reference) == nil)
+    }
+
+    @Test("bands only where TurboJPEG scales by exactly 1/d (it picks 5/8 for a 3x3 image asked at 1/2)")
+    func otherScalingFactor() throws {
+        // libjpeg in the bands always scales by 1/d; TurboJPEG picks the largest factor giving the requested size,
+        // which differs only when both sides are a few pixels (too small for two bands anyway: the check guards).
+        #expect(!JPEGScaling.turboJPEGScales(width: 3, height: 3, by: 2))
+        #expect(!JPEGScaling.turboJPEGScales(width: 4, height: 4, by: 8))
+        #expect(JPEGScaling.turboJPEGScales(width: 3, height: 2000, by: 2))
+        #expect(JPEGScaling.turboJPEGScales(width: 4096, height: 3040, by: 8))
+        #expect(JPEGScaling.turboJPEGScales(width: 1, height: 1, by: 1))
     }
 
     @Test("band plans: aligned, ascending, upper bands larger, equal estimated costs; none when one thread is better")
@@ -212,7 +223,7 @@ struct JPEGBandDecoderTests {
             let many = try #require(
                 JPEGBandPlan(
                     width: 4096, height: 3040, compressedBytes: 3_413_776, rowsPerIMCURow: 16, threads: threads))
-            #expect(many.bandCount == threads)
+            #expect(many.bandCount == min(threads, JPEGBandPlan.maximumBandCount))
             let counts = (0..<many.bandCount).map { many.rows(ofBand: $0).count }
             #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 >= $1 }, "\(counts)")
             // Estimated cost of each band (the plan's model): entropy up to its end, the rest for its rows.
