@@ -7,7 +7,9 @@ import LiteVisionSystem
 ///
 /// MediaPipe's region of interest is the whole image, turned by the rotation (a float angle, and for 90° and
 /// 270° a width and height scaled by the image's aspect ratio in double, then stored as floats); OpenCV's
-/// `RotatedRect::points` gives its corners (float trigonometry). The forward matrix comes from
+/// `RotatedRect::points` gives its corners (float trigonometry; MediaPipe 1.2.2 bundles OpenCV 5, which computes
+/// every corner from the center, where OpenCV 4 mirrored the first two: the last bits differ, and on a thin frame
+/// turned by 180° thousands of positions move by a 1/32 step). The forward matrix comes from
 /// `getPerspectiveTransform` (an 8×8 system solved by Gaussian elimination with partial pivoting) from those
 /// corners to the output corners; `warpPerspective` inverts it with the closed-form 3×3 inverse. Neither result
 /// is exactly the ideal scale: entries are off by an ulp, and the perspective row gets entries of about 1e-18
@@ -51,12 +53,15 @@ struct OpenCVWarpMatrix {
         let roiWidth = normalizedWidth * Float(storedWidth), roiHeight = normalizedHeight * Float(storedHeight)
         // The OpenCV converter: the angle in degrees (a float product divided by the double M_PI, kept as float).
         let angle = Float(Double(rotation * 180) / Double.pi)
-        // RotatedRect::points.
+        // RotatedRect::points as OpenCV 5 writes it (read from the machine code of MediaPipe 1.2.2's library): each
+        // corner is the center plus or minus the two half-axes, in this order of operations.
         let radians = Double(angle) * Double.pi / 180
         let b = Float(cos(radians)) * 0.5, a = Float(sin(radians)) * 0.5
         let x0 = centerX - a * roiHeight - b * roiWidth, y0 = centerY + b * roiHeight - a * roiWidth
         let x1 = centerX + a * roiHeight - b * roiWidth, y1 = centerY - b * roiHeight - a * roiWidth
-        return [(x0, y0), (x1, y1), (2 * centerX - x0, 2 * centerY - y0), (2 * centerX - x1, 2 * centerY - y1)]
+        let x2 = centerX + a * roiHeight + b * roiWidth, y2 = centerY - b * roiHeight + a * roiWidth
+        let x3 = centerX - a * roiHeight + b * roiWidth, y3 = centerY + b * roiHeight + a * roiWidth
+        return [(x0, y0), (x1, y1), (x2, y2), (x3, y3)]
     }
 
     /// Output pixel `u, v`'s source position in 1/32 pixels: OpenCV's expression, evaluated in its order.
