@@ -3,8 +3,9 @@
 #
 #   scripts/sanitize.sh address   AddressSanitizer: the parsers (model, metadata, zip, EXIF), the codecs, the
 #                                 runtime binding, bad input, parity (every shared photo and model), mutated models
-#   scripts/sanitize.sh thread    ThreadSanitizer: the concurrency tests (a labeler and a detector shared by
-#                                 concurrent tasks and threads, batch labeling, downloads and ModelManager)
+#   scripts/sanitize.sh thread    ThreadSanitizer: the concurrency tests (JPEG band decoding, a labeler and a
+#                                 detector shared by concurrent tasks and threads, batch labeling, downloads and
+#                                 ModelManager)
 #   scripts/sanitize.sh           both
 #
 # Release builds (the image kernels are far too slow unoptimized; reports still name the functions), each a full
@@ -16,7 +17,7 @@ kinds=("${1:-address}")
 [[ $# -eq 0 ]] && kinds=(address thread)
 
 address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests'
-thread_suites='LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
+thread_suites='JPEGBandDecoderTests|LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
 
 for kind in "${kinds[@]}"; do
   case $kind in
