@@ -30,8 +30,9 @@ apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-co
               libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
 # small tmpfs for a full disk (mount, util-linux); the PostgreSQL tests run initdb and postgres as the user postgres
-# (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas.
-if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx); fi
+# (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas; the ffmpeg command makes videos of
+# every odd size the video tests decode.
+if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx ffmpeg); fi
 if ((bench)); then apt_packages+=(wrk); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do

@@ -13,6 +13,9 @@ final class EncoderResources {
     var stream: UnsafeMutablePointer<AVStream>?
     var frame: UnsafeMutablePointer<AVFrame>?
     var packet: UnsafeMutablePointer<AVPacket>?
+    /// The appended image copied into a picture FFmpeg allocated, in the image's pixel format (see
+    /// `FrameWriter.convert`).
+    var staging: UnsafeMutablePointer<AVFrame>?
     /// The swscale context for the pixel format of the images appended last.
     var scaler: OpaquePointer?
     /// Whether the temporary file has been opened (it must then be closed).
@@ -31,6 +34,7 @@ final class EncoderResources {
         _ = closeFile()
         av_packet_free(&packet)
         av_frame_free(&frame)
+        av_frame_free(&staging)
         avcodec_free_context(&codec)
         sws_freeContext(scaler)
         avformat_free_context(format)

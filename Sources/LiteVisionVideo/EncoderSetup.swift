@@ -15,11 +15,6 @@ enum EncoderSetup {
         guard (1...limit).contains(width), (1...limit).contains(height) else {
             throw .invalidArgument("the video size \(width)x\(height) is outside 1...\(limit)")
         }
-        guard width % 2 == 0, height % 2 == 0 else {
-            throw .invalidArgument(
-                "the video size \(width)x\(height) must be even in both directions "
-                    + "(4:2:0 video); crop or pad the frames by one pixel")
-        }
         guard frameRate.isFinite, frameRate > 0, frameRate <= 1000 else {
             throw .invalidArgument("the frame rate \(frameRate) is outside (0, 1000] frames per second")
         }
@@ -45,6 +40,8 @@ enum EncoderSetup {
         }
         resources.format = format
 
+        // 4:2:0 video has even sizes: an odd width or height is padded by one column or row (FrameWriter).
+        let (width, height) = (width + width % 2, height + height % 2)
         let rate = av_d2q(frameRate, 65_535)  // MPEG-4 Part 2 allows time bases up to 1/65535
         guard let codec = avcodec_alloc_context3(encoder) else { throw outOfMemory }
         resources.codec = codec

@@ -2,7 +2,8 @@ import CFFmpeg
 import LiteVisionImaging
 
 /// Converts decoded frames (any pixel format FFmpeg decodes to) to tightly packed RGB24 with swscale,
-/// writing straight into the new image's storage. Keeps one swscale context, rebuilt only when the frame
+/// writing straight into the new image's storage (laid out as ``PictureLayout`` says, so that swscale's vector
+/// code stays inside it). Keeps one swscale context, rebuilt only when the frame
 /// size, pixel format or colour matrix changes. Owned by one decoder; not for concurrent use.
 final class RGBConverter {
     /// The largest width or height accepted from a file; bigger claims are treated as damage.
@@ -21,6 +22,34 @@ final class RGBConverter {
 
     /// The frame as an RGB image, or a reason why it cannot be converted.
     func convert(_ frame: UnsafePointer<AVFrame>) -> Result<ImageBuffer, ConversionFailure> {
+        let context: OpaquePointer
+        switch prepare(for: frame) {
+        case .success(let prepared): context = prepared
+        case .failure(let failure): return .failure(failure)
+        }
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+
+        // swscale writes whole vector registers: it gets rows aligned and padding after the last one, and the
+        // rows are packed together afterwards (a no-op when the row size is already aligned: 640, 1280, 1920...).
+        let layout = PictureLayout(width: width, height: height, bytesPerPixel: 3)
+        var failed = false
+        let pixels = [UInt8](unsafeUninitializedCapacity: layout.capacity) { buffer, count in
+            guard let base = buffer.baseAddress, Self.scale(frame, with: context, into: base, layout: layout) else {
+                failed = true
+                count = 0
+                return
+            }
+            layout.pack(base)
+            count = layout.packedByteCount
+        }
+        if failed { return .failure(ConversionFailure(reason: "converting a frame to RGB failed")) }
+        return .success(
+            ImageBuffer(width: width, height: height, format: .rgb8, bytesPerRow: layout.rowBytes, pixels: pixels))
+    }
+
+    /// The swscale context for `frame` (its size checked, the colour matrix applied), or why it cannot be
+    /// converted.
+    func prepare(for frame: UnsafePointer<AVFrame>) -> Result<OpaquePointer, ConversionFailure> {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard (1...Self.maximumDimension).contains(width), (1...Self.maximumDimension).contains(height) else {
             let reason = "the decoder produced a frame of invalid size \(width)x\(height)"
@@ -42,29 +71,27 @@ final class RGBConverter {
         }
         if context != previous { colorKey = nil }
         applyColorMatrix(of: frame, format: format, to: context)
+        return .success(context)
+    }
 
-        let rowBytes = width * 3
-        var failed = false
-        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var destinationStride: [Int32] = [Int32(rowBytes), 0, 0, 0]
-            let rows = withUnsafePointer(to: frame.pointee.data) { dataTuple in
-                withUnsafePointer(to: frame.pointee.linesize) { strideTuple in
-                    dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                        strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                            sws_scale(context, planes, strides, 0, Int32(height), &destination, &destinationStride)
-                        }
+    /// Converts `frame` with `context` into `destination`, which holds `layout.capacity` bytes; its rows are
+    /// `layout.stride` apart. `false` when swscale converted fewer rows than the frame has.
+    static func scale(
+        _ frame: UnsafePointer<AVFrame>, with context: OpaquePointer, into destination: UnsafeMutablePointer<UInt8>,
+        layout: PictureLayout
+    ) -> Bool {
+        var planes: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
+        var strides: [Int32] = [Int32(layout.stride), 0, 0, 0]
+        let rows = withUnsafePointer(to: frame.pointee.data) { dataTuple in
+            withUnsafePointer(to: frame.pointee.linesize) { strideTuple in
+                dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sourcePlanes in
+                    strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { sourceStrides in
+                        sws_scale(context, sourcePlanes, sourceStrides, 0, Int32(layout.height), &planes, &strides)
                     }
                 }
             }
-            if rows != Int32(height) {
-                failed = true
-                buffer.initialize(repeating: 0)  // keep the array fully initialised before it is discarded
-            }
-            count = rowBytes * height
         }
-        if failed { return .failure(ConversionFailure(reason: "converting a frame to RGB failed")) }
-        return .success(ImageBuffer(width: width, height: height, format: .rgb8, bytesPerRow: rowBytes, pixels: pixels))
+        return rows == Int32(layout.height)
     }
 
     /// Tells swscale which YUV matrix and range the frame uses (BT.601 when the stream does not say).

@@ -18,7 +18,8 @@ import LiteVisionImaging
 package final class VideoEncoder {
     /// The file that ``finish()`` creates (or replaces).
     package let path: String
-    /// Frame size in pixels.
+    /// The size of the images appended, in pixels (the video itself is one pixel wider or taller when this is
+    /// odd; see ``init(path:width:height:frameRate:codec:)``).
     package let width: Int, height: Int
     /// Frames per second.
     package let frameRate: Double
@@ -36,8 +37,9 @@ package final class VideoEncoder {
     /// - Parameters:
     ///   - path: Where the finished video goes; its extension picks the container (`.mp4`, `.mov`, `.mkv`...),
     ///     MP4 when FFmpeg does not know it. The directory must exist and be writable.
-    ///   - width: Frame width in pixels, even.
-    ///   - height: Frame height in pixels, even.
+    ///   - width: Frame width in pixels. 4:2:0 video has even sizes: an odd width makes a video one pixel wider,
+    ///     whose last column repeats the images' last one.
+    ///   - height: Frame height in pixels; an odd height is padded by one row the same way.
     ///   - frameRate: Frames per second, in (0, 1000].
     ///   - codec: Which encoder to use; H.264 when available by default.
     /// - Throws: ``VideoError/invalidArgument(_:)`` for a bad size or frame rate, ``VideoError/encoder(_:)``

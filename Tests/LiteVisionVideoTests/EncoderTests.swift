@@ -63,8 +63,10 @@ extension VideoTests {
             let reference = try write(.rgb8), candidate = try write(format)
             #expect(reference.count == 5 && candidate.count == 5)
             for (a, b) in zip(reference, candidate) {
-                // Same pixels in, same video out (a swapped red and blue would differ by about 60).
-                #expect(VideoFixtures.meanAbsoluteDifference(a, b) < 0.01)
+                // Same pixels in, the same video out but for rounding (a swapped red and blue would differ by about
+                // 60): from FFmpeg's aligned staging picture swscale reads RGB and RGBA with vector code that rounds
+                // a few chroma samples one level apart (measured: 0.04-0.23 on average).
+                #expect(VideoFixtures.meanAbsoluteDifference(a, b) < 0.5)
             }
         }
 
@@ -125,7 +127,7 @@ extension VideoTests {
         @Test(
             "bad sizes and frame rates are refused",
             arguments: [
-                (63, 48, 30.0), (64, 47, 30.0), (0, 48, 30.0), (64, 48, 0.0), (64, 48, .nan), (64, 48, -5.0),
+                (0, 48, 30.0), (64, 0, 30.0), (16_385, 48, 30.0), (64, 48, 0.0), (64, 48, .nan), (64, 48, -5.0),
             ])
         func badParameters(width: Int, height: Int, frameRate: Double) throws {
             let path = scratch.path("bad.mp4")
