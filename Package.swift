@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "LiteVisionVideoTests",
             dependencies: [
-                "LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry",
+                "LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem", "CFFmpeg",
                 "LiteVisionTestSupport",
             ]),
         .testTarget(

@@ -2,7 +2,9 @@
 # Runs the test suites that exercise memory and threads under the sanitizers, each in a build folder of its own:
 #
 #   scripts/sanitize.sh address   AddressSanitizer: the parsers (model, metadata, zip, EXIF), the codecs, the
-#                                 runtime binding, bad input, parity (every shared photo and model), mutated models
+#                                 runtime binding, bad input, parity (every shared photo and model), mutated models,
+#                                 video frames of every size to 64x64 and odd sizes (library and `track --annotate`),
+#                                 models with control flow
 #   scripts/sanitize.sh thread    ThreadSanitizer: the concurrency tests (JPEG band decoding, a labeler and a
 #                                 detector shared by concurrent tasks and threads, batch labeling, downloads and
 #                                 ModelManager)
@@ -16,7 +18,7 @@ export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 kinds=("${1:-address}")
 [[ $# -eq 0 ]] && kinds=(address thread)
 
-address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests'
+address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests|PictureLayoutTests|VideoTests/Sizes|OddVideoSizeCLITests|ControlFlowModelTests'
 thread_suites='JPEGBandDecoderTests|LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
 
 for kind in "${kinds[@]}"; do

@@ -36,6 +36,7 @@ static const LiteVisionSymbol kSymbols[] = {
     {"LiteRtGetCompiledModelOutputBufferRequirements", offsetof(LiteVisionLiteRtApi, GetCompiledModelOutputBufferRequirements)},
     {"LiteRtGetCompiledModelOutputTensorLayouts", offsetof(LiteVisionLiteRtApi, GetCompiledModelOutputTensorLayouts)},
     {"LiteRtRunCompiledModel", offsetof(LiteVisionLiteRtApi, RunCompiledModel)},
+    {"LiteRtSetCompiledModelCancellationFunction", offsetof(LiteVisionLiteRtApi, SetCompiledModelCancellationFunction)},
     {"LiteRtCreateManagedTensorBufferFromRequirements", offsetof(LiteVisionLiteRtApi, CreateManagedTensorBufferFromRequirements)},
     {"LiteRtCreateManagedTensorBuffer", offsetof(LiteVisionLiteRtApi, CreateManagedTensorBuffer)},
     {"LiteRtDestroyTensorBuffer", offsetof(LiteVisionLiteRtApi, DestroyTensorBuffer)},

@@ -8,10 +8,19 @@ package struct CompilationOptions: Sendable {
     /// Where XNNPACK keeps packed weights between processes, for models loaded from files; nil: none.
     package var weightCache: WeightCache?
 
-    /// Options with `threadCount` threads (the number of cores by default) and the weight cache `weightCache`.
-    package init(threadCount: Int = Runtime.defaultThreadCount, weightCache: WeightCache? = nil) {
+    /// The longest one ``CompiledModel/run()`` may take, in seconds: a run still going then is stopped by the
+    /// runtime between two operators and throws (a model whose loop never ends, or one far too slow for this
+    /// machine). `nil`: no limit.
+    package var inferenceTimeout: Double?
+
+    /// Options with `threadCount` threads (the number of cores by default), the weight cache `weightCache` and
+    /// the deadline `inferenceTimeout` for each run.
+    package init(
+        threadCount: Int = Runtime.defaultThreadCount, weightCache: WeightCache? = nil, inferenceTimeout: Double? = nil
+    ) {
         self.threadCount = max(1, threadCount)
         self.weightCache = weightCache
+        self.inferenceTimeout = inferenceTimeout.map { $0.isNaN ? .infinity : max(0, $0) }
     }
 }
 
@@ -34,6 +43,9 @@ package final class CompiledModel: @unchecked Sendable {
     let handle: LiteRtCompiledModel
     private var inputBuffers: [LiteRtTensorBuffer]
     private var outputBuffers: [LiteRtTensorBuffer]
+    /// The deadline of the run in progress (monotonic seconds; infinity between runs), which the runtime's
+    /// cancellation callback reads between operators on the thread running the model.
+    private let deadline: RunDeadline?
     private var api: UnsafePointer<LiteVisionLiteRtApi> { model.runtime.api }
 
     /// Compiles `model` for the CPU with `options`.
@@ -74,7 +86,16 @@ package final class CompiledModel: @unchecked Sendable {
                 outputs.append(info)
                 outputBuffers.append(buffer)
             }
+            var deadline: RunDeadline?
+            if let timeout = options.inferenceTimeout, timeout.isFinite {
+                let runDeadline = RunDeadline(timeout: timeout)
+                try check(
+                    api.pointee.SetCompiledModelCancellationFunction(handle, runDeadline.instant, RunDeadline.check),
+                    "set the inference deadline")
+                deadline = runDeadline
+            }
             succeeded = true
+            self.deadline = deadline
             self.handle = handle
             self.inputs = inputs
             self.outputs = outputs
@@ -223,12 +244,23 @@ package final class CompiledModel: @unchecked Sendable {
     }
 
     /// Runs the model on the current contents of the input buffers.
+    ///
+    /// - Throws: ``LiteRTError``; with status 100 (Cancelled) when the run took longer than the options'
+    ///   ``CompilationOptions/inferenceTimeout`` and was stopped.
     package func run() throws(LiteRTError) {
         let inputCount = inputBuffers.count, outputCount = outputBuffers.count
+        deadline?.start()
         let status = inputBuffers.withUnsafeMutableBufferPointer { ins in
             outputBuffers.withUnsafeMutableBufferPointer { outs in
                 api.pointee.RunCompiledModel(handle, 0, inputCount, ins.baseAddress, outputCount, outs.baseAddress)
             }
+        }
+        if let deadline, deadline.stop(), status != 0 {
+            throw LiteRTError(
+                status: 100,
+                operation:
+                    "finish running the model within its \(deadline.timeout) s inference deadline (it may "
+                    + "loop forever; a longer deadline is ProcessingOptions.inferenceTimeout, or --inference-timeout)")
         }
         try check(status, "run the model")
     }

@@ -22,6 +22,8 @@ struct LabelCommand: ParsableCommand {
 
     @OptionGroup var remote: RemoteModelArguments
 
+    @OptionGroup var inference: InferenceTimeoutArguments
+
     @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
     var labels: String?
 
@@ -87,6 +89,7 @@ struct LabelCommand: ParsableCommand {
         if fastDecode { options.processing.decodingScale = .automatic }
         options.processing.allowsDamagedImageData = lenientDecoding
         options.processing.preprocessing = preprocessing
+        options.processing.inferenceTimeout = inference.timeout
         // One photo in a fresh process: decode it while the runtime and model load.
         let prefetch =
             files.count == 1 && files[0].problem == nil && !fastDecode

@@ -151,7 +151,7 @@ struct RegistryHTTPTests {
         }
     }
 
-    @Test("Corrupt models are refused with 422 and the verifier's reason: a huge tensor, a bad offset, a cut file")
+    @Test("Corrupt models are refused with 422 and the verifier's reason: a cut file, an endless loop, deep nesting")
     func corruptModels() async throws {
         let huge = try #require(DamagedFiles.birdWithHugeInput([UInt8](Self.bird)))
         var badRoot = [UInt8](Self.bird)
@@ -162,6 +162,10 @@ struct RegistryHTTPTests {
             ("huge", Data(huge), "larger than the 268435456-byte limit"),
             ("offset", Data(badRoot), "not a valid TFLite model"),
             ("cut", Self.bird.prefix(Self.bird.count / 3), "not a valid TFLite model"),
+            // Control flow that would crash or hang every client (issue 23): refused at the door.
+            ("loop", Data(ControlFlowModels.classifier(loop: .constantTrue)), "is the constant true"),
+            ("chain", Data(ControlFlowModels.classifier(chain: 50_000)), "the model has 50003 subgraphs"),
+            ("nested", Data(ControlFlowModels.classifier(chain: 65)), "nest subgraphs 65 deep"),
         ]
         try await Self.withServer { server in
             for (name, body, reason) in cases {

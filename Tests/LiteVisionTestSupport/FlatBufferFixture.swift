@@ -3,7 +3,7 @@
 // their tables). Written for these tests; it is not a general FlatBuffers builder.
 
 /// A value of a table field.
-enum FBValue: Sendable {
+public enum FBValue: Sendable {
     case u8(UInt8)
     case i8(Int8)
     case u32(UInt32)
@@ -14,7 +14,7 @@ enum FBValue: Sendable {
 }
 
 /// Something a FlatBuffer offset can point to.
-indirect enum FBNode: Sendable {
+public indirect enum FBNode: Sendable {
     /// A table; the key is the field id.
     case table([Int: FBValue])
     case string(String)
@@ -25,33 +25,33 @@ indirect enum FBNode: Sendable {
     /// A vector of `count` offsets that all point to one table (an aliasing structure).
     case repeatedTable(FBNode, count: Int)
 
-    static func int32s(_ values: [Int32]) -> FBNode {
+    public static func int32s(_ values: [Int32]) -> FBNode {
         .scalars(values.flatMap { le(UInt32(bitPattern: $0)) }, elementSize: 4)
     }
-    static func uint32s(_ values: [UInt32]) -> FBNode {
+    public static func uint32s(_ values: [UInt32]) -> FBNode {
         .scalars(values.flatMap { le($0) }, elementSize: 4)
     }
-    static func floats(_ values: [Float]) -> FBNode {
+    public static func floats(_ values: [Float]) -> FBNode {
         .scalars(values.flatMap { le($0.bitPattern) }, elementSize: 4)
     }
-    static func int64s(_ values: [Int64]) -> FBNode {
+    public static func int64s(_ values: [Int64]) -> FBNode {
         .scalars(values.flatMap { le(UInt64(bitPattern: $0)) }, elementSize: 8)
     }
-    static func bytes(_ values: [UInt8]) -> FBNode {
+    public static func bytes(_ values: [UInt8]) -> FBNode {
         .scalars(values, elementSize: 1)
     }
 }
 
 /// Little-endian bytes of an integer.
-func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+public func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }
 }
 
 /// Serializes a FlatBuffer with a root table and a 4-character file identifier.
-struct FBWriter {
-    private(set) var out: [UInt8] = []
+public struct FBWriter {
+    public private(set) var out: [UInt8] = []
 
-    static func buffer(root: FBNode, identifier: String) -> [UInt8] {
+    public static func buffer(root: FBNode, identifier: String) -> [UInt8] {
         var writer = FBWriter()
         writer.out = [0, 0, 0, 0] + Array(identifier.utf8)
         let position = writer.write(root)
@@ -84,7 +84,7 @@ struct FBWriter {
         return position
     }
 
-    mutating func write(_ node: FBNode) -> Int {
+    public mutating func write(_ node: FBNode) -> Int {
         switch node {
         case let .string(text):
             align(4)

@@ -1,3 +1,4 @@
+import LiteVisionTestSupport
 import Testing
 
 @testable import TFLiteFormat

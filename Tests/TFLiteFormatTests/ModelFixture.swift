@@ -1,3 +1,4 @@
+import LiteVisionTestSupport
 /// Builds small synthetic `.tflite` files (FlatBuffers written by ``FBWriter``) to reach the parts of the
 /// format the shared models do not use: buffers stored outside the FlatBuffer, every metadata process unit,
 /// deflated associated files, and deliberately broken structures.

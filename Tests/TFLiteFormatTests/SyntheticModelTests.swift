@@ -190,14 +190,14 @@ struct SyntheticModelTests {
     }
 
     @Test func aliasedSubgraphsCannotExplodeTheVerifiersWork() {
-        // 20 000 subgraphs that are all one table of 1 000 tensors: 20 million tensors to verify if read naively,
-        // from a file of about 100 KB.
+        // 1 000 subgraphs (the most a model may have) that are all one table of 20 000 tensors: 20 million tensors
+        // to verify if read naively, from a file of about 100 KB.
         let subgraph: FBNode = .table([
-            0: .node(.repeatedTable(GraphFixture.tensor([1, 4]), count: 1000)), 1: .node(.int32s([0])),
+            0: .node(.repeatedTable(GraphFixture.tensor([1, 4]), count: 20_000)), 1: .node(.int32s([0])),
             2: .node(.int32s([0])),
         ])
         let root: FBNode = .table([
-            0: .u32(3), 2: .node(.repeatedTable(subgraph, count: 20_000)), 4: .node(.tables([.table([:])])),
+            0: .u32(3), 2: .node(.repeatedTable(subgraph, count: 1_000)), 4: .node(.tables([.table([:])])),
         ])
         let bytes = FBWriter.buffer(root: root, identifier: "TFL3")
         let clock = ContinuousClock()

@@ -1,3 +1,4 @@
+import LiteVisionTestSupport
 import CZlib
 
 /// Writes small zip archives for tests: stored or deflated entries, with offsets relative to the start of

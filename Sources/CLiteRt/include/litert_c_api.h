@@ -163,6 +163,12 @@ typedef struct {
                                             int32_t lock_mode);
   LiteRtStatus (*_Nonnull UnlockTensorBuffer)(LiteRtTensorBuffer _Nonnull buffer);
 
+  // Called by the runtime between operators, in every subgraph: returning true stops the run with
+  // kLiteRtStatusCancelled (100). Used for the inference deadline.
+  LiteRtStatus (*_Nonnull SetCompiledModelCancellationFunction)(LiteRtCompiledModel _Nonnull compiled,
+                                                                void* _Nullable data,
+                                                                bool (*_Nonnull check)(void* _Nullable data));
+
   // Present only from 2.1.6 on, when model creation gained its environment parameter: the guard
   // against older runtimes whose signatures differ silently.
   LiteRtStatus (*_Nonnull CreateModelFromFd)(LiteRtEnvironment _Nonnull environment, int fd, size_t offset,

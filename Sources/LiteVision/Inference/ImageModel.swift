@@ -61,7 +61,8 @@ struct ImageModel: Sendable {
         } catch {
             throw .runtime(error)
         }
-        let options = CompilationOptions(threadCount: settings.threadCount, weightCache: .standard)
+        let options = CompilationOptions(
+            threadCount: settings.threadCount, weightCache: .standard, inferenceTimeout: settings.inferenceTimeout)
         let make: @Sendable () throws -> InferenceSession = {
             InferenceSession(compiled: try CompiledModel(model: compiledModel, options: options))
         }

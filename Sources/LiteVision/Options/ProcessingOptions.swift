@@ -36,7 +36,15 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// reference outputs' convention) or ``Preprocessing/mediapipe`` (MediaPipe Tasks' scores, bit for bit).
     public var preprocessing: Preprocessing = .exact
 
+    /// The longest one inference may take, in seconds: 10 by default. A run still going then is stopped by the
+    /// runtime between two operators, and the call fails with ``VisionError/runtime(_:)`` (status `Cancelled`).
+    /// It protects a process from a model whose loop never ends (a `WHILE` the model verifier cannot prove
+    /// endless) or far too slow for the machine: the shared models run in 1 to 30 ms on two cores. `nil`
+    /// means no limit.
+    public var inferenceTimeout: Double? = 10
+
     /// The defaults: one thread per core, the runtime found by search, full decoding, damaged images refused,
-    /// exact preprocessing.
+    /// exact preprocessing, a
+    /// 10 s inference deadline.
     public init() {}
 }

@@ -22,6 +22,8 @@ package struct DetectorArguments: ParsableArguments {
 
     @OptionGroup package var remote: RemoteModelArguments
 
+    @OptionGroup package var inference: InferenceTimeoutArguments
+
     @Option(name: .long, help: "An SSD-style TFLite detector instead of the built-in object localizer.")
     package var detector: String?
 
@@ -120,6 +122,7 @@ package struct DetectorArguments: ParsableArguments {
         if let threshold { options.detectionThreshold = threshold }
         if let threads { options.processing.threadCount = threads }
         options.processing.preprocessing = preprocessing
+        options.processing.inferenceTimeout = inference.timeout
         options.modelDirectory = modelDirectory
         if let detector {
             options.detectorModel =

@@ -26,4 +26,10 @@ package enum ModelLimits {
     package static let maximumLabelFileBytes = 64 << 20
     /// The most labels a label file may have (a million; ImageNet has a thousand).
     package static let maximumLabelCount = 1_000_000
+    /// The most subgraphs a model may have (vision models have one; models with control flow a handful).
+    package static let maximumSubgraphs = 1_000
+    /// How deeply control-flow operators (`CALL_ONCE`, `IF`, `WHILE`, and any other naming subgraphs) may nest
+    /// subgraphs: 64. The runtime prepares and runs nested subgraphs recursively, and a chain of 50,000 overflowed
+    /// its stack (30,000 still ran, in 461 MB).
+    package static let maximumControlFlowDepth = 64
 }

@@ -103,6 +103,13 @@ extension ModelVerifier {
                 break
             }
         }
+        if layout.name == "WhileOptions" || layout.name == "StablehloWhileOptions" {
+            whileLoops.append(
+                WhileLoop(
+                    subgraph: currentSubgraph, what: op.what,
+                    condition: Int(try reader.scalar(options, 0, default: UInt32(0))),
+                    body: Int(try reader.scalar(options, 1, default: UInt32(0)))))
+        }
     }
 
     /// The custom options of `op`: stored outside the FlatBuffer within the file, and a valid FlexBuffer for the

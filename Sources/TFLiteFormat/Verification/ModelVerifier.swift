@@ -43,6 +43,10 @@ struct ModelVerifier {
     var currentSubgraph = 0
     /// The subgraphs each subgraph runs through control-flow operators (WHILE, IF, CALL_ONCE…).
     var subgraphCalls: [[Int]] = []
+    /// What the control-flow checks need of each subgraph verified so far.
+    var subgraphFlows: [SubgraphFlow] = []
+    /// The WHILE loops of the subgraphs verified so far.
+    var whileLoops: [WhileLoop] = []
     /// The bytes of the tensors without constant data in the subgraphs verified so far: what the runtime may
     /// allocate for them (see ``ModelLimits/maximumTotalTensorBytes``).
     var runtimeTensorBytes = 0
@@ -75,16 +79,23 @@ struct ModelVerifier {
         }
         try verifyBuffers(model)
         try verifyOperatorCodes(model)
+        if let count = try reader.vector(model, 2, elementSize: 4, "the subgraphs")?.count,
+            count > ModelLimits.maximumSubgraphs
+        {
+            throw .malformed(
+                "the model has \(count) subgraphs; LiteVision accepts at most \(ModelLimits.maximumSubgraphs)")
+        }
         let subgraphs = try reader.verifiedTables(model, 2, "the subgraphs") { "subgraph \($0)" }
         guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
         subgraphCount = subgraphs.count
         subgraphCalls = Array(repeating: [], count: subgraphs.count)
+        subgraphFlows.reserveCapacity(subgraphs.count)
         var tensorCounts: [Int] = []
         for (index, subgraph) in subgraphs.enumerated() {
             currentSubgraph = index
             tensorCounts.append(try verifySubgraph(subgraph))
         }
-        try verifyNoRecursion()
+        try verifyControlFlow()
         try verifyMetadataEntries(model)
         try verifySignatures(model, tensorCounts: tensorCounts)
     }
@@ -191,36 +202,14 @@ struct ModelVerifier {
         for index in outputs where !readable[Int(index)] {
             throw .malformed("\(subgraph.what) outputs tensor \(index), which no operator writes")
         }
+        subgraphFlows.append(
+            SubgraphFlow(
+                operatorCount: operators.count, inputs: inputs, outputs: outputs,
+                constantTrueOutputs: outputs.map { index in
+                    let tensor = tensors[Int(index)]
+                    return tensor.isConstant && !tensor.data.isEmpty && reader.bytes[tensor.data.lowerBound] != 0
+                }))
         return tensors.count
-    }
-
-    /// Refuses a subgraph that runs itself, directly or through others: the runtime prepares the subgraphs a
-    /// control-flow operator names recursively, so a cycle would overflow its stack.
-    private func verifyNoRecursion() throws(ModelFileError) {
-        // Depth-first search with an explicit stack: 0 unvisited, 1 on the current path, 2 done.
-        var state = [UInt8](repeating: 0, count: subgraphCalls.count)
-        for root in subgraphCalls.indices where state[root] == 0 {
-            var stack: [(subgraph: Int, next: Int)] = [(root, 0)]
-            state[root] = 1
-            while let (subgraph, next) = stack.last {
-                guard next < subgraphCalls[subgraph].count else {
-                    state[subgraph] = 2
-                    stack.removeLast()
-                    continue
-                }
-                stack[stack.count - 1].next += 1
-                let callee = subgraphCalls[subgraph][next]
-                if state[callee] == 1 {
-                    throw .malformed(
-                        "subgraph \(callee) runs itself through control-flow operators (subgraphs "
-                            + "\(stack.map(\.subgraph) + [callee])); the runtime cannot prepare a recursive model")
-                }
-                if state[callee] == 0 {
-                    state[callee] = 1
-                    stack.append((callee, 0))
-                }
-            }
-        }
     }
 
     // MARK: Metadata entries and signatures
