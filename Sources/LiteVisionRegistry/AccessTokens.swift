@@ -5,13 +5,32 @@ import LiteVisionRegistryStorage
 
 /// Access tokens: `lvr_` and 64 hexadecimal digits of randomness. Only their SHA-256 is stored; a presented token
 /// is hashed and the stored hash compared in constant time.
-enum AccessTokens {
-    /// A new token with `role` (for read tokens, optionally limited to `model`) and its record to store.
-    static func make(role: TokenRole, model: String?) -> (token: String, record: TokenRecord) {
+package enum AccessTokens {
+    /// A new token with `role` (for read tokens, optionally limited to `model`), valid for `lifetime` seconds
+    /// (nil: until revoked), and its record to store.
+    static func make(
+        role: TokenRole, model: String?, lifetime: Int? = nil
+    ) -> (token: String, record: TokenRecord) {
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
         let token = "lvr_" + SHA256Digest.hex(secret)
-        return (token, TokenRecord(hash: hash(token), role: role.rawValue, model: model, created: Date()))
+        let now = Date()
+        let expires = lifetime.map { now.addingTimeInterval(TimeInterval($0)) }
+        return (
+            token, TokenRecord(hash: hash(token), role: role.rawValue, model: model, created: now, expires: expires)
+        )
+    }
+
+    /// The longest lifetime a token may be given (`token create --expires-in`): 100 years, in seconds.
+    package static let maximumLifetime = 100 * 366 * 86400
+
+    /// How often a token's last use is recorded at most (a write per request would be a write per download).
+    static let lastUseResolution: TimeInterval = 60
+
+    /// Whether the store should record that `record` was used at `now`.
+    static func shouldRecordUse(of record: TokenRecord, at now: Date) -> Bool {
+        guard let last = record.lastUsed else { return true }
+        return now.timeIntervalSince(last) >= lastUseResolution || now < last
     }
 
     /// The hash to look `token` up by, or nil when it cannot be a token of a registry.
@@ -20,12 +39,21 @@ enum AccessTokens {
         return hash(token)
     }
 
-    /// What `record` (found by `hash`) grants, after comparing the hashes in constant time.
-    static func grant(_ record: TokenRecord?, hash: String) -> TokenGrant? {
+    /// What `record` (found by `hash`) grants at `now`, after comparing the hashes in constant time: nothing once
+    /// it has expired.
+    static func grant(_ record: TokenRecord?, hash: String, now: Date = Date()) -> TokenGrant? {
         guard let record, constantTimeEqual(Array(record.hash.utf8), Array(hash.utf8)),
-            let role = TokenRole(rawValue: record.role)
+            let role = TokenRole(rawValue: record.role), record.expires.map({ now < $0 }) ?? true
         else { return nil }
         return TokenGrant(role: role, model: record.model)
+    }
+
+    /// Checks a token's lifetime: 1 second to ``maximumLifetime``.
+    static func validate(lifetime: Int?) throws(RegistryError) {
+        guard let lifetime else { return }
+        guard (1...maximumLifetime).contains(lifetime) else {
+            throw .invalidRequest("a token's lifetime must be 1 second to 100 years, not \(lifetime) seconds")
+        }
     }
 
     static func hash(_ token: String) -> String {
@@ -42,11 +70,14 @@ enum AccessTokens {
 }
 
 extension ModelRegistry {
-    /// Creates a token with `role` (for read tokens, optionally limited to `model`) and returns it: the only
-    /// time it exists in clear. The registry keeps its SHA-256.
-    package func createToken(role: TokenRole, model: String? = nil) throws(RegistryError) -> String {
+    /// Creates a token with `role` (for read tokens, optionally limited to `model`), valid for `lifetime` seconds
+    /// (nil: until revoked), and returns it: the only time it exists in clear. The registry keeps its SHA-256.
+    package func createToken(
+        role: TokenRole, model: String? = nil, lifetime: Int? = nil
+    ) throws(RegistryError) -> String {
         if let model { try Self.validate(name: model) }
-        let made = AccessTokens.make(role: role, model: model)
+        try AccessTokens.validate(lifetime: lifetime)
+        let made = AccessTokens.make(role: role, model: model, lifetime: lifetime)
         try metadata.insertTokenNow(made.record)
         return made.token
     }

@@ -28,7 +28,9 @@ final class BlobStore: RegistryBlobStore {
     init(dataFolder: String, isReferenced: @escaping @Sendable (String) -> Bool) throws(SystemError) {
         folder = (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "blobs"
         self.isReferenced = isReferenced
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw .fromErrno(.write, path: folder) }
+        if mkdir(folder, DataFolderPermissions.folderMode) != 0 && errno != EEXIST {
+            throw .fromErrno(.write, path: folder)
+        }
     }
 
     /// The file of the blob `sha256` (64 lowercase hexadecimal digits, checked by the caller).
@@ -88,7 +90,7 @@ final class BlobStore: RegistryBlobStore {
         defer { close(descriptor) }
         var offset = range.lowerBound
         while offset <= range.upperBound {
-            let count = min(1 << 20, range.upperBound - offset + 1)
+            let count = min(RegistryRoutes.downloadPiece, range.upperBound - offset + 1)
             var buffer = ByteBufferAllocator().buffer(capacity: count)
             let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
                 let got = pread(descriptor, bytes.baseAddress!, count, off_t(offset))

@@ -33,19 +33,24 @@ package final class ModelRegistry: Sendable {
     let blobs: BlobStore
     /// The data folder.
     package let dataFolder: String
+    /// What opening the registry made private (``DataFolderPermissions``): paths others could read before, with
+    /// their old modes; empty for a folder that was private already or is new.
+    package let tightenedPermissions: [String]
     /// The lock on `registry.lock` of an exclusive registry (closed, and so released, when the registry goes).
     private let lock: DataFolderLock?
 
     /// Opens (creating it if needed) the registry in `dataFolder`.
     package init(dataFolder: String, access: Access = .exclusive) throws(RegistryError) {
-        if mkdir(dataFolder, 0o755) != 0 && errno != EEXIST {
+        if mkdir(dataFolder, DataFolderPermissions.folderMode) != 0 && errno != EEXIST {
             throw .storage("cannot create the data folder \(dataFolder): \(errorDescription(errno))")
         }
         self.dataFolder = dataFolder
         lock = access == .exclusive ? try DataFolderLock(dataFolder) : nil
+        tightenedPermissions = DataFolderPermissions.tighten(dataFolder)
         do {
-            database = try RegistryDatabase(
-                path: (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.sqlite")
+            let path = (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.sqlite"
+            DataFolderPermissions.createDatabase(path)
+            database = try RegistryDatabase(path: path)
         } catch {
             throw .storage("the database cannot be opened: \(error)")
         }
@@ -207,7 +212,7 @@ private final class DataFolderLock: Sendable {
 
     init(_ dataFolder: String) throws(RegistryError) {
         let path = (dataFolder.hasSuffix("/") ? dataFolder : dataFolder + "/") + "registry.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, DataFolderPermissions.fileMode)
         guard descriptor >= 0 else { throw .storage("cannot open \(path): \(errorDescription(errno))") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

@@ -55,6 +55,12 @@ final class RegistryDatabase: Sendable {
                     "UPDATE model SET lastVersion = COALESCE((SELECT MAX(version) FROM version WHERE version.name = model.name), 0)"
             )
         }
+        migrator.registerMigration("tokens expire and record their last use") { db in
+            try db.alter(table: "token") { table in
+                table.add(column: "expires", .datetime)
+                table.add(column: "lastUsed", .datetime)
+            }
+        }
         return migrator
     }
 }

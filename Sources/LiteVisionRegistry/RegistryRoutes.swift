@@ -207,24 +207,27 @@ package struct RegistryRoutes: Sendable {
         guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
         }
-        let owners: ResponseCache.BlobOwners
+        var owners: ResponseCache.BlobOwners?
         let size: Int
         do {
             let grant = try await self.grant(request)
             owners = try await cache.owners(ofBlob: sha256, in: service)
-            guard !owners.models.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
+            guard let owners, !owners.models.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
             try Self.requireRead(owners.models, grant: grant, what: "blob \(sha256)")
             guard let stored = try await service.blobs.size(of: sha256) else {
                 throw RegistryError.notFound("blob \(sha256)")
             }
             size = stored
         } catch let error as RegistryError {
-            return Self.error(error)
+            var refusal = Self.error(error)
+            if let owners, Self.isPrivate(owners) { refusal.headers.append(contentsOf: Self.privateBlobHeaders) }
+            return refusal
         }
+        guard let owners else { return Self.error(.notFound("blob \(sha256)")) }
         var headers: HTTPFields = [
-            .eTag: "\"\(sha256)\"", .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
-            .contentType: "application/octet-stream",
+            .eTag: "\"\(sha256)\"", .acceptRanges: "bytes", .contentType: "application/octet-stream",
         ]
+        headers.append(contentsOf: Self.isPrivate(owners) ? Self.privateBlobHeaders : Self.publicBlobHeaders)
         if let condition = request.headers[.ifNoneMatch],
             condition.contains(sha256) || condition.trimmingCharacters(in: .whitespaces) == "*"
         {
@@ -254,24 +257,55 @@ package struct RegistryRoutes: Sendable {
             versions: owners.versions.map {
                 privateNames.contains($0.model) ? ("(private)", nil) : ($0.model, $0.version)
             })
+        // Piece by piece as the client reads (each write waits until the socket has taken the ones before), from
+        // memory for a kept file, else from the store: never more than a few pieces per connection.
         if let bytes = await cache.blob(sha256, size: size, from: service.blobs),
             let slice = bytes.getSlice(at: range.lowerBound, length: range.count)
         {
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: slice))
-        }
-        if let path = service.blobs.localFile(of: sha256) {
-            let body = try await FileIO().loadFile(path: path, range: range, context: context)
+            let body = ResponseBody(contentLength: slice.readableBytes) { writer in
+                try await Self.write(slice, to: &writer)
+                try await writer.finish(nil)
+            }
             return Response(status: status, headers: headers, body: body)
         }
-        // From a store without files (PostgreSQL): piece by piece as the client reads, never whole in memory.
         let blobs = service.blobs
         let bytes = range
         let body = ResponseBody(contentLength: bytes.count) { writer in
-            try await blobs.read(sha256, size: size, range: bytes) { piece in try await writer.write(piece) }
+            try await blobs.read(sha256, size: size, range: bytes) { piece in try await Self.write(piece, to: &writer) }
             try await writer.finish(nil)
         }
         return Response(status: status, headers: headers, body: body)
     }
+
+    /// The most bytes of a download handed to a connection at once.
+    package static let downloadPiece = 64 << 10
+
+    /// The most bytes of a download the registry holds for one connection whose client does not read: the piece
+    /// read from the store (64 KiB for files, one 1 MiB chunk for PostgreSQL), the piece being written, and NIO's
+    /// write buffer up to its high-water mark (64 KiB), after which the next write waits.
+    package static let bufferedBytesPerConnection = 3 * downloadPiece
+
+    /// Writes `buffer` to `writer` in pieces of at most ``downloadPiece`` bytes, each after the previous one was
+    /// taken by the connection (Hummingbird's writer waits while the channel is not writable).
+    private static func write(_ buffer: ByteBuffer, to writer: inout any ResponseBodyWriter) async throws {
+        var rest = buffer
+        while rest.readableBytes > 0, let piece = rest.readSlice(length: min(downloadPiece, rest.readableBytes)) {
+            try await writer.write(piece)
+        }
+    }
+
+    /// Whether a blob is readable only with a token: every model that has it is private (a blob that a public
+    /// model also has is public).
+    private static func isPrivate(_ owners: ResponseCache.BlobOwners) -> Bool {
+        !owners.models.isEmpty && owners.models.allSatisfy(\.isPrivate)
+    }
+
+    /// A public blob: immutable, and any cache (a CDN) may keep it for a year.
+    private static let publicBlobHeaders: HTTPFields = [.cacheControl: "public, max-age=31536000, immutable"]
+
+    /// A private blob (answers and refusals alike): no shared cache may keep it, and the answer depends on the
+    /// token, so a cache that does keep it must key it by `Authorization`.
+    private static let privateBlobHeaders: HTTPFields = [.cacheControl: "private, no-store", .vary: "Authorization"]
 
     /// What a `Range` header asks of a `size`-byte file.
     package enum ByteRange: Equatable {

@@ -16,6 +16,11 @@ import ServiceLifecycle
 /// stops reading). Request bodies are read only by publish, up to the upload limit of ``RegistryRoutes``; the
 /// request line and headers are bounded by the HTTP parser (80 KiB). A body that keeps arriving more than
 /// ``Limits/unreadBodyGrace`` seconds after its answer was sent is not read to its end: the connection is closed.
+///
+/// Memory: at most ``Limits/maximumConnections`` connections are open at once (more wait in the listen queue), and
+/// a download hands its connection the next piece only when the socket has taken the previous ones (NIO's
+/// writability), so a client that stops reading holds at most ``RegistryRoutes/bufferedBytesPerConnection`` of it
+/// in the registry, until the stall timeout closes its connection.
 package enum RegistryServer {
     /// How long clients may keep a connection without using it.
     package struct Limits: Sendable {
@@ -28,10 +33,21 @@ package enum RegistryServer {
         /// Seconds a request may go without a byte moving in either direction.
         package var stallTimeout: Int64 = 60
 
-        package init(idleTimeout: Int64 = 60, stallTimeout: Int64 = 60, unreadBodyGrace: Int64 = 5) {
+        /// Connections open at once: more wait in the listen queue until one closes (accepting pauses).
+        package var maximumConnections = Self.defaultMaximumConnections
+
+        /// The default of ``maximumConnections``: with at most ``RegistryRoutes/bufferedBytesPerConnection`` of a
+        /// download waiting per connection, the registry's memory for them stays under ~400 MB.
+        package static let defaultMaximumConnections = 2048
+
+        package init(
+            idleTimeout: Int64 = 60, stallTimeout: Int64 = 60, unreadBodyGrace: Int64 = 5,
+            maximumConnections: Int = Self.defaultMaximumConnections
+        ) {
             self.idleTimeout = idleTimeout
             self.stallTimeout = stallTimeout
             self.unreadBodyGrace = unreadBodyGrace
+            self.maximumConnections = maximumConnections
         }
     }
 
@@ -69,6 +85,7 @@ package enum RegistryServer {
         let http = HTTPServerBuilder.http1(
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
+                    RequestHeadRulesInstaller(),
                     IdleStateHandler(allTimeout: .seconds(limits.stallTimeout)), StalledConnectionCloser(),
                     UnreadBodyCloser(grace: .seconds(limits.unreadBodyGrace)),
                     // Last, so that only Hummingbird's own closes (after a response, on shutdown) wait for the
@@ -82,7 +99,8 @@ package enum RegistryServer {
                 // A load balancer opening hundreds of connections at once: the default queue of 256 pending
                 // connections overflowed behind nginx (a dropped SYN is retried after 1 s: p99 latency of 1 s).
                 // Linux caps it at net.core.somaxconn (4096 since kernel 5.4).
-                address: .hostname(host, port: port), serverName: "LiteVision registry", backlog: 4096),
+                address: .hostname(host, port: port), serverName: "LiteVision registry", backlog: 4096,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
             services: services, onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

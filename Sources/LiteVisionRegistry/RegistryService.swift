@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LiteVision
 import LiteVisionRegistryStorage
 import NIOCore
@@ -86,18 +87,48 @@ package struct RegistryService: Sendable {
         await blobs.removeIfUnreferenced(deleted.sha256)
     }
 
-    /// Creates a token (see ``ModelRegistry/createToken(role:model:)``).
-    package func createToken(role: TokenRole, model: String? = nil) async throws(RegistryError) -> String {
+    /// Creates a token (see ``ModelRegistry/createToken(role:model:lifetime:)``).
+    package func createToken(
+        role: TokenRole, model: String? = nil, lifetime: Int? = nil
+    ) async throws(RegistryError) -> String {
         if let model { try ModelRegistry.validate(name: model) }
-        let made = AccessTokens.make(role: role, model: model)
+        try AccessTokens.validate(lifetime: lifetime)
+        let made = AccessTokens.make(role: role, model: model, lifetime: lifetime)
         try await metadata.insertToken(made.record)
         return made.token
     }
 
-    /// What `token` grants: nil when it is not a token of this registry; an error when the storage cannot say.
+    /// What `token` grants: nil when it is not a token of this registry (unknown, revoked or expired); an error
+    /// when the storage cannot say. The token is looked up in the store every time, so a revocation made through
+    /// any process is seen by the next request. Its last use is recorded (at most once a minute).
     package func authorize(_ token: String) async throws(RegistryError) -> TokenGrant? {
         guard let hash = AccessTokens.lookupHash(token) else { return nil }
-        return AccessTokens.grant(try await metadata.token(hash: hash), hash: hash)
+        let record = try await metadata.token(hash: hash)
+        let now = Date()
+        guard let grant = AccessTokens.grant(record, hash: hash, now: now) else { return nil }
+        if let record, let id = record.id, AccessTokens.shouldRecordUse(of: record, at: now) {
+            // A use that cannot be recorded does not refuse the request: it is shown a minute later.
+            try? await metadata.markTokenUsed(id: id, at: now)
+        }
+        return grant
+    }
+
+    /// Every token, by id, without its hash: what `token list` shows.
+    package func tokens() async throws(RegistryError) -> [TokenListing] {
+        try await metadata.tokens().map(TokenListing.init)
+    }
+
+    /// Revokes the token `id`, or `token` itself (read from a file): every process using the store refuses it
+    /// from its next request. Returns what it was; ``RegistryError/notFound(_:)`` when there is no such token.
+    package func revokeToken(id: Int64? = nil, token: String? = nil) async throws(RegistryError) -> TokenListing {
+        let hash = try token.map { (token) throws(RegistryError) in
+            guard let hash = AccessTokens.lookupHash(token) else {
+                throw .invalidRequest("that is not a registry token (lvr_ and 64 hexadecimal digits)")
+            }
+            return hash
+        }
+        guard id != nil || hash != nil else { throw .invalidRequest("give the token's id or the token") }
+        return TokenListing(try await metadata.revokeToken(id: id, hash: hash))
     }
 
     /// Removes what interrupted publishes left: blobs no version refers to. Returns how many were removed.

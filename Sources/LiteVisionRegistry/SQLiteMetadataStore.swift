@@ -136,6 +136,38 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         }
     }
 
+    func tokensNow() throws(RegistryError) -> [TokenRecord] {
+        try read { db in try TokenRecord.order(Column("id")).fetchAll(db) }
+    }
+
+    func revokeTokenNow(id: Int64?, hash: String?) throws(RegistryError) -> TokenRecord {
+        let found: TokenRecord?
+        do {
+            found = try database.pool.write { db in
+                let token =
+                    if let id { try TokenRecord.fetchOne(db, key: id) } else {
+                        try TokenRecord.filter(Column("hash") == hash ?? "").fetchOne(db)
+                    }
+                if let token { _ = try token.delete(db) }
+                return token
+            }
+        } catch {
+            throw .storage("the token could not be revoked: \(error)")
+        }
+        guard let found else { throw .notFound(id.map { "token \($0)" } ?? "the token of that file") }
+        return found
+    }
+
+    func markTokenUsedNow(id: Int64, at date: Date) throws(RegistryError) {
+        do {
+            try database.pool.write { db in
+                try db.execute(sql: "UPDATE token SET lastUsed = ? WHERE id = ?", arguments: [date, id])
+            }
+        } catch {
+            throw .storage("the token's use could not be recorded: \(error)")
+        }
+    }
+
     private func change(_ name: String, _ body: (Database, inout ModelRecord) throws -> Void) throws(RegistryError) {
         defer { changes.add(1, ordering: .releasing) }
         do {
@@ -184,6 +216,11 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
     }
     func insertToken(_ token: TokenRecord) async throws(RegistryError) { try insertTokenNow(token) }
     func token(hash: String) async throws(RegistryError) -> TokenRecord? { try tokenNow(hash: hash) }
+    func tokens() async throws(RegistryError) -> [TokenRecord] { try tokensNow() }
+    func revokeToken(id: Int64?, hash: String?) async throws(RegistryError) -> TokenRecord {
+        try revokeTokenNow(id: id, hash: hash)
+    }
+    func markTokenUsed(id: Int64, at date: Date) async throws(RegistryError) { try markTokenUsedNow(id: id, at: date) }
     func checkReady() async throws(RegistryError) {
         do {
             _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }

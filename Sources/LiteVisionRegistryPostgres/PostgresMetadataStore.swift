@@ -198,22 +198,65 @@ package struct PostgresMetadataStore: RegistryMetadataStore {
         _ = try await database.withConnection("storing a token") { connection in
             try await connection.query(
                 """
-                INSERT INTO registry_token (hash, role, model, created)
-                VALUES (\(token.hash), \(token.role), \(token.model), \(token.created))
+                INSERT INTO registry_token (hash, role, model, created, expires)
+                VALUES (\(token.hash), \(token.role), \(token.model), \(token.created), \(token.expires))
                 """, logger: database.logger)
         }
     }
 
     package func token(hash: String) async throws(RegistryError) -> TokenRecord? {
         try await database.withConnection("checking a token") { connection in
-            for try await (id, hash, role, model, created) in try await connection.query(
-                "SELECT id, hash, role, model, created FROM registry_token WHERE hash = \(hash)",
-                logger: database.logger
-            ).decode((Int64, String, String, String?, Date).self) {
-                return TokenRecord(id: id, hash: hash, role: role, model: model, created: created)
-            }
-            return nil
+            try await Self.tokens(
+                connection, "SELECT \(unescaped: Self.tokenColumns) FROM registry_token WHERE hash = \(hash)",
+                database.logger
+            ).first
         }
+    }
+
+    package func tokens() async throws(RegistryError) -> [TokenRecord] {
+        try await database.withConnection("listing tokens") { connection in
+            try await Self.tokens(
+                connection, "SELECT \(unescaped: Self.tokenColumns) FROM registry_token ORDER BY id", database.logger)
+        }
+    }
+
+    package func revokeToken(id: Int64?, hash: String?) async throws(RegistryError) -> TokenRecord {
+        let deleted = try await database.withConnection("revoking a token") { connection in
+            try await Self.tokens(
+                connection,
+                """
+                DELETE FROM registry_token WHERE id = \(id ?? -1) OR (\(id == nil) AND hash = \(hash ?? ""))
+                RETURNING \(unescaped: Self.tokenColumns)
+                """, database.logger
+            ).first
+        }
+        guard let deleted else { throw .notFound(id.map { "token \($0)" } ?? "the token of that file") }
+        return deleted
+    }
+
+    package func markTokenUsed(id: Int64, at date: Date) async throws(RegistryError) {
+        _ = try await database.withConnection("recording a token's use") { connection in
+            try await connection.query(
+                "UPDATE registry_token SET last_used = \(date) WHERE id = \(id)", logger: database.logger)
+        }
+    }
+
+    private static let tokenColumns = "id, hash, role, model, created, expires, last_used"
+
+    /// The tokens `query` (selecting ``tokenColumns``) returns.
+    private static func tokens(
+        _ connection: PostgresConnection, _ query: PostgresQuery, _ logger: Logger
+    ) async throws -> [TokenRecord] {
+        var found: [TokenRecord] = []
+        for try await (id, hash, role, model, created, expires, lastUsed) in try await connection.query(
+            query, logger: logger
+        ).decode((Int64, String, String, String?, Date, Date?, Date?).self) {
+            found.append(
+                TokenRecord(
+                    id: id, hash: hash, role: role, model: model, created: created, expires: expires,
+                    lastUsed: lastUsed))
+        }
+        return found
     }
 
     package func checkReady() async throws(RegistryError) {

@@ -6,7 +6,8 @@ import PostgresNIO
 /// first, so each migration is applied once.
 ///
 /// Tables (all prefixed `registry_`, so the database may be shared):
-/// - `registry_model`, `registry_version`, `registry_token`: what the SQLite schema holds, with the same meaning;
+/// - `registry_model`, `registry_version`, `registry_token`: what the SQLite schema holds, with the same meaning
+///   (a token's `expires` and `last_used` since migration 2);
 /// - `registry_blob` (one row per model file: SHA-256, size, chunk size) and `registry_blob_chunk` (the bytes,
 ///   `index` 0, 1, 2… of `chunk_size` bytes, the last one shorter). A blob row and all of its chunks are inserted in
 ///   one transaction, so a blob that is listed is complete; chunks go with their blob (`ON DELETE CASCADE`); a
@@ -74,7 +75,14 @@ enum PostgresMigrations {
                 """,
                 "INSERT INTO registry_state (id, generation) VALUES (1, 0)",
             ]
-        )
+        ),
+        (
+            "tokens expire and record their last use",
+            [
+                "ALTER TABLE registry_token ADD COLUMN expires timestamptz",
+                "ALTER TABLE registry_token ADD COLUMN last_used timestamptz",
+            ]
+        ),
     ]
 
     /// The schema version this program needs.

@@ -8,8 +8,10 @@ struct BackupCommand: ParsableCommand {
         commandName: "backup",
         abstract: "Copy the registry into a new folder, consistently, while the server runs.",
         discussion: """
-            The database is copied with SQLite's online backup, then every model file it refers to. The copy is \
-            built in a new OUT.partial-… folder and renamed to OUT when complete; OUT must not exist. Serve the copy with \
+            The database is copied with SQLite's online backup and every model file it refers to is linked into \
+            DATA/.backup-…, in one transaction (consistent however fast the registry changes); each file is then \
+            copied with its SHA-256 checked (a corrupted one fails the backup, named). The copy is built in a new \
+            OUT.partial-… folder and renamed to OUT when complete; OUT must not exist. Serve the copy with \
             `litevision registry serve --data OUT`.
             """)
 

@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Stops gracefully on SIGINT or SIGTERM. Connections with no request for --idle-timeout seconds, and \
             requests on which no byte moves for --stall-timeout seconds (a stalled upload, a client that stops \
-            reading), are closed. Uploads above --upload-limit bytes are refused as soon as they pass it. Only one \
+            reading), are closed. At most --max-connections connections are open at once. The data folder is \
+            made private (0700, files 0600). Uploads above --upload-limit bytes are refused as soon as they pass it. Only one \
             server may use a data folder at a time; any number may share a --database (replicas behind a load \
             balancer). GET /health answers 200 while the process runs; GET /ready answers 200 when the storage is \
             reachable and its schema ready, else 503.
@@ -48,6 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
     var stallTimeout: Int64 = 60
 
     @Option(
+        name: .customLong("max-connections"),
+        help: """
+            Connections open at once (more wait until one closes); each holds at most 192 KiB of a download its \
+            client does not read. Lowered to what the open-file limit allows.
+            """)
+    var maximumConnections = RegistryServer.Limits.defaultMaximumConnections
+
+    @Option(
         name: .customLong("log-level"), help: "trace, debug (every request), info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -69,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0, stallTimeout > 0, idleTimeout <= 86400, stallTimeout <= 86400 else {
             throw ValidationError("--idle-timeout and --stall-timeout must be 1 to 86400 seconds.")
         }
+        guard (1...1_000_000).contains(maximumConnections) else {
+            throw ValidationError("--max-connections must be 1 to 1000000, got \(maximumConnections).")
+        }
     }
 
     func run() async throws {
@@ -86,7 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
                 served = postgres.url.description
             } else {
                 let data = storage.data ?? ""
-                service = try ModelRegistry(dataFolder: data).service
+                let registry = try ModelRegistry(dataFolder: data)
+                for path in registry.tightenedPermissions {
+                    printError("litevision registry: warning: \(path) could be read by other users; it is now private")
+                }
+                service = registry.service
                 services = []
                 served = data
             }
@@ -103,13 +119,21 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let scheme = tls == nil ? "http" : "https"
+        let connections = FileLimit.connections(wanted: maximumConnections)
+        if connections < maximumConnections {
+            printError(
+                "litevision registry: warning: the open-file limit allows \(connections) connections, not \(maximumConnections) (raise it with ulimit -n)"
+            )
+        }
         let metrics = RegistryMetrics()
         metrics.bootstrap()  // Hummingbird's request metrics go to the same /metrics
         let app = try RegistryServer.application(
             routes: RegistryRoutes(
                 service: service, uploadLimit: uploadLimit, metrics: metrics, blobMemory: blobMemory),
             host: host,
-            port: port, tls: tls, limits: RegistryServer.Limits(idleTimeout: idleTimeout, stallTimeout: stallTimeout),
+            port: port, tls: tls,
+            limits: RegistryServer.Limits(
+                idleTimeout: idleTimeout, stallTimeout: stallTimeout, maximumConnections: connections),
             logLevel: logger.logLevel, services: services,
             onRunning: { [host] bound in
                 // A server whose announcement is lost still serves (it is found by its address); it says so.

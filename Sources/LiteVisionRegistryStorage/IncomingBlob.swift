@@ -24,7 +24,7 @@ package final class IncomingBlob {
     /// A new, empty upload file in `folder`.
     package static func create(in folder: String) throws(SystemError) -> IncomingBlob {
         let path = folder + "/.incoming-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
         return IncomingBlob(path: path, descriptor: descriptor)
     }

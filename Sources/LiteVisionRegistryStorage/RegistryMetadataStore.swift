@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Where a registry keeps its models, their versions and its access tokens (the model files themselves are in a
 /// ``RegistryBlobStore``).
 ///
@@ -52,6 +54,17 @@ package protocol RegistryMetadataStore: Sendable {
 
     /// The token whose SHA-256 is `hash`, if any.
     func token(hash: String) async throws(RegistryError) -> TokenRecord?
+
+    /// Every token, by id (their hashes included: callers show everything else).
+    func tokens() async throws(RegistryError) -> [TokenRecord]
+
+    /// Deletes the token `id`, or the one whose SHA-256 is `hash`: it is refused from the next request on, by every
+    /// process using the store (tokens are looked up on every request, never cached). Returns the deleted token;
+    /// ``RegistryError/notFound(_:)`` when there is none.
+    func revokeToken(id: Int64?, hash: String?) async throws(RegistryError) -> TokenRecord
+
+    /// Records that the token `id` was presented at `date`.
+    func markTokenUsed(id: Int64, at date: Date) async throws(RegistryError)
 
     /// Returns when the store can serve: the database answers and its schema is the one this program needs;
     /// throws ``RegistryError/unavailable(_:)`` otherwise.

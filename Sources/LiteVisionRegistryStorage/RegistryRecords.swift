@@ -52,13 +52,22 @@ package struct TokenRecord: Codable, Equatable, Sendable {
     /// The model a read token is limited to; nil for every model.
     package var model: String?
     package var created: Date
+    /// When the token stops being valid; nil: never.
+    package var expires: Date?
+    /// When the token was last presented (to the minute: it is recorded at most once a minute); nil: never.
+    package var lastUsed: Date?
 
-    package init(id: Int64? = nil, hash: String, role: String, model: String?, created: Date) {
+    package init(
+        id: Int64? = nil, hash: String, role: String, model: String?, created: Date, expires: Date? = nil,
+        lastUsed: Date? = nil
+    ) {
         self.id = id
         self.hash = hash
         self.role = role
         self.model = model
         self.created = created
+        self.expires = expires
+        self.lastUsed = lastUsed
     }
 }
 
@@ -103,5 +112,27 @@ package struct BlobOwnership: Sendable {
     package init(models: [ModelRecord], versions: [(model: String, version: Int)]) {
         self.models = models
         self.versions = versions
+    }
+}
+
+/// A token as `token list` shows it: everything but its hash (and so never anything that could be used as it).
+package struct TokenListing: Codable, Equatable, Sendable {
+    package var id: Int64
+    package var role: String
+    /// The model a read token is limited to; nil for every model.
+    package var model: String?
+    package var created: Date
+    /// When it stops being valid; nil: never.
+    package var expires: Date?
+    /// When it was last presented (recorded at most once a minute); nil: never.
+    package var lastUsed: Date?
+
+    package init(_ record: TokenRecord) {
+        id = record.id ?? 0
+        role = record.role
+        model = record.model
+        created = record.created
+        expires = record.expires
+        lastUsed = record.lastUsed
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiteVisionRegistry
 import LiteVisionTestSupport
+import Synchronization
 import Testing
 
 /// The registry's logic on a real data folder (SQLite through GRDB, blobs on disk), without HTTP.
@@ -159,4 +160,105 @@ struct ModelRegistryTests {
         #expect(versions.sorted() == Array(1...8))
         #expect(Self.blobs(folder).count == 1)  // the same content is stored once
     }
+
+    /// The permission bits of `path`.
+    static func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+    }
+
+    @Test("The data folder is private: folders 0700, the database and model files 0600; an open one is tightened")
+    func privateDataFolder() throws {
+        try Self.withRegistry { registry, folder in
+            let published = try Self.publish(registry, "bird.tflite", as: "birds")
+            #expect(Self.mode(folder.path) == 0o700 && Self.mode(folder.path + "/blobs") == 0o700)
+            #expect(Self.mode(folder.path + "/registry.sqlite") == 0o600)
+            #expect(Self.mode(folder.path + "/blobs/" + published.sha256) == 0o600)
+        }
+        // A folder the registry makes itself is private from the start: nothing to tighten.
+        let made = TestData.temporaryDirectory("registry-new")
+        defer { try? FileManager.default.removeItem(at: made) }
+        #expect(try ModelRegistry(dataFolder: made.path + "/data").tightenedPermissions.isEmpty)
+        // A folder an older registry left readable by everyone.
+        let folder = TestData.temporaryDirectory("registry-open")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try ModelRegistry(dataFolder: folder.path)
+        chmod(folder.path, 0o755)
+        chmod(folder.path + "/registry.sqlite", 0o644)
+        let reopened = try ModelRegistry(dataFolder: folder.path)
+        #expect(Self.mode(folder.path) == 0o700 && Self.mode(folder.path + "/registry.sqlite") == 0o600)
+        #expect(reopened.tightenedPermissions.count == 2, "\(reopened.tightenedPermissions)")
+        #expect(reopened.tightenedPermissions.first?.contains("was 755") == true)
+    }
+
+    @Test("backup refuses a corrupted model file, naming it and its version, and leaves no copy")
+    func backupChecksHashes() throws {
+        try Self.withRegistry { registry, folder in
+            let published = try Self.publish(registry, "bird.tflite", as: "birds")
+            let blob = folder.path + "/blobs/" + published.sha256
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: blob))
+            try handle.seek(toOffset: 1000)
+            try handle.write(contentsOf: Data([0x55]))
+            try handle.close()
+            let out = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-copy")
+            defer { try? FileManager.default.removeItem(at: out) }
+            #expect {
+                try registry.backup(to: out.path)
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("is corrupted") && text.contains(published.sha256)
+                    && text.contains("birds version 1")
+            }
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path)
+            #expect(!left.contains { $0.hasPrefix(out.lastPathComponent + ".partial") })
+            #expect(
+                !(try FileManager.default.contentsOfDirectory(atPath: folder.path)).contains { $0.hasPrefix(".backup") }
+            )
+        }
+    }
+
+    @Test("backup completes while versions are published and deleted without pause, and the copy is consistent")
+    func backupUnderChurn() throws {
+        try Self.withRegistry { registry, folder in
+            try Self.publish(registry, "bird.tflite", as: "birds")
+            let models = ["object_labeler.tflite", "mobilenet_v1_025_float.tflite", "coco_ssd_mobilenet_v1.tflite"]
+            let stop = StopFlag()
+            let churn = Thread {
+                var index = 0
+                while !stop.isSet {
+                    // Publish a model, delete it: its file comes and goes all the time.
+                    guard let published = try? Self.publish(registry, models[index % models.count], as: "churn")
+                    else { continue }
+                    try? registry.delete("churn", version: published.version)
+                    index += 1
+                }
+            }
+            churn.start()
+            defer { stop.set() }
+            let tool = try ModelRegistry(dataFolder: folder.path, access: .shared)
+            for attempt in 0..<10 {
+                let out = folder.deletingLastPathComponent().appendingPathComponent(
+                    folder.lastPathComponent + "-copy\(attempt)")
+                defer { try? FileManager.default.removeItem(at: out) }
+                let copied = try tool.backup(to: out.path)
+                // Every version in the copy has its file, checked.
+                let copy = try ModelRegistry(dataFolder: out.path, access: .shared)
+                for model in try copy.list() {
+                    for version in try copy.info(model.name).versions {
+                        #expect(FileManager.default.fileExists(atPath: out.path + "/blobs/" + version.sha256))
+                    }
+                }
+                #expect(copied.blobs >= 1)
+            }
+            stop.set()
+            while !churn.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        }
+    }
+}
+
+/// A flag a test sets to stop a thread it started.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
 }

@@ -249,6 +249,56 @@ struct RegistryCLITests {
         }
     }
 
+    @Test("token list shows ids, roles, models and last use, never a token; revoke by id or file; --expires-in")
+    func tokenLifecycle() throws {
+        try Self.withRegistry { setup in
+            let data = setup.server.data
+            let publish = { (file: String) in
+                try setup.models([
+                    "publish", "--registry", setup.server.base, "--token-file", file, "birds",
+                    TestData.model("bird.tflite"),
+                ])
+            }
+            #expect(try publish(setup.tokenFile).status == 0)
+            let reader = try Executables.litevision(
+                ["registry", "token", "create", "--data", data, "--role", "read", "--model", "birds"])
+            let brief = try Executables.litevision(
+                ["registry", "token", "create", "--data", data, "--role", "publish", "--expires-in", "2s"])
+            #expect(reader.status == 0 && brief.status == 0, "\(reader.errors) \(brief.errors)")
+            let briefFile = setup.folder.appendingPathComponent("brief.token").path
+            try Data(brief.output.utf8).write(to: URL(fileURLWithPath: briefFile))
+            #expect(try publish(briefFile).status == 0, "valid before it expires")
+
+            let list = try Executables.litevision(["registry", "token", "list", "--data", data])
+            #expect(list.status == 0, "\(list.errors)")
+            let rows = list.output.split(separator: "\n").dropFirst().map { $0.split(separator: "\t") }
+            #expect(rows.count == 3 && rows.map { $0[1] } == ["publish", "read", "publish"], "\(list.output)")
+            #expect(rows[1][2] == "birds" && rows[0][5] != "-" && rows[1][5] == "-", "\(list.output)")
+            #expect(rows[2][4] != "-", "the expiry is shown")
+            let secrets = [setup.tokenFile, briefFile].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            for secret in secrets + [reader.output] {
+                #expect(!list.output.contains(secret.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(4)))
+            }
+
+            Thread.sleep(forTimeInterval: 2.5)
+            let expired = try publish(briefFile)
+            #expect(expired.status != 0 && expired.errors.contains("401"), "\(expired.errors)")
+
+            let byFile = try Executables.litevision(
+                ["registry", "token", "revoke", "--data", data, "--token-file", setup.tokenFile])
+            #expect(byFile.status == 0 && byFile.output.contains("revoked token 1"), "\(byFile.errors)")
+            let refused = try publish(setup.tokenFile)
+            #expect(refused.status != 0 && refused.errors.contains("401"), "\(refused.errors)")
+            let byID = try Executables.litevision(["registry", "token", "revoke", "--data", data, "2"])
+            #expect(byID.status == 0, "\(byID.errors)")
+            let again = try Executables.litevision(["registry", "token", "revoke", "--data", data, "2"])
+            #expect(again.status == 1 && again.errors.contains("token 2"), "\(again.errors)")
+            let bad = try Executables.litevision(
+                ["registry", "token", "create", "--data", data, "--role", "read", "--expires-in", "soon"])
+            #expect(bad.status != 0 && bad.errors.contains("--expires-in"), "\(bad.errors)")
+        }
+    }
+
     @Test("backup copies a running registry into a new folder that serves the same models; it never overwrites")
     func backup() throws {
         try Self.withRegistry { setup in

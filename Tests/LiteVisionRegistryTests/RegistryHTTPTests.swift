@@ -184,6 +184,64 @@ struct RegistryHTTPTests {
         }
     }
 
+    @Test("Labels clients refuse are refused with 422 and the client's reason: too few, too many lines")
+    func refusedLabels() async throws {
+        let bird = [UInt8](Self.bird)
+        let short = try #require(
+            RelabeledModel.make(bird) { name, text in
+                name == "0-labels-en.txt" ? RelabeledModel.dropLastLines(100, of: text) : text
+            })
+        // More lines than the 1,000,000 a client reads (2.4 MB, stored: as a client, the check counts the lines).
+        let huge = try #require(
+            RelabeledModel.make(bird) { _, _ in
+                [UInt8](repeating: 0, count: 1_200_000).flatMap { _ -> [UInt8] in [120, 10] }
+            })
+        let cases: [(String, [UInt8], String)] = [
+            ("short", short, "it has 865 labels but the model scores 965 classes"),
+            ("huge", huge, "more than the 1000000 labels LiteVision reads"),
+        ]
+        try await Self.withServer { server in
+            for (name, body, reason) in cases {
+                let answer = try await Self.send(
+                    "POST", server.base + "/v1/models/\(name)/versions", token: server.publishToken, body: Data(body))
+                let message = Self.json(answer.body)["error"] as? String ?? ""
+                #expect(answer.status == 422, "\(name): \(message)")
+                #expect(message.contains(reason), "\(name): \(message)")
+            }
+            // The same surgery keeping every line is accepted: the refusals are the labels'.
+            let same = try #require(RelabeledModel.make(bird) { _, text in text })
+            let intact = try await Self.send(
+                "POST", server.base + "/v1/models/same/versions", token: server.publishToken, body: Data(same))
+            #expect(intact.status == 201, "\(String(decoding: intact.body, as: UTF8.self))")
+        }
+    }
+
+    @Test("Private blobs are not publicly cacheable and vary by Authorization; public ones are")
+    func privateBlobCaching() async throws {
+        try await Self.withServer { server in
+            let published = try await Self.send(
+                "POST", server.base + "/v1/models/secret/versions?private=true", token: server.publishToken,
+                body: Self.bird)
+            let blob = server.base + "/v1/blobs/" + (Self.json(published.body)["sha256"] as? String ?? "")
+            for method in ["HEAD", "GET"] {
+                let answer = try await Self.send(method, blob, token: server.readToken)
+                #expect(answer.status == 200)
+                let control = answer.headers["Cache-Control"] as? String ?? ""
+                #expect(control.contains("private") && control.contains("no-store") && !control.contains("public"))
+                #expect(answer.headers["Vary"] as? String == "Authorization")
+            }
+            let refused = try await Self.send("HEAD", blob)
+            #expect(refused.status == 401 && refused.headers["Vary"] as? String == "Authorization")
+            #expect((refused.headers["Cache-Control"] as? String)?.contains("no-store") == true)
+            // The same file published as a public model too: public, unchanged.
+            _ = try await Self.send(
+                "POST", server.base + "/v1/models/open/versions", token: server.publishToken, body: Self.bird)
+            let open = try await Self.send("HEAD", blob)
+            #expect(open.headers["Cache-Control"] as? String == "public, max-age=31536000, immutable")
+            #expect(open.headers["Vary"] == nil)
+        }
+    }
+
     @Test("Promote, rollout and delete over HTTP")
     func changes() async throws {
         try await Self.withServer { server in

@@ -94,6 +94,29 @@ struct RegistryPostgresTests {
         (info["versions"] as? [[String: Any]] ?? []).compactMap { $0["version"] as? Int }
     }
 
+    @Test("token revoke --database: both replicas refuse the token at once; list shows its last use, no secret")
+    func revokedEverywhere() async throws {
+        let fleet = try await Fleet()
+        let (a, b) = (fleet.replicas[0], fleet.replicas[1])
+        #expect(try await Self.publish(Self.bird, as: "birds", through: a, token: fleet.token).status == 201)
+        #expect(try await Self.publish(Self.bird, as: "birds", through: b, token: fleet.token).status == 201)
+        let listed = try Executables.run(
+            Executables.registry, ["token", "list", "--database", fleet.postgres.url, "--json"],
+            environment: fleet.postgres.environment)
+        #expect(listed.status == 0, "\(listed.errors)")
+        let entry = Self.json(Data(listed.output.split(separator: "\n").first.map { Data($0.utf8) } ?? Data()))
+        #expect(entry["role"] as? String == "publish" && entry["lastUsed"] != nil, "\(listed.output)")
+        #expect(!listed.output.contains(fleet.token) && !listed.output.contains(String(fleet.token.dropFirst(4))))
+        let id = try #require(entry["id"] as? Int)
+        let revoked = try Executables.run(
+            Executables.registry, ["token", "revoke", "--database", fleet.postgres.url, String(id)],
+            environment: fleet.postgres.environment)
+        #expect(revoked.status == 0, "\(revoked.errors)")
+        for replica in [a, b] {
+            #expect(try await Self.publish(Self.bird, as: "birds", through: replica, token: fleet.token).status == 401)
+        }
+    }
+
     @Test(
         "Publish through A, download through B: same bytes and versions; B's promote, rollout and delete are A's at once"
     )

@@ -54,7 +54,10 @@ final class ClassifierModel: Sendable {
         return reasons
     }
 
-    private static func labels(
+    /// The labels a classifier of `classCount` classes reads for `locale` (the user's label file, else the
+    /// metadata's), or nil when it has none; throws when they cannot be read or their count is not `classCount`.
+    /// What the registry's upload check runs too, so that it accepts exactly what clients accept.
+    static func labels(
         model: ResolvedModel, file: TFLiteModelFile, classCount: Int,
         locale: String
     ) throws(VisionError) -> [String]? {

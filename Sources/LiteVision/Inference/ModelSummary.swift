@@ -1,3 +1,4 @@
+import LiteVisionModelStore
 import TFLiteFormat
 
 /// What a `.tflite` file is, as LiteVision would use it: a classifier (an ``ImageLabeler`` or a custom object
@@ -57,8 +58,12 @@ package struct ModelSummary: Codable, Sendable, Equatable {
             kind = ""
         }
         guard reasons.isEmpty else { return .failure(ModelRefusal(reasons: reasons)) }
-        let labelCount = file.outputs.indices.lazy.compactMap { try? file.labelMap(forOutput: $0, locale: "en")?.count }
-            .first
+        let labelCount: Int?
+        do {
+            labelCount = try acceptedLabelCount(bytes, file: file, isClassifier: kind == "classifier")
+        } catch {
+            return .failure(ModelRefusal(reasons: ["\(error)"]))
+        }
         func tensors(_ list: [TensorInfo]) -> [Tensor] {
             list.map { Tensor(name: $0.name, type: "\($0.elementType)", shape: $0.shape) }
         }
@@ -66,6 +71,35 @@ package struct ModelSummary: Codable, Sendable, Equatable {
             ModelSummary(
                 kind: kind, name: file.metadata?.name, version: file.metadata?.version, inputs: tensors(file.inputs),
                 outputs: tensors(file.outputs), labelCount: labelCount))
+    }
+}
+
+extension ModelSummary {
+    /// The number of labels a client reads from the model's metadata (locale `en`), through the clients' own
+    /// checks: a classifier's label list must have one line per class (``ClassifierModel``), and any label file
+    /// must be within LiteVision's limits (``LabelSource``). Nil when the model has no label file; throws the
+    /// reason a client would refuse the labels.
+    fileprivate static func acceptedLabelCount(
+        _ bytes: [UInt8], file: TFLiteModelFile, isClassifier: Bool
+    ) throws(VisionError) -> Int? {
+        let model: ResolvedModel
+        do {
+            model = try LocalModel(bytes: bytes, name: "the model").resolve()
+        } catch {
+            throw VisionError(error)
+        }
+        if isClassifier {
+            return try ClassifierModel.labels(
+                model: model, file: file, classCount: file.outputs[0].shape.last ?? 0, locale: "en")?.count
+        }
+        // A detector's classes output is known only after a run: every output's label file must be readable, and
+        // the first one's count is shown.
+        var count: Int?
+        for output in file.outputs.indices {
+            let labels = try LabelSource.labels(for: model, file: file, output: output, locale: "en")
+            count = count ?? labels?.labels.count
+        }
+        return count
     }
 }
 
