@@ -130,16 +130,20 @@ struct ComputedShapeTests {
     }
 
     @Test func aSubgraphThatRunsItselfIsRefused() throws {
-        // Subgraph 0 runs subgraph 1 through WHILE (code 119, WhileOptions = 93: cond, body); subgraph 1 runs
-        // subgraph `callee` through CALL_ONCE (code 129, CallOnceOptions = 103).
+        // Subgraph 0 runs a WHILE (code 119, WhileOptions = 93: cond, body) whose condition is subgraph 1 and body
+        // subgraph 3 (an ADD, so that the loop can end); subgraph 1 runs subgraph `callee` through CALL_ONCE (code
+        // 129, CallOnceOptions = 103).
         func model(callee: UInt32) -> [UInt8] {
             let loop = GraphFixture.op(
-                0, inputs: [0], outputs: [1], optionsType: 93, options: [0: .u32(1), 1: .u32(1)])
+                0, inputs: [0], outputs: [1], optionsType: 93, options: [0: .u32(1), 1: .u32(3)])
             let once = GraphFixture.op(1, inputs: [], outputs: [], optionsType: 103, options: [0: .u32(callee)])
+            let add = GraphFixture.op(2, inputs: [0, 0], outputs: [1])
             let pair = [GraphFixture.tensor([1]), GraphFixture.tensor([1])]
             return GraphFixture.model(
-                codes: [119, 129], buffers: [],
-                subgraphs: [(pair, [0], [1], [loop]), (pair, [0], [0], [once]), (pair, [0], [0], [])])
+                codes: [119, 129, 0], buffers: [],
+                subgraphs: [
+                    (pair, [0], [1], [loop]), (pair, [0], [0], [once]), (pair, [0], [0], []), (pair, [0], [1], [add]),
+                ])
         }
         #expect(error(model(callee: 2)) == nil)
         let direct = error(model(callee: 1))
