@@ -2,15 +2,17 @@ import CLiteRt
 
 /// Options for compiling a model.
 package struct CompilationOptions: Sendable {
-    /// Threads the CPU kernels (XNNPACK) use for one inference. Defaults to the number of cores.
+    /// Threads the CPU kernels (XNNPACK) use for one inference, 1 to ``Runtime/maximumThreadCount``. Defaults to
+    /// the number of cores.
     package var threadCount: Int
 
     /// Where XNNPACK keeps packed weights between processes, for models loaded from files; nil: none.
     package var weightCache: WeightCache?
 
-    /// Options with `threadCount` threads (the number of cores by default) and the weight cache `weightCache`.
+    /// Options with `threadCount` threads (the number of cores by default; brought into
+    /// 1...``Runtime/maximumThreadCount``) and the weight cache `weightCache`.
     package init(threadCount: Int = Runtime.defaultThreadCount, weightCache: WeightCache? = nil) {
-        self.threadCount = max(1, threadCount)
+        self.threadCount = min(max(1, threadCount), Runtime.maximumThreadCount)
         self.weightCache = weightCache
     }
 }

@@ -31,7 +31,10 @@ struct LabelCommand: ParsableCommand {
     @Option(name: .customLong("max-results"), help: "Labels per image at most (default 10).")
     var maxResults: Int?
 
-    @Option(name: .long, help: "Threads per inference (default: the number of cores).")
+    @Option(
+        name: .long,
+        help: ThreadCountArgument.help(
+            defaultCount: "the number of cores for one image, else 1 per image, one per core"))
     var threads: Int?
 
     @Flag(
@@ -58,9 +61,7 @@ struct LabelCommand: ParsableCommand {
         if let maxResults, maxResults < 1 {
             throw ValidationError("--max-results must be at least 1, got \(maxResults).")
         }
-        if let threads, threads < 1 {
-            throw ValidationError("--threads must be at least 1, got \(threads).")
-        }
+        try ThreadCountArgument.validate(threads)
         if (model == nil) == (remote.remoteModel == nil) {
             throw ValidationError("Give the classifier with --model FILE or --remote-model NAME (one of them).")
         }
