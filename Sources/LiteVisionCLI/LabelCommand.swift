@@ -112,13 +112,13 @@ struct LabelCommand: ParsableCommand {
         var outcomes: [Int: Result<[ImageLabel], VisionError>] = [:]
         for (index, file) in files.enumerated() {
             if let problem = file.problem {
-                outcomes[index] = .failure(.fileNotReadable(path: file.path, reason: problem))
+                outcomes[index] = .failure(.fileNotReadable(path: file.name, reason: problem))
             }
         }
         var printed = 0
         func printReady() {
             while let outcome = outcomes.removeValue(forKey: printed) {
-                let path = files[printed].path
+                let path = files[printed].name
                 progress.clear()
                 switch outcome {
                 case .success(let labels):

@@ -53,7 +53,7 @@ struct TokenCreateCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         do {
-            try printLine(token)
+            try printLine("\(token)")
         } catch {
             // The registry keeps only the token's hash: one never shown can be used by nobody.
             printError("litevision registry: \(error); the token just created was never shown: create another")
