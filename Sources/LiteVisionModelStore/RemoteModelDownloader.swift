@@ -21,6 +21,14 @@ package struct RemoteModelDownloader: Sendable {
     package var connectTimeout = 20
     /// A transfer slower than 1 KB/s for this many seconds is abandoned.
     package var lowSpeedTime = 30
+    /// Seconds the registry's answer about which version to download (a small JSON answer) may take in all,
+    /// connecting included: 60 by default. A registry that trickles its answer fails the download with
+    /// ``ModelDownloadError/Reason/incomplete(detail:)`` instead of holding it for days.
+    package var requestDeadline = CurlTransfer.defaultRequestDeadline
+    /// Seconds one transfer of the model file may take in all; nil, the default, for no limit (a large model on a
+    /// slow link may need long; a transfer slower than 1 KB/s for ``lowSpeedTime`` seconds is abandoned anyway).
+    /// A transfer ended by it keeps its bytes: the next download resumes them.
+    package var downloadDeadline: Int?
     /// The libcurl library to load.
     package var libraryPath = CurlLibrary.defaultPath
     /// A PEM file of certificates to trust instead of the system's, for a server with its own certificate

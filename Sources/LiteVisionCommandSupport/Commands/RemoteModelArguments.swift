@@ -63,14 +63,14 @@ package struct RemoteModelArguments: ParsableArguments {
         }
     }
 
-    /// Downloads `model` into `cache` (default: the usual cache) with the certificates of `connection`, with a
-    /// progress bar on a terminal.
+    /// Downloads `model` into `cache` (default: the usual cache) with the certificates and time limits of
+    /// `connection`, with a progress bar on a terminal.
     package static func download(
         _ model: CustomRemoteModel, connection: RegistryConnection, cache: String?, clientID: String?,
         configure: (inout RemoteModelDownloader) -> Void = { _ in }
     ) -> Result<InstalledModel, ModelDownloadError> {
         var downloader = RemoteModelDownloader(cache: cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache())
-        downloader.caFile = connection.caFile
+        connection.configure(&downloader)
         configure(&downloader)
         let progress = DownloadProgress(label: "downloading \(model.name)")
         defer { progress.finish() }
