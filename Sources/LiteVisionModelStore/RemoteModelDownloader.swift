@@ -91,8 +91,13 @@ package struct RemoteModelDownloader: Sendable {
         }
     }
 
-    /// Whether waiting may cure a failure (see ``isBackground``).
-    static func isTransient(_ reason: ModelDownloadError.Reason) -> Bool {
+    /// Whether waiting may cure a failure: the server unreachable or not found, a transfer cut off or past its
+    /// time limit, HTTP 408, 429 or 5xx (a proxy whose registry is down), a cellular network when cellular access
+    /// is not allowed. The one rule for what a background download retries (see ``isBackground``) and for when a
+    /// command falls back on the version already installed (the registry cannot be asked now, but the model it
+    /// gave before keeps working offline, as ML Kit's last downloaded model does); any other failure (404, a hash
+    /// mismatch, a refused token, a full disk …) is reported.
+    package static func isTransient(_ reason: ModelDownloadError.Reason) -> Bool {
         switch reason {
         case .unreachable, .hostNotFound, .incomplete, .conditionsNotMet: true
         case .httpStatus(let status): status == 408 || status == 429 || status >= 500
