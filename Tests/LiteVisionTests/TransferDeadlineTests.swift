@@ -8,16 +8,21 @@ import Testing
 /// is given up at the transfer's deadline instead of holding the client for days.
 @Suite("Transfer deadlines: a trickling server is given up (real HTTP server on loopback)")
 struct TransferDeadlineTests {
-    /// The download's reason for failing, cancelled after 40 s so that a missing deadline fails the test instead of
-    /// hanging it; and how long it took.
-    static func failure(
-        _ downloader: RemoteModelDownloader, _ model: CustomRemoteModel
-    ) -> (reason: ModelDownloadError.Reason?, seconds: Double) {
+    /// Expects the download of `model` to fail as incomplete for going past its `seconds`-second limit, within
+    /// 15 s. It is cancelled after 40 s, so that a missing deadline fails the test instead of hanging it.
+    static func expectDeadline(
+        _ downloader: RemoteModelDownloader, _ model: CustomRemoteModel, seconds limit: Int
+    ) {
         let started = Date()
         let reason = RemoteModelDownloadTests.reason {
             _ = try downloader.download(model, isCancelled: { Date().timeIntervalSince(started) > 40 })
         }
-        return (reason, Date().timeIntervalSince(started))
+        guard case .incomplete(let detail) = reason else {
+            Issue.record("the download of \(model.name) ended with \(String(describing: reason))")
+            return
+        }
+        #expect(detail.contains("limit of \(limit) seconds"), "\(detail)")
+        #expect(Date().timeIntervalSince(started) < 15)
     }
 
     @Test("The registry lookup has a 60-second deadline by default; a model file's transfer one when asked")
@@ -29,24 +34,11 @@ struct TransferDeadlineTests {
             lookup.requestDeadline = 2
             let registryModel = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: server.base("trickle"), name: "birds", readToken: nil))
-            let lookedUp = Self.failure(lookup, registryModel)
-            guard case .incomplete(let detail) = lookedUp.reason else {
-                Issue.record("the lookup ended with \(String(describing: lookedUp.reason))")
-                return
-            }
-            #expect(detail.contains("limit of 2 seconds"), "\(detail)")
-            #expect(lookedUp.seconds < 15)
+            Self.expectDeadline(lookup, registryModel, seconds: 2)
 
             var file = downloader
             file.downloadDeadline = 3
-            let fileModel = RemoteModelDownloadTests.model(server, "trickle")
-            let downloaded = Self.failure(file, fileModel)
-            guard case .incomplete(let fileDetail) = downloaded.reason else {
-                Issue.record("the download ended with \(String(describing: downloaded.reason))")
-                return
-            }
-            #expect(fileDetail.contains("limit of 3 seconds"), "\(fileDetail)")
-            #expect(downloaded.seconds < 15)
+            Self.expectDeadline(file, RemoteModelDownloadTests.model(server, "trickle"), seconds: 3)
         }
     }
 
