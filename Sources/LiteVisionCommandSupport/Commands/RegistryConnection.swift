@@ -30,7 +30,7 @@ package struct RegistryConnection: ParsableArguments {
     @Option(
         name: .customLong("request-timeout"),
         help: ArgumentHelp(
-            "Seconds a registry request other than a model file's transfer may take in all (default 60).",
+            "Seconds a registry request other than a model file's transfer may take in all.",
             valueName: "seconds"))
     package var requestTimeout: Int = 60
 
