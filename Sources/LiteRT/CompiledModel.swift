@@ -2,7 +2,8 @@ import CLiteRt
 
 /// Options for compiling a model.
 package struct CompilationOptions: Sendable {
-    /// Threads the CPU kernels (XNNPACK) use for one inference. Defaults to the number of cores.
+    /// Threads the CPU kernels (XNNPACK) use for one inference, 1 to ``Runtime/maximumThreadCount``. Defaults to
+    /// the number of cores.
     package var threadCount: Int
 
     /// Where XNNPACK keeps packed weights between processes, for models loaded from files; nil: none.
@@ -13,12 +14,13 @@ package struct CompilationOptions: Sendable {
     /// machine). `nil`: no limit.
     package var inferenceTimeout: Double?
 
-    /// Options with `threadCount` threads (the number of cores by default), the weight cache `weightCache` and
-    /// the deadline `inferenceTimeout` for each run.
+    /// Options with `threadCount` threads (the number of cores by default; brought into
+    /// 1...``Runtime/maximumThreadCount``), the weight cache `weightCache` and the deadline `inferenceTimeout`
+    /// for each run.
     package init(
         threadCount: Int = Runtime.defaultThreadCount, weightCache: WeightCache? = nil, inferenceTimeout: Double? = nil
     ) {
-        self.threadCount = max(1, threadCount)
+        self.threadCount = min(max(1, threadCount), Runtime.maximumThreadCount)
         self.weightCache = weightCache
         self.inferenceTimeout = inferenceTimeout.map { $0.isNaN ? .infinity : max(0, $0) }
     }

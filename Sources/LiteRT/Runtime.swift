@@ -153,4 +153,9 @@ package final class Runtime: @unchecked Sendable {
 
     /// The number of threads inference uses by default: the number of cores.
     package static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The most threads one inference may use: 64, or the number of cores on a machine with more. Each thread is
+    /// a real one, started when a model is compiled; an unbounded count (`--threads 1000000`) would start threads
+    /// until the system's process table is full.
+    package static var maximumThreadCount: Int { max(64, ProcessInfo.processInfo.activeProcessorCount) }
 }

@@ -33,7 +33,10 @@ struct LabelCommand: ParsableCommand {
     @Option(name: .customLong("max-results"), help: "Labels per image at most (default 10).")
     var maxResults: Int?
 
-    @Option(name: .long, help: "Threads per inference (default: the number of cores).")
+    @Option(
+        name: .long,
+        help: ThreadCountArgument.help(
+            defaultCount: "the number of cores for one image, else 1 per image, one per core"))
     var threads: Int?
 
     @Flag(
@@ -60,9 +63,7 @@ struct LabelCommand: ParsableCommand {
         if let maxResults, maxResults < 1 {
             throw ValidationError("--max-results must be at least 1, got \(maxResults).")
         }
-        if let threads, threads < 1 {
-            throw ValidationError("--threads must be at least 1, got \(threads).")
-        }
+        try ThreadCountArgument.validate(threads)
         if (model == nil) == (remote.remoteModel == nil) {
             throw ValidationError("Give the classifier with --model FILE or --remote-model NAME (one of them).")
         }
@@ -114,13 +115,13 @@ struct LabelCommand: ParsableCommand {
         var outcomes: [Int: Result<[ImageLabel], VisionError>] = [:]
         for (index, file) in files.enumerated() {
             if let problem = file.problem {
-                outcomes[index] = .failure(.fileNotReadable(path: file.path, reason: problem))
+                outcomes[index] = .failure(.fileNotReadable(path: file.name, reason: problem))
             }
         }
         var printed = 0
         func printReady() {
             while let outcome = outcomes.removeValue(forKey: printed) {
-                let path = files[printed].path
+                let path = files[printed].name
                 progress.clear()
                 switch outcome {
                 case .success(let labels):

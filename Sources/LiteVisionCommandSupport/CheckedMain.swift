@@ -22,7 +22,8 @@ extension ParsableCommand {
         let message = fullMessage(for: error)
         let status = exitCode(for: error)
         if !message.isEmpty {
-            if status == .success { Console.output(message) } else { Console.error(message) }
+            let text = ConsoleText(lines: message)
+            if status == .success { Console.output(text) } else { Console.error(text) }
         }
         Platform.exit(status.rawValue)
     }

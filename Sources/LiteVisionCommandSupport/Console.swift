@@ -1,21 +1,29 @@
 import LiteVisionSystem
 import Synchronization
 
-/// Writing to standard output and standard error, and whether standard error is a terminal.
+/// Writing to standard output and standard error, and whether standard error is a terminal: the one writer of
+/// the commands' output. What it writes is ``ConsoleText``, whose interpolated values (file names, labels, a
+/// registry's sentences) have their control characters escaped, so that none of them reaches the terminal raw.
 package enum Console {
     /// Writes a line to standard output; a line that cannot be written is remembered (see
     /// ``failOnLostOutputAtExit()``) and later lines are not attempted.
-    package static func output(_ text: String) {
+    package static func output(_ text: ConsoleText) {
         guard lostOutput.withLock({ $0 == nil }) else { return }
-        if let code = write(text + "\n", to: STDOUT_FILENO) { lostOutput.withLock { $0 = code } }
+        if let code = writeRaw(text.rendered + "\n", to: STDOUT_FILENO) { lostOutput.withLock { $0 = code } }
     }
 
-    package static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+    /// Writes a line to standard error.
+    package static func error(_ text: ConsoleText) { writeRaw(text.rendered + "\n", to: STDERR_FILENO) }
 
     /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit. Returns the error
     /// number when not all of it could be written.
     @discardableResult
-    package static func write(_ text: String, to descriptor: Int32) -> Int32? {
+    package static func write(_ text: ConsoleText, to descriptor: Int32) -> Int32? {
+        writeRaw(text.rendered, to: descriptor)
+    }
+
+    @discardableResult
+    private static func writeRaw(_ text: String, to descriptor: Int32) -> Int32? {
         var text = text
         return text.withUTF8 { bytes -> Int32? in
             var offset = 0

@@ -13,8 +13,14 @@ struct TrackCommand: ParsableCommand {
     @OptionGroup var arguments: TrackArguments
 
     func run() throws {
-        let (video, json, mot, annotate, live) =
-            (arguments.video, arguments.json, arguments.mot, arguments.annotate, arguments.live)
+        let (json, mot, annotate, live) = (arguments.json, arguments.mot, arguments.annotate, arguments.live)
+        // The video by the bytes of its name (one that is not UTF-8 too); messages and JSON name it by `videoName`.
+        let named = CommandLinePath.arguments([arguments.video])[0]
+        let (video, videoName) = (named.path, named.name)
+        if let problem = named.problem {
+            Console.error("litevision: \(videoName): \(problem)")
+            throw ExitCode(2)
+        }
         // Before the model loads and the video is read: no output may replace the video, a model, or another output.
         try OutputPaths.check(
             inputs: [video] + arguments.detector.inputPaths, cache: arguments.detector.remote.cache
@@ -67,8 +73,9 @@ struct TrackCommand: ParsableCommand {
                 if json != nil {
                     jsonLines.append(
                         DetectOutput.jsonLine(
-                            file: video, frame: frame.index, objects: objects,
-                            classification: arguments.detector.classification))
+                            file: videoName, frame: frame.index, objects: objects,
+                            classification: arguments.detector.classification
+                        ).rendered)
                 }
                 if mot != nil { motRows += objects.map { Self.motRow(frame: frame.index + 1, object: $0) } }
                 if json == nil && mot == nil && annotate == nil {
@@ -113,7 +120,8 @@ struct TrackCommand: ParsableCommand {
         if let jsonFile { save { try Self.commit(jsonLines.map { $0 + "\n" }.joined(), to: jsonFile) } }
         if let motFile { save { try Self.commit(motRows.map { $0 + "\n" }.joined(), to: motFile) } }
         if let failure {
-            Console.error("litevision: \(video): \(failure) (\(processed) frames before it were processed and written)")
+            Console.error(
+                "litevision: \(videoName): \(failure) (\(processed) frames before it were processed and written)")
             throw ExitCode(1)
         }
         if unwritten > 0 { throw ExitCode(1) }
@@ -125,12 +133,13 @@ struct TrackCommand: ParsableCommand {
             + "\(fixed(Float(f.width), digits: 2)),\(fixed(Float(f.height), digits: 2)),\(fixed(object.detectionConfidence, digits: 4)),-1,-1,-1"
     }
 
-    static func summary(frame: Int, objects: [DetectedObject]) -> String {
+    static func summary(frame: Int, objects: [DetectedObject]) -> ConsoleText {
         let items = objects.map { object in
             "#\(object.trackingID ?? -1) \((object.labels.first ?? object.detectorLabel).map { "\($0.text) " } ?? "")"
                 + "(\(Int(object.frame.x)),\(Int(object.frame.y)) \(Int(object.frame.width))x\(Int(object.frame.height)))"
         }
-        return "frame \(frame): " + (items.isEmpty ? "-" : items.joined(separator: "  "))
+        // The labels' texts are escaped as one interpolated value.
+        return "frame \(frame): \(items.isEmpty ? "-" : items.joined(separator: "  "))"
     }
 
     /// The temporary file of the output `path` (renamed to `path` by ``commit(_:to:)``); a folder that is missing or

@@ -7,9 +7,14 @@ import LiteVisionSystem
 /// Only HTTP and HTTPS are allowed (also after redirects, which are followed, at most 10). The body of a
 /// response with a status of 400 or more is not handed to `body`: its first 4 KiB are kept as the server's
 /// message and the transfer ends there (a server could send an error body forever). A transfer slower than
-/// 1 KB/s for `lowSpeedTime` seconds is abandoned, and `shouldCancel` is asked about once a second (and on every
-/// chunk), so a cancelled transfer stops within about a second even when the server sends nothing.
+/// 1 KB/s for `lowSpeedTime` seconds is abandoned, one that goes on past its `deadline` too (a server trickling
+/// just above 1 KB/s would otherwise keep it going for days), and `shouldCancel` is asked about once a second (and
+/// on every chunk), so a cancelled transfer stops within about a second even when the server sends nothing.
 struct CurlTransfer {
+    /// The limit in seconds on the whole of a registry request that is not a model file's transfer (a lookup, a
+    /// listing, a promotion): 60. Their answers are small; a model file's transfer has no limit by default.
+    static let defaultRequestDeadline = 60
+
     /// The request method and, for a POST, where its body comes from.
     enum Method {
         case get
@@ -30,6 +35,8 @@ struct CurlTransfer {
         var sizeLimit: Int
         var connectTimeout: Int
         var lowSpeedTime: Int
+        /// Seconds the whole transfer may take, connecting included; nil for no limit.
+        var deadline: Int? = nil
         /// A PEM file of certificates to trust instead of the system's (a registry with its own certificate).
         var caFile: String? = nil
     }
@@ -53,6 +60,8 @@ struct CurlTransfer {
         /// Whether the transfer was ended after the first ``TransferContext/errorBodyLimit`` bytes of an error
         /// response's body (libcurl then reports a write error, but the answer is the HTTP status).
         var errorBodyCut = false
+        /// The request's `deadline`, when the transfer was ended for going on past it.
+        var exceededDeadline: Int? = nil
     }
 
     /// Why `caFile` cannot be handed to libcurl (it must be a readable regular file: a FIFO would block the TLS
@@ -92,6 +101,7 @@ struct CurlTransfer {
             withoutActuallyEscaping(shouldCancel) { shouldCancel in
                 withoutActuallyEscaping(onResponse) { onResponse in
                     let context = TransferContext(onResponse: onResponse, body: body, shouldCancel: shouldCancel)
+                    context.deadline = request.deadline.map { ContinuousClock.now + .seconds($0) }
                     if case .post(let descriptor, _) = request.method { context.uploadDescriptor = descriptor }
                     let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> LiteVisionCurlCode in
                         var setup = ok
@@ -173,7 +183,8 @@ struct CurlTransfer {
                         code: code, message: message, status: status, headers: context.headers,
                         errorBody: String(decoding: context.errorBody, as: UTF8.self),
                         cancelled: context.cancelled, uploadError: context.uploadError,
-                        errorBodyCut: context.errorBodyCut)
+                        errorBodyCut: context.errorBodyCut,
+                        exceededDeadline: context.deadlinePassed ? request.deadline : nil)
                 }
             }
         }
@@ -197,6 +208,10 @@ private final class TransferContext {
     var uploadError: Int32 = 0
     /// Whether the transfer was stopped once the error body reached ``errorBodyLimit``.
     var errorBodyCut = false
+    /// When the transfer must have ended, if it has a deadline.
+    var deadline: ContinuousClock.Instant?
+    /// Whether it was stopped for going on past ``deadline``.
+    var deadlinePassed = false
 
     /// How much of an error response's body is kept.
     static let errorBodyLimit = 4096
@@ -281,12 +296,17 @@ private let transferHeaderCallback: LiteVisionCurlWriteCallback = { data, size, 
     return total
 }
 
-/// libcurl's transfer-info callback (CURLOPT_XFERINFOFUNCTION): stops the transfer once it is cancelled.
+/// libcurl's transfer-info callback (CURLOPT_XFERINFOFUNCTION, called at least once a second): stops the transfer
+/// once it is cancelled or past its deadline.
 private let transferInfoCallback: LiteVisionCurlXferInfoCallback = { userdata, _, _, _, _ in
     guard let userdata else { return 0 }
     let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
     if context.shouldCancel() {
         context.cancelled = true
+        return 1
+    }
+    if let deadline = context.deadline, ContinuousClock.now >= deadline {
+        context.deadlinePassed = true
         return 1
     }
     return 0

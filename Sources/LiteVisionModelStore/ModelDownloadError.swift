@@ -15,7 +15,7 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
         case tls(detail: String)
         /// The server answered with an HTTP error status (400 or more).
         case httpStatus(Int)
-        /// The transfer stopped before the whole file arrived.
+        /// The transfer stopped before the whole file arrived (cut off, or ended for going on past its time limit).
         case incomplete(detail: String)
         /// The file is larger than the downloader's size limit (in bytes).
         case tooLarge(limit: Int)
@@ -128,6 +128,10 @@ extension ModelDownloadError.Reason {
         }
         if response.cancelled {
             self = .cancelled
+            return
+        }
+        if let deadline = response.exceededDeadline {
+            self = .incomplete(detail: "it went on past its limit of \(deadline) seconds for the whole transfer")
             return
         }
         if response.errorBodyCut {  // the transfer was ended after the start of an error answer

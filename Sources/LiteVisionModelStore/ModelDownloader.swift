@@ -23,6 +23,9 @@ package struct ModelDownloader: Sendable {
     package var connectTimeout: Int = 20
     /// A transfer slower than 1 KB/s for this many seconds is abandoned.
     package var lowSpeedTime: Int = 30
+    /// Seconds the whole transfer may take; nil, the default, for no limit (see
+    /// ``RemoteModelDownloader/downloadDeadline``).
+    package var downloadDeadline: Int?
     /// The libcurl library to load: a file name the dynamic loader searches for, or a path.
     package var libraryPath: String = "libcurl.so.4"
 
@@ -77,7 +80,8 @@ package struct ModelDownloader: Sendable {
         }
         let sink = DownloadSink(file: file, limit: sizeLimit)
         let request = CurlTransfer.Request(
-            url: url, sizeLimit: sizeLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime)
+            url: url, sizeLimit: sizeLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime,
+            deadline: downloadDeadline)
         let response = CurlTransfer.perform(curl, request, body: sink.write)
         if let reason = ModelDownloadError.Reason(
             response, sizeLimit: sizeLimit, writeError: sink.writeError, tooLarge: sink.tooLarge)

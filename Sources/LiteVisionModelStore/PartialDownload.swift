@@ -75,7 +75,8 @@ struct PartialDownload {
         }
         let request = CurlTransfer.Request(
             url: url, headers: headers, resumeFrom: resumeFrom, sizeLimit: downloader.sizeLimit,
-            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime, caFile: downloader.caFile)
+            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime,
+            deadline: downloader.downloadDeadline, caFile: downloader.caFile)
         var total: Int64?
         var writeError: SystemError?
         var tooLarge = false

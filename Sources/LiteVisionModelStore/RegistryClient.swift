@@ -11,9 +11,14 @@ package struct RegistryClient: Sendable {
     package var token: String?
     /// A PEM file of certificates to trust for a registry with its own certificate.
     package var caFile: String?
+    /// Seconds allowed to connect.
     package var connectTimeout = 20
     /// A transfer slower than 1 KB/s for this many seconds is abandoned.
     package var lowSpeedTime = 30
+    /// Seconds a request other than a publication may take in all, connecting included: 60 by default (the
+    /// answers are small JSON; a registry that trickles one fails the request instead of holding it for days).
+    /// A publication streams a model file and has no limit but ``lowSpeedTime``.
+    package var requestDeadline = CurlTransfer.defaultRequestDeadline
     package var libraryPath = CurlLibrary.defaultPath
     /// Answers larger than this are refused.
     package var answerLimit = 16 << 20
@@ -89,9 +94,12 @@ package struct RegistryClient: Sendable {
         case .failure(let error): throw failure(error.reason)
         }
         let url = RegistryLookup.base(registry) + path
+        var isPublication = false
+        if case .post(let descriptor, _) = method, descriptor >= 0 { isPublication = true }
         let request = CurlTransfer.Request(
             url: url, method: method, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [],
-            sizeLimit: answerLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime, caFile: caFile)
+            sizeLimit: answerLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime,
+            deadline: isPublication ? nil : requestDeadline, caFile: caFile)
         return try RegistryLookup.answer(curl, request) { reason in failure(reason, url: url) }
     }
 

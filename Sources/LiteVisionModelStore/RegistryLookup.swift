@@ -84,7 +84,8 @@ struct RegistryLookup {
         let request = CurlTransfer.Request(
             url: infoURL(registry: registry, name: name, clientID: clientID),
             headers: token.map { ["Authorization: Bearer \($0)"] } ?? [], sizeLimit: answerLimit,
-            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime, caFile: downloader.caFile)
+            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime,
+            deadline: downloader.requestDeadline, caFile: downloader.caFile)
         let answer = try Self.answer(curl, request, isCancelled: isCancelled, failure: failure)
         struct Answer: Decodable {
             struct Version: Decodable {

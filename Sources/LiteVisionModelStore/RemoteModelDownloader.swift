@@ -21,6 +21,14 @@ package struct RemoteModelDownloader: Sendable {
     package var connectTimeout = 20
     /// A transfer slower than 1 KB/s for this many seconds is abandoned.
     package var lowSpeedTime = 30
+    /// Seconds the registry's answer about which version to download (a small JSON answer) may take in all,
+    /// connecting included: 60 by default. A registry that trickles its answer fails the download with
+    /// ``ModelDownloadError/Reason/incomplete(detail:)`` instead of holding it for days.
+    package var requestDeadline = CurlTransfer.defaultRequestDeadline
+    /// Seconds one transfer of the model file may take in all; nil, the default, for no limit (a large model on a
+    /// slow link may need long; a transfer slower than 1 KB/s for ``lowSpeedTime`` seconds is abandoned anyway).
+    /// A transfer ended by it keeps its bytes: the next download resumes them.
+    package var downloadDeadline: Int?
     /// The libcurl library to load.
     package var libraryPath = CurlLibrary.defaultPath
     /// A PEM file of certificates to trust instead of the system's, for a server with its own certificate
@@ -83,8 +91,13 @@ package struct RemoteModelDownloader: Sendable {
         }
     }
 
-    /// Whether waiting may cure a failure (see ``isBackground``).
-    static func isTransient(_ reason: ModelDownloadError.Reason) -> Bool {
+    /// Whether waiting may cure a failure: the server unreachable or not found, a transfer cut off or past its
+    /// time limit, HTTP 408, 429 or 5xx (a proxy whose registry is down), a cellular network when cellular access
+    /// is not allowed. The one rule for what a background download retries (see ``isBackground``) and for when a
+    /// command falls back on the version already installed (the registry cannot be asked now, but the model it
+    /// gave before keeps working offline, as ML Kit's last downloaded model does); any other failure (404, a hash
+    /// mismatch, a refused token, a full disk …) is reported.
+    package static func isTransient(_ reason: ModelDownloadError.Reason) -> Bool {
         switch reason {
         case .unreachable, .hostNotFound, .incomplete, .conditionsNotMet: true
         case .httpStatus(let status): status == 408 || status == 429 || status >= 500

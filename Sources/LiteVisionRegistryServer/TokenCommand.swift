@@ -85,7 +85,7 @@ struct TokenCreateCommand: AsyncParsableCommand {
             try await service.createToken(role: role, model: model, lifetime: lifetime)
         }
         do {
-            try printLine(token)
+            try printLine("\(token)")
         } catch {
             // The registry keeps only the token's hash: one never shown can be used by nobody.
             printError("litevision registry: \(error); the token just created was never shown: create another")

@@ -12,7 +12,16 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Threads one image may use: for inference, and for decoding a large JPEG (a photo of a megapixel or more
     /// with one sequential scan is decoded in bands on up to 4 threads and no more than the cores, with the same
     /// pixels). Defaults to the number of cores. (Resizing to the model input always uses every core.)
-    public var threadCount: Int = Runtime.defaultThreadCount
+    ///
+    /// Always between 1 and ``maximumThreadCount``: a value outside is brought to the nearer bound when it is
+    /// set (`threadCount = 1_000_000` reads back as 64 on a machine of up to 64 cores), since every thread is
+    /// started for real and an unbounded count would fill the system's process table.
+    public var threadCount: Int = Runtime.defaultThreadCount {
+        didSet { threadCount = min(max(1, threadCount), Self.maximumThreadCount) }
+    }
+
+    /// The most threads ``threadCount`` may ask for: 64, or the number of cores on a machine with more.
+    public static var maximumThreadCount: Int { Runtime.maximumThreadCount }
 
     /// Load the LiteRT runtime from this file only. `nil`, the default, searches for it: `LITERT_LIBRARY`, the
     /// dynamic loader's path, the executable's folder, a remembered path, and last the `ai_edge_litert`

@@ -59,12 +59,12 @@ extension ModelsCommand {
     }
 
     /// One line describing a model.
-    static func line(_ model: RegistryModel) -> String {
-        var text = "\(model.name)  latest \(model.latestVersion.map(String.init) ?? "-")"
+    static func line(_ model: RegistryModel) -> ConsoleText {
+        var text: ConsoleText = "\(model.name)  latest \(model.latestVersion.map(String.init) ?? "-")"
         if let rollout = model.rolloutVersion, model.rolloutPercent > 0 {
-            text += "  rollout v\(rollout) to \(model.rolloutPercent)%"
+            text.append("  rollout v\(rollout) to \(model.rolloutPercent)%")
         }
-        if model.isPrivate == true { text += "  private" }
+        if model.isPrivate == true { text.append("  private") }
         return text
     }
 }
@@ -98,7 +98,7 @@ struct ModelsPublishCommand: ParsableCommand {
         let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
             try client.publish(name, file: model, isPrivate: `private`)
         }
-        if json { return Console.output(String(decoding: answer, as: UTF8.self)) }
+        if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
         let version = try ModelsCommand.decode(RegistryModel.Version.self, answer)
         Console.output("published \(name) version \(version.version) (\(version.size) bytes, sha256 \(version.sha256))")
     }
@@ -116,7 +116,7 @@ struct ModelsListCommand: ParsableCommand {
     func run() throws {
         let client = try connection.client()
         let answer = try ModelsCommand.request { () throws(ModelDownloadError) in try client.list() }
-        if json { return Console.output(String(decoding: answer, as: UTF8.self)) }
+        if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
         struct Listing: Decodable { var models: [RegistryModel] }
         let listing = try ModelsCommand.decode(Listing.self, answer)
         if listing.models.isEmpty { Console.output("(no models)") }
@@ -145,7 +145,7 @@ struct ModelsInfoCommand: ParsableCommand {
         let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
             try client.info(name, clientID: clientID)
         }
-        if json { return Console.output(String(decoding: answer, as: UTF8.self)) }
+        if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
         let model = try ModelsCommand.decode(RegistryModel.self, answer)
         Console.output(ModelsCommand.line(model))
         for version in model.versions ?? [] {

@@ -67,7 +67,7 @@ struct ModelsDownloadCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let output = Output(name: name, version: installed.version, sha256: installed.sha256, path: installed.path)
-            Console.output(String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self))
+            Console.output(.json(String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self)))
         } else {
             Console.output(
                 "\(name) version \(installed.version.map(String.init) ?? "?") (sha256 \(installed.sha256)): \(installed.path)"

@@ -52,7 +52,7 @@ package struct DetectArguments: ParsableArguments {
                 try outputs.claimFolder(annotateFolder, for: "--annotate")
                 for file in files where file.problem == nil {
                     try outputs.claimFile(
-                        Self.drawing(of: file.path, in: annotateFolder), for: "--annotate for \(file.path)")
+                        Self.drawing(of: file.name, in: annotateFolder), for: "--annotate for \(file.name)")
                 }
             }
         }
@@ -67,23 +67,23 @@ package struct DetectArguments: ParsableArguments {
         var failures = 0
         for file in files {
             do {
-                if let problem = file.problem { throw VisionError.fileNotReadable(path: file.path, reason: problem) }
+                if let problem = file.problem { throw VisionError.fileNotReadable(path: file.name, reason: problem) }
                 let image = try VisionImage(contentsOfFile: file.path).decoded(
                     allowsDamagedImageData: lenientDecoding)
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json
                         ? DetectOutput.jsonLine(
-                            file: file.path, objects: objects, classification: detector.classification)
-                        : DetectOutput.table(file: file.path, objects: objects))
+                            file: file.name, objects: objects, classification: detector.classification)
+                        : DetectOutput.table(file: file.name, objects: objects))
                 if let annotate, let annotator {
                     try annotator(
-                        image, objects, annotateFolder.map { Self.drawing(of: file.path, in: $0) } ?? annotate)
+                        image, objects, annotateFolder.map { Self.drawing(of: file.name, in: $0) } ?? annotate)
                 }
             } catch {
                 failures += 1
-                Console.error("litevision: \(file.path): \(error)")
-                if json { Console.output(DetectOutput.jsonError(file: file.path, error: "\(error)")) }
+                Console.error("litevision: \(file.name): \(error)")
+                if json { Console.output(DetectOutput.jsonError(file: file.name, error: "\(error)")) }
             }
         }
         if failures > 0 {

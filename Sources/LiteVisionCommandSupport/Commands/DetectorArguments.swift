@@ -41,7 +41,7 @@ package struct DetectorArguments: ParsableArguments {
         help: "Folder with the built-in models (default: LITEVISION_MODEL_DIR, then ~/.cache/litevision/models).")
     package var modelDirectory: String?
 
-    @Option(name: .long, help: "Threads per inference (default: the number of cores).")
+    @Option(name: .long, help: ThreadCountArgument.help(defaultCount: "the number of cores"))
     package var threads: Int?
 
     @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
@@ -86,7 +86,7 @@ package struct DetectorArguments: ParsableArguments {
         if let maxObjects, maxObjects < 1 {
             throw ValidationError("--max-objects must be at least 1, got \(maxObjects).")
         }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads).") }
+        try ThreadCountArgument.validate(threads)
         if labels != nil && model == nil { throw ValidationError("--labels goes with --model.") }
         if model != nil && remote.remoteModel != nil {
             throw ValidationError("Classify with --model FILE or --remote-model NAME, not both.")

@@ -4,7 +4,8 @@ import LiteVision
 import LiteVisionModelStore
 import LiteVisionSystem
 
-/// The options that say which registry to talk to and how: `--registry`, `--token-file`, `--cacert`.
+/// The options that say which registry to talk to and how: `--registry`, `--token-file`, `--cacert`, and the time
+/// limits `--request-timeout` and `--download-timeout`.
 package struct RegistryConnection: ParsableArguments {
     /// The arguments, as ArgumentParser fills them.
     package init() {}
@@ -25,6 +26,29 @@ package struct RegistryConnection: ParsableArguments {
             "A PEM file of certificates to trust for a registry with its own certificate (default: LITEVISION_CA_FILE)."
     )
     package var cacert: String?
+
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Seconds a registry request other than a model file's transfer may take in all.",
+            valueName: "seconds"))
+    package var requestTimeout: Int = 60
+
+    @Option(
+        name: .customLong("download-timeout"),
+        help: ArgumentHelp(
+            "Seconds a model file's download may take in all (default: no limit; slower than 1 KB/s for 30 s fails).",
+            valueName: "seconds"))
+    package var downloadTimeout: Int?
+
+    package func validate() throws {
+        guard requestTimeout >= 1 else {
+            throw ValidationError("--request-timeout must be at least 1 second, got \(requestTimeout).")
+        }
+        if let downloadTimeout, downloadTimeout < 1 {
+            throw ValidationError("--download-timeout must be at least 1 second, got \(downloadTimeout).")
+        }
+    }
 
     /// The registry's address: `--registry`, else `LITEVISION_REGISTRY`; exit status 2 with a message when neither.
     package func address() throws -> String {
@@ -61,6 +85,15 @@ package struct RegistryConnection: ParsableArguments {
 
     /// A client of the registry with these options.
     package func client() throws -> RegistryClient {
-        RegistryClient(registry: try address(), token: try token(), caFile: caFile)
+        var client = RegistryClient(registry: try address(), token: try token(), caFile: caFile)
+        client.requestDeadline = requestTimeout
+        return client
+    }
+
+    /// `downloader` with the certificates and time limits of these options.
+    package func configure(_ downloader: inout RemoteModelDownloader) {
+        downloader.caFile = caFile
+        downloader.requestDeadline = requestTimeout
+        downloader.downloadDeadline = downloadTimeout
     }
 }

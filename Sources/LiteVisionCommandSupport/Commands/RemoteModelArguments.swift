@@ -21,29 +21,28 @@ package struct RemoteModelArguments: ParsableArguments {
         name: .long, help: "The model cache folder (default: LITEVISION_MODEL_CACHE, else ~/.cache/litevision/models).")
     package var cache: String?
 
-    /// The remote model, downloaded; nil without `--remote-model`. When the registry cannot be reached but a
-    /// copy is installed, that copy is used and a warning printed (ML Kit's pattern: the last downloaded model
-    /// keeps working offline). Other failures are printed and turn into exit status 2.
+    /// The remote model, downloaded; nil without `--remote-model`. When the registry cannot be asked now (a
+    /// failure time can cure: ``RemoteModelDownloader/isTransient(_:)``, the same rule background downloads
+    /// retry by) but a version is installed, that version is used and a warning says so on standard error
+    /// (ML Kit's pattern: the last downloaded model keeps working offline). Other failures are printed and turn
+    /// into exit status 2.
     package func prepare() throws -> CustomRemoteModel? {
         guard let remoteModel else { return nil }
         try Self.checkCache(cache)
         if let cache { setenv("LITEVISION_MODEL_CACHE", cache, 1) }  // where the labeler looks for the copy
         let model = try Self.model(named: remoteModel, connection: connection)
         if case .failure(let error) = Self.download(model, connection: connection, cache: cache, clientID: nil) {
-            guard RemoteModelCache().installed(model) != nil, Self.isUnreachable(error.reason) else {
+            let installed = (cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache()).installed(model)
+            guard let installed, RemoteModelDownloader.isTransient(error.reason) else {
                 Console.error("litevision: \(error)")
                 throw ExitCode(2)
             }
-            Console.error("litevision: warning: using the model already downloaded, since \(error.cause)")
+            let version = installed.version.map { "version \($0)" } ?? "the copy"
+            Console.error(
+                "litevision: warning: using \(version) of \(remoteModel) already downloaded (sha256 \(installed.sha256)), since \(error.cause)"
+            )
         }
         return model
-    }
-
-    private static func isUnreachable(_ reason: ModelDownloadError.Reason) -> Bool {
-        switch reason {
-        case .unreachable, .hostNotFound, .incomplete: true
-        default: false
-        }
     }
 
     /// The model `name` on the registry of `connection` (exit status 2, message printed, when the options are
@@ -63,14 +62,14 @@ package struct RemoteModelArguments: ParsableArguments {
         }
     }
 
-    /// Downloads `model` into `cache` (default: the usual cache) with the certificates of `connection`, with a
-    /// progress bar on a terminal.
+    /// Downloads `model` into `cache` (default: the usual cache) with the certificates and time limits of
+    /// `connection`, with a progress bar on a terminal.
     package static func download(
         _ model: CustomRemoteModel, connection: RegistryConnection, cache: String?, clientID: String?,
         configure: (inout RemoteModelDownloader) -> Void = { _ in }
     ) -> Result<InstalledModel, ModelDownloadError> {
         var downloader = RemoteModelDownloader(cache: cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache())
-        downloader.caFile = connection.caFile
+        connection.configure(&downloader)
         configure(&downloader)
         let progress = DownloadProgress(label: "downloading \(model.name)")
         defer { progress.finish() }

@@ -3,8 +3,9 @@ import LiteVision
 
 /// How `litevision detect` and `track` print objects.
 package enum DetectOutput {
-    package static func table(file: String, objects: [DetectedObject]) -> String {
-        var lines = [file]
+    /// A readable block: the file, then one line per object (the file name and label texts escaped).
+    package static func table(file: String, objects: [DetectedObject]) -> ConsoleText {
+        var lines: [ConsoleText] = ["\(file)"]
         if objects.isEmpty { lines.append("  (no object)") }
         for object in objects {
             let f = object.frame
@@ -15,7 +16,7 @@ package enum DetectOutput {
             if let own = object.detectorLabel { labels = "[\(own.text)]" + (labels.isEmpty ? "" : " ") + labels }
             lines.append("  \(id)\(fixed(object.detectionConfidence, digits: 3))  \(frame)  \(labels)")
         }
-        return lines.joined(separator: "\n")
+        return .lines(lines)
     }
 
     private struct Line: Encodable {
@@ -39,7 +40,7 @@ package enum DetectOutput {
     /// `labels` only when `classification` is on.
     package static func jsonLine(
         file: String, frame: Int? = nil, objects: [DetectedObject], classification: Bool
-    ) -> String {
+    ) -> ConsoleText {
         let objects = objects.map {
             Object(
                 frame: $0.frame, trackingID: $0.trackingID, labels: classification ? $0.labels : nil,
@@ -48,13 +49,13 @@ package enum DetectOutput {
         return encode(Line(file: file, frame: frame, objects: objects))
     }
 
-    package static func jsonError(file: String, error: String) -> String {
+    package static func jsonError(file: String, error: String) -> ConsoleText {
         encode(Line(file: file, error: error))
     }
 
-    private static func encode(_ line: Line) -> String {
+    private static func encode(_ line: Line) -> ConsoleText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}"
+        return .json((try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}")
     }
 }

@@ -3,16 +3,16 @@ import LiteVision
 
 /// How `litevision label` prints results.
 package enum LabelOutput {
-    /// A readable block: the file, then one line per label.
-    package static func table(file: String, labels: [ImageLabel]) -> String {
-        var lines = [file]
+    /// A readable block: the file, then one line per label (the file name and label texts escaped).
+    package static func table(file: String, labels: [ImageLabel]) -> ConsoleText {
+        var lines: [ConsoleText] = ["\(file)"]
         if labels.isEmpty { lines.append("  (no label above the threshold)") }
         for label in labels {
             let confidence = fixed(label.confidence, digits: 4)
             let index = String(label.index).leftPadded(to: 5)
             lines.append("  \(confidence)  \(index)  \(label.text)")
         }
-        return lines.joined(separator: "\n")
+        return .lines(lines)
     }
 
     private struct Line: Encodable {
@@ -22,19 +22,19 @@ package enum LabelOutput {
     }
 
     /// One JSON object: `{"file": ..., "labels": [{"text", "confidence", "index"}]}`.
-    package static func jsonLine(file: String, labels: [ImageLabel]) -> String {
+    package static func jsonLine(file: String, labels: [ImageLabel]) -> ConsoleText {
         encode(Line(file: file, labels: labels))
     }
 
     /// One JSON object for a file that failed: `{"file": ..., "error": ...}`.
-    package static func jsonError(file: String, error: VisionError) -> String {
+    package static func jsonError(file: String, error: VisionError) -> ConsoleText {
         encode(Line(file: file, error: error.description))
     }
 
-    private static func encode(_ line: Line) -> String {
+    private static func encode(_ line: Line) -> ConsoleText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}"
+        return .json((try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}")
     }
 }
 

@@ -7,8 +7,10 @@ import LiteVisionTestSupport
 /// 404 with a message; `/truncated/<file>` announces the whole length, sends half and closes; `/flaky/<file>`
 /// does that the first time only; `/redirect/<file>` redirects to `/ok/<file>`; `/corrupt/<file>` flips a byte
 /// in the middle; `/html/<file>` sends an HTML page with status 200; `/stall/<file>` sends 1000 bytes and then
-/// nothing for 30 s; `/norange/<file>` ignores `Range`. Every request is logged (``requests``). Never listens
-/// beyond loopback; ``stop()`` ends it.
+/// nothing for 30 s; `/norange/<file>` ignores `Range`. Any path under `/trickle/` answers 200 and then 1,500
+/// bytes a second for as long as the client reads (a server keeping a transfer alive for days); any path under
+/// `/hostile-error/` answers 503 with a registry's JSON error whose sentence holds terminal escapes. Every request
+/// is logged (``requests``). Never listens beyond loopback; ``stop()`` ends it.
 final class LoopbackModelServer {
     let folder: URL
     let port: Int
@@ -16,7 +18,7 @@ final class LoopbackModelServer {
     private let input = Pipe()
 
     private static let script = #"""
-        import hashlib, http.server, os, sys, threading, time
+        import hashlib, http.server, json, os, sys, threading, time
         root = sys.argv[1]
         log_lock = threading.Lock()
         flaky_done = set()
@@ -25,6 +27,20 @@ final class LoopbackModelServer {
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args): pass
             def do_GET(self):
+                if self.path.startswith("/trickle/"):
+                    # 1,500 bytes a second, just above libcurl's 1 KB/s low-speed limit, for as long as it is read.
+                    self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers()
+                    try:
+                        while True:
+                            self.wfile.write(b" " * 150); self.wfile.flush(); time.sleep(0.1)
+                    except OSError:
+                        return
+                if self.path.startswith("/hostile-error/"):
+                    text = "\x1b]0;pwned\x07 the registry is down \u009b31m\u202e"
+                    body = json.dumps({"error": text}).encode()
+                    self.send_response(503); self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body))); self.end_headers()
+                    self.wfile.write(body); return
                 parts = self.path.strip("/").split("/")
                 if len(parts) != 2 or "/" in parts[1] or parts[1].startswith("."):
                     return self.send_error(400)
