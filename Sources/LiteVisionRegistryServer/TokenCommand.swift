@@ -118,7 +118,7 @@ struct TokenListCommand: AsyncParsableCommand {
                 encoder.outputFormatting = [.sortedKeys]
                 encoder.dateEncodingStrategy = .iso8601
                 for token in tokens {
-                    try printLine(String(decoding: try encoder.encode(token), as: UTF8.self))
+                    try printLine(.json(String(decoding: try encoder.encode(token), as: UTF8.self)))
                 }
                 return
             }
