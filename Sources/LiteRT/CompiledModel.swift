@@ -257,7 +257,9 @@ package final class CompiledModel: @unchecked Sendable {
                 api.pointee.RunCompiledModel(handle, 0, inputCount, ins.baseAddress, outputCount, outs.baseAddress)
             }
         }
-        if let deadline, deadline.stop(), status != 0 {
+        // Stopped by the deadline: LiteRT 2.3.0 answers RuntimeFailure (3; "Client requested cancel during Invoke()"),
+        // later versions Cancelled (100). Other failures are reported as they are.
+        if let deadline, deadline.stop(), status == 100 || status == 3 {
             throw LiteRTError(
                 status: 100,
                 operation:

@@ -17,12 +17,21 @@ package struct CommandLinePath: Sendable {
 
     /// The file named by the parsed argument `argument`: with ``arguments(_:)``, each parsed argument is matched
     /// with the bytes it came from, in order.
-    private init(argument: String, bytes: [UInt8]?) {
+    private init(argument: String, bytes: [UInt8]?, ambiguous: Bool = false) {
         guard let bytes, String(validating: bytes, as: UTF8.self) == nil else {
             (path, name, problem) = (argument, argument, nil)
             return
         }
         name = Self.displayName(bytes)
+        if ambiguous {
+            // Another argument repairs to the same text with other bytes: which one ArgumentParser took is unknown.
+            (path, problem) = (
+                argument,
+                "other arguments differ from this name only in bytes that are not UTF-8, so it cannot be told "
+                    + "which file is meant; rename the files or name them through a folder"
+            )
+            return
+        }
         let descriptor = bytes.withUnsafeBufferPointer { buffer in
             (buffer.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
                 open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -39,20 +48,24 @@ package struct CommandLinePath: Sendable {
     /// The files named by `arguments`, parsed arguments of this process in their order: each is matched with the
     /// next argument of the process whose repaired form it is, and opened by its bytes when they are not UTF-8.
     package static func arguments(_ arguments: [String]) -> [CommandLinePath] {
-        let count = Int(CommandLine.argc)
-        var next = 1
+        let raw = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
+        }
+        let repaired = raw.map { String(decoding: $0, as: UTF8.self) }
+        var next = 0
         return arguments.map { argument in
-            var index = next
-            while index < count {
-                guard let raw = CommandLine.unsafeArgv[index] else { break }
-                let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
-                if String(decoding: bytes, as: UTF8.self) == argument {
-                    next = index + 1
-                    return CommandLinePath(argument: argument, bytes: bytes)
-                }
-                index += 1
+            guard let index = repaired[min(next, repaired.count)...].firstIndex(of: argument) else {
+                return CommandLinePath(argument: argument, bytes: nil)
             }
-            return CommandLinePath(argument: argument, bytes: nil)
+            next = index + 1
+            // Matching in order is right when every process argument with this repaired form is one of `arguments`;
+            // when there are more (an option's value, such as an output, repairs to the same text) and their bytes
+            // differ, which one is the file cannot be told.
+            let alike = repaired.indices.filter { repaired[$0] == argument }
+            let ambiguous =
+                alike.count > arguments.filter { $0 == argument }.count && Set(alike.map { raw[$0] }).count > 1
+            return CommandLinePath(argument: argument, bytes: raw[index], ambiguous: ambiguous)
         }
     }
 

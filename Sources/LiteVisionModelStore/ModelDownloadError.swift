@@ -74,7 +74,8 @@ public struct ModelDownloadError: Error, Sendable, CustomStringConvertible {
 
     /// Why the download failed, in one sentence.
     public var cause: String {
-        switch reason {
+        let url = URLCredentials.masked(url)  // a password in the URL is never shown
+        return switch reason {
         case .libcurlUnavailable(let library, let detail):
             "\(library) could not be loaded (\(detail)); install libcurl (Debian: apt-get install libcurl4) to download models"
         case .unreachable(let detail):

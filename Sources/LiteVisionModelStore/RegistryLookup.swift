@@ -45,7 +45,9 @@ struct RegistryLookup {
         }
         guard registry.hasPrefix("http://") || registry.hasPrefix("https://") else {
             return .invalidSource(
-                detail: "the registry address \"\(registry.prefix(200))\" must start with https:// or http://")
+                detail:
+                    "the registry address \"\(URLCredentials.masked(String(registry.prefix(200))))\" must start with https:// or http://"
+            )
         }
         return nil
     }

@@ -219,8 +219,10 @@ package struct RegistryRoutes: Sendable {
             }
             size = stored
         } catch let error as RegistryError {
+            // A refusal depends on the token (or its absence) and is never to be cached, whether or not the blob's
+            // owners were looked up before the token was refused.
             var refusal = Self.error(error)
-            if let owners, Self.isPrivate(owners) { refusal.headers.append(contentsOf: Self.privateBlobHeaders) }
+            refusal.headers.append(contentsOf: Self.privateBlobHeaders)
             return refusal
         }
         guard let owners else { return Self.error(.notFound("blob \(sha256)")) }

@@ -33,6 +33,13 @@ package enum Platform {
         #endif
     }
 
+    /// `RLIMIT_NOFILE` as `getrlimit` and `setrlimit` take it here.
+    #if canImport(Glibc)
+    package static let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    package static let openFilesResource = RLIMIT_NOFILE
+    #endif
+
     package static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(descriptor, buffer, count)

@@ -230,9 +230,12 @@ struct RegistryHTTPTests {
                 #expect(control.contains("private") && control.contains("no-store") && !control.contains("public"))
                 #expect(answer.headers["Vary"] as? String == "Authorization")
             }
-            let refused = try await Self.send("HEAD", blob)
-            #expect(refused.status == 401 && refused.headers["Vary"] as? String == "Authorization")
-            #expect((refused.headers["Cache-Control"] as? String)?.contains("no-store") == true)
+            // Refused without a token, and with a token that is not one (refused before the owners are looked up).
+            for token in [nil, String(repeating: "0", count: 64)] {
+                let refused = try await Self.send("HEAD", blob, token: token)
+                #expect(refused.status == 401 && refused.headers["Vary"] as? String == "Authorization")
+                #expect((refused.headers["Cache-Control"] as? String)?.contains("no-store") == true)
+            }
             // The same file published as a public model too: public, unchanged.
             _ = try await Self.send(
                 "POST", server.base + "/v1/models/open/versions", token: server.publishToken, body: Self.bird)

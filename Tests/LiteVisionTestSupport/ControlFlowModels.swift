@@ -39,7 +39,9 @@ public enum ControlFlowModels {
             .table([0: .node(.bytes([1]))]),
         ])
         let scoreQuantization: FBValue = .node(.table([2: .node(.floats([1.0 / 256])), 3: .node(.int64s([0]))]))
-        func tensor(_ name: String, _ shape: [Int32], type: Int8, buffer: UInt32 = 0, quantized: Bool = false)
+        func tensor(
+            _ name: String, _ shape: [Int32], type: Int8, buffer: UInt32 = 0, quantized: Bool = false
+        )
             -> FBNode
         {
             var fields: [Int: FBValue] = [

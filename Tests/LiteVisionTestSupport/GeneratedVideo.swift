@@ -22,7 +22,8 @@ public enum GeneratedVideo {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw GeneratedVideoError(
-                description: "ffmpeg could not make a \(width)x\(height) video: \(String(decoding: message, as: UTF8.self))")
+                description:
+                    "ffmpeg could not make a \(width)x\(height) video: \(String(decoding: message, as: UTF8.self))")
         }
         return path
     }

@@ -60,4 +60,39 @@ struct NonUTF8PathCLITests {
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
         #expect(first?["file"] as? String == folder.path + #"/cup\x{FF}.mp4"#, "\(lines[0])")
     }
+
+    @Test(
+        "two inputs whose names differ only in such bytes are both processed; an output that repairs like an input is refused"
+    )
+    func namesThatRepairAlike() throws {
+        let folder = TestData.temporaryDirectory("non-utf8-alike")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // bird\xFF.jpg and bird\xFE.jpg (a copy made by python), both named: two results, in order.
+        let script = """
+            import os, shutil, subprocess, sys
+            names = [os.fsencode(sys.argv[2]) + b"/bird" + byte + b".jpg" for byte in (b"\\xff", b"\\xfe")]
+            for name in names: shutil.copyfile(os.fsencode(sys.argv[1]), name)
+            mode = sys.argv[4]
+            arguments = ["label", "--model", sys.argv[5]] + names if mode == "inputs" else \\
+                ["detect", "--json", "--model-dir", sys.argv[6], "--annotate", names[1], names[0]]
+            done = subprocess.run([sys.argv[3]] + arguments, capture_output=True, timeout=600)
+            sys.stdout.buffer.write(done.stdout); sys.stderr.buffer.write(done.stderr)
+            sys.exit(done.returncode)
+            """
+        func run(_ mode: String) throws -> (status: Int32, output: String, errors: String) {
+            try CLITests.run(
+                [
+                    "python3", "-c", script, TestData.image("bird.jpg"), folder.path, CLITests.executable, mode,
+                    TestData.model("bird.tflite"), TestData.path("models"),
+                ], program: "/usr/bin/env")
+        }
+        let inputs = try run("inputs")
+        #expect(inputs.status == 0, "\(inputs.errors)")
+        #expect(
+            inputs.output.contains(#"bird\x{FF}.jpg"#) && inputs.output.contains(#"bird\x{FE}.jpg"#), "\(inputs.output)"
+        )
+        let outputAlike = try run("output")
+        #expect(outputAlike.status != 0)
+        #expect(outputAlike.errors.contains("cannot be told which file is meant"), "\(outputAlike.errors)")
+    }
 }

@@ -13,7 +13,8 @@ struct OddVideoSizeCLITests {
         (63, 64), (64, 63), (202, 114), (426, 240), (854, 480), (1366, 768),
     ]
 
-    @Test("track --json --annotate: every frame tracked, a playable video of the size (odd sizes padded by one)",
+    @Test(
+        "track --json --annotate: every frame tracked, a playable video of the size (odd sizes padded by one)",
         arguments: sizes)
     func trackAndAnnotate(width: Int, height: Int) throws {
         let folder = TestData.temporaryDirectory("odd-size")

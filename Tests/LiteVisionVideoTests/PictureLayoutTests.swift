@@ -56,7 +56,9 @@ struct PictureLayoutTests {
         var bytes = [UInt8](repeating: 0, count: layout.capacity)
         for row in 0..<3 { for column in 0..<layout.rowBytes { bytes[row * layout.stride + column] = UInt8(row + 1) } }
         bytes.withUnsafeMutableBufferPointer { layout.pack($0.baseAddress!) }
-        #expect(bytes[0..<layout.packedByteCount].elementsEqual((0..<3).flatMap { Array(repeating: UInt8($0 + 1), count: 1278) }))
+        #expect(
+            bytes[0..<layout.packedByteCount].elementsEqual(
+                (0..<3).flatMap { Array(repeating: UInt8($0 + 1), count: 1278) }))
     }
 
     /// Converts a patterned frame of `format` and size into the guarded buffer (its end against the unmapped
@@ -122,7 +124,9 @@ final class GuardedBuffer {
             mapped != MAP_FAILED
         else { throw TestSetupError("mmap failed (errno \(errno))") }
         base = mapped
-        guard mprotect(mapped + usable, page, PROT_NONE) == 0 else { throw TestSetupError("mprotect failed (errno \(errno))") }
+        guard mprotect(mapped + usable, page, PROT_NONE) == 0 else {
+            throw TestSetupError("mprotect failed (errno \(errno))")
+        }
         end = (mapped + usable).assumingMemoryBound(to: UInt8.self)
     }
 

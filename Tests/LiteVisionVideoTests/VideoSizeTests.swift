@@ -57,6 +57,25 @@ extension VideoTests {
             #expect(frames == 3)
         }
 
+        @Test("every width and height up to 64 is encoded (MPEG-4 Part 2) and decodes at its padded size")
+        func everySmallSizeEncodes() throws {
+            let sizes =
+                (1...64).flatMap { width in [1, 2, 3, 7, 64].map { (width, $0) } }
+                + (1...64).flatMap { height in [1, 2, 5].map { ($0, height) } }
+            for (width, height) in sizes {
+                let path = scratch.path("\(width)x\(height).mp4")
+                let encoder = try VideoEncoder(path: path, width: width, height: height, frameRate: 10, codec: .mpeg4)
+                try encoder.append(Self.quadrants(width: width, height: height))
+                try encoder.finish()
+                let decoder = try VideoDecoder(path: path)
+                #expect(decoder.info.width == width + width % 2 && decoder.info.height == height + height % 2)
+                var frames = 0
+                #expect(VideoFixtures.decodeAll(decoder) { _ in frames += 1 } == nil)
+                #expect(frames == 1, "\(width)x\(height)")
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+
         /// Red top-left, the rest blue, the last column and row green: sharp enough to see a shifted or wrongly
         /// padded picture.
         static func quadrants(width: Int, height: Int) -> ImageBuffer {
@@ -65,7 +84,8 @@ extension VideoTests {
                 for x in 0..<width {
                     let color: [UInt8] =
                         x == width - 1 || y == height - 1
-                        ? [0, 230, 0] : x < max(1, width / 2) && y < max(1, height / 2) ? [230, 20, 20] : [20, 20, 230]
+                        ? [0, 230, 0]
+                        : x < max(1, width / 2) && y < max(1, height / 2) ? [230, 20, 20] : [20, 20, 230]
                     image.pixels.replaceSubrange((y * width + x) * 3..<(y * width + x) * 3 + 3, with: color)
                 }
             }

@@ -76,8 +76,8 @@ package struct ModelSummary: Codable, Sendable, Equatable {
 
 extension ModelSummary {
     /// The number of labels a client reads from the model's metadata (locale `en`), through the clients' own
-    /// checks: a classifier's label list must have one line per class (``ClassifierModel``), and any label file
-    /// must be within LiteVision's limits (``LabelSource``). Nil when the model has no label file; throws the
+    /// checks: a classifier's label list must have one line per class (``ClassifierModel``), and a detector's
+    /// classes label file must be within LiteVision's limits (``LabelSource``). Nil when the model has no label file; throws the
     /// reason a client would refuse the labels.
     fileprivate static func acceptedLabelCount(
         _ bytes: [UInt8], file: TFLiteModelFile, isClassifier: Bool
@@ -92,14 +92,13 @@ extension ModelSummary {
             return try ClassifierModel.labels(
                 model: model, file: file, classCount: file.outputs[0].shape.last ?? 0, locale: "en")?.count
         }
-        // A detector's classes output is known only after a run: every output's label file must be readable, and
-        // the first one's count is shown.
-        var count: Int?
-        for output in file.outputs.indices {
-            let labels = try LabelSource.labels(for: model, file: file, output: output, locale: "en")
-            count = count ?? labels?.labels.count
-        }
-        return count
+        // A detector's client reads the labels of its classes output only: the one the layout inference names from
+        // the metadata and tensor names (the declared shapes stand in for those after a run), else the second output,
+        // as SSD exports order them.
+        let shapes = file.outputs.map(\.shape)
+        let classes = ObjectDetectorOptions.DetectorOutputLayout.infer(file: file, shapes: shapes)?.classes ?? 1
+        guard classes < file.outputs.count else { return nil }
+        return try LabelSource.labels(for: model, file: file, output: classes, locale: "en")?.labels.count
     }
 }
 

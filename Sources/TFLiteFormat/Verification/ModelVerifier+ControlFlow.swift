@@ -26,71 +26,56 @@ extension ModelVerifier {
     /// Refuses recursion, nesting deeper than ``ModelLimits/maximumControlFlowDepth``, and loops that provably
     /// never end.
     func verifyControlFlow() throws(ModelFileError) {
-        try verifyNoRecursion()
-        try verifyNestingDepth()
+        try verifyCallGraph()
         for loop in whileLoops { try verifyLoopCanEnd(loop) }
     }
 
-    /// Refuses a subgraph that runs itself, directly or through others: the runtime prepares the subgraphs a
-    /// control-flow operator names recursively, so a cycle would overflow its stack.
-    private func verifyNoRecursion() throws(ModelFileError) {
-        // Depth-first search with an explicit stack: 0 unvisited, 1 on the current path, 2 done.
-        var state = [UInt8](repeating: 0, count: subgraphCalls.count)
-        for root in subgraphCalls.indices where state[root] == 0 {
+    /// One depth-first walk of the calls between subgraphs (each callee once per caller, however many operators
+    /// call it: linear in subgraphs and distinct calls), refusing:
+    /// - a subgraph that runs itself, directly or through others: the runtime prepares the subgraphs a
+    ///   control-flow operator names recursively, so a cycle would overflow its stack;
+    /// - chains of subgraphs running subgraphs deeper than ``ModelLimits/maximumControlFlowDepth``.
+    private func verifyCallGraph() throws(ModelFileError) {
+        let calls = subgraphCalls.map { Array(Set($0)).sorted() }
+        // depth[s]: how many subgraphs deep the longest chain below s goes (0 when s runs none); -1 unvisited,
+        // -2 on the current path.
+        var depth = [Int](repeating: -1, count: calls.count)
+        for root in calls.indices where depth[root] == -1 {
             var stack: [(subgraph: Int, next: Int)] = [(root, 0)]
-            state[root] = 1
+            depth[root] = -2
             while let (subgraph, next) = stack.last {
-                guard next < subgraphCalls[subgraph].count else {
-                    state[subgraph] = 2
+                guard next < calls[subgraph].count else {
+                    let below = calls[subgraph].map { depth[$0] }.max() ?? -1
+                    depth[subgraph] = below + 1
                     stack.removeLast()
+                    if depth[subgraph] > ModelLimits.maximumControlFlowDepth {
+                        throw .malformed(
+                            "control-flow operators nest subgraphs \(depth[subgraph]) deep below subgraph "
+                                + "\(subgraph) (\(chain(from: subgraph, calls: calls, depth: depth))); LiteVision "
+                                + "accepts at most \(ModelLimits.maximumControlFlowDepth) levels, as deeper chains "
+                                + "overflow the runtime's stack")
+                    }
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                let callee = subgraphCalls[subgraph][next]
-                if state[callee] == 1 {
+                let callee = calls[subgraph][next]
+                if depth[callee] == -2 {
                     throw .malformed(
                         "subgraph \(callee) runs itself through control-flow operators (subgraphs "
                             + "\(stack.map(\.subgraph) + [callee])); the runtime cannot prepare a recursive model")
                 }
-                if state[callee] == 0 {
-                    state[callee] = 1
+                if depth[callee] == -1 {
+                    depth[callee] = -2
                     stack.append((callee, 0))
                 }
             }
         }
     }
 
-    /// Refuses chains of subgraphs running subgraphs deeper than ``ModelLimits/maximumControlFlowDepth``. Runs
-    /// after ``verifyNoRecursion()``: the calls form no cycle, so every chain ends.
-    private func verifyNestingDepth() throws(ModelFileError) {
-        // depth[s]: how many subgraphs deep the longest chain below s goes (0 when s runs none); computed after
-        // every callee's, with an explicit stack.
-        var depth = [Int](repeating: -1, count: subgraphCalls.count)
-        for root in subgraphCalls.indices where depth[root] < 0 {
-            var stack = [root]
-            while let subgraph = stack.last {
-                let pending = subgraphCalls[subgraph].filter { depth[$0] < 0 }
-                if pending.isEmpty {
-                    depth[subgraph] = (subgraphCalls[subgraph].map { depth[$0] }.max() ?? -1) + 1
-                    stack.removeLast()
-                    if depth[subgraph] > ModelLimits.maximumControlFlowDepth {
-                        throw .malformed(
-                            "control-flow operators nest subgraphs \(depth[subgraph]) deep below subgraph "
-                                + "\(subgraph) (\(chain(from: subgraph, depth: depth))); LiteVision accepts at most "
-                                + "\(ModelLimits.maximumControlFlowDepth) levels, as deeper chains overflow the "
-                                + "runtime's stack")
-                    }
-                } else {
-                    stack += pending
-                }
-            }
-        }
-    }
-
     /// The first subgraphs of the deepest chain below `subgraph`, for the error message.
-    private func chain(from subgraph: Int, depth: [Int]) -> String {
+    private func chain(from subgraph: Int, calls: [[Int]], depth: [Int]) -> String {
         var path = [subgraph], current = subgraph
-        while path.count < 6, let next = subgraphCalls[current].max(by: { depth[$0] < depth[$1] }) {
+        while path.count < 6, let next = calls[current].max(by: { depth[$0] < depth[$1] }) {
             path.append(next)
             current = next
         }
@@ -112,7 +97,7 @@ extension ModelVerifier {
         if condition.operatorCount == 0 && body.operatorCount == 0 {
             throw .malformed(
                 "\(what) runs no operator: its condition (subgraph \(loop.condition)) and body (subgraph "
-                    + "\(loop.body)) are empty, so its state follows a fixed pattern and it ends at once or never")
+                    + "\(loop.body)) are empty, so nothing could stop it between two operators if it never ended")
         }
         // The condition hands on loop variable k unchanged, and the body hands variable k on unchanged too: the
         // condition keeps its first value, so the loop ends at once or never.
