@@ -7,11 +7,13 @@ import LiteVisionSystem
 /// 426 RGB pixels is written as 432, and the last row runs past the picture. A tightly packed buffer of exactly
 /// `width * bytesPerPixel * height` bytes is therefore overrun (a heap overflow for any width that is not a
 /// multiple of the block), and a stride too small for a whole block leaves the row's last pixels unconverted.
-/// FFmpeg's own buffers avoid both the way this layout does: rows have room for whole blocks and start at
-/// ``alignment`` bytes (as `av_frame_get_buffer` pads and aligns them), and ``padding`` bytes follow the last row
+/// FFmpeg's own buffers avoid both the way this layout does: rows have room for whole blocks and are a multiple of
+/// ``alignment`` bytes apart (as `av_frame_get_buffer` pads and aligns them), and ``padding`` bytes follow the last row
 /// (as `AV_INPUT_BUFFER_PADDING_SIZE` and `av_frame_get_buffer`'s extra bytes do). A buffer of ``capacity`` bytes
 /// with rows ``stride`` apart is safe for swscale in every direction; `PictureLayoutTests` checks it for every
-/// size up to 64x64 with the buffer's end against an unmapped page.
+/// size up to 64x64 with the buffer's end against an unmapped page. The buffer itself needs the 16-byte alignment
+/// swscale checks for (`& 15`), which a Swift array's storage has: rows then start 16-byte aligned and a multiple
+/// of ``alignment`` bytes apart.
 struct PictureLayout: Equatable {
     /// Row alignment in bytes: the widest vector FFmpeg uses (AVX-512), as `av_cpu_max_align()` reports at most.
     static let alignment = 64
