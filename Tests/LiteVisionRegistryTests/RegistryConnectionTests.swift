@@ -115,7 +115,7 @@ struct RegistryConnectionTests {
         let held = during - before
         #expect(
             held < clients.count * perClient,
-            "the registry grew by \(held >> 20) MB (\(held / clients.count >> 10) KiB each) for \(what)")
+            "the registry grew by \(held >> 20) MB (\((held / clients.count) >> 10) KiB each) for \(what)")
         #expect(during <= 600 << 20, "the registry took \(during >> 20) MB with \(what)")
         clients.removeAll()
         var after = residentBytes(server.pid)
