@@ -6,7 +6,7 @@ extension RegistryRoutes {
     package static var openAPIDocument: [UInt8] { PackageResources.openapi_yaml }
 
     /// Adds `GET /openapi.yaml`: the document, as `application/yaml`, to anyone (no token looked at).
-    func addOpenAPIRoute(to router: Router<BasicRequestContext>) {
+    func addOpenAPIRoute(to router: Router<RegistryRequestContext>) {
         router.get("openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],

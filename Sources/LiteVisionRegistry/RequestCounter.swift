@@ -3,7 +3,7 @@ import Hummingbird
 /// Counts every answered request by method and status in ``RegistryMetrics`` (also those the router answers
 /// itself, such as 404 for an unknown path).
 struct RequestCounter: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = RegistryRequestContext
     let metrics: RegistryMetrics
 
     func handle(

@@ -24,3 +24,26 @@ extension Platform {
         #endif
     }
 }
+
+extension Platform {
+    /// Gives the memory that the C library's allocator holds free back to the system (glibc's `malloc_trim(0)`:
+    /// every arena, free pages in the middle of its heaps too; a no-op with other C libraries). glibc keeps freed
+    /// memory for reuse and on its own returns only what is at the top of a heap, so a burst of buffers freed
+    /// between ones still in use stays in the process's resident memory. It walks every arena under its lock:
+    /// call it off latency-sensitive threads, and not often.
+    package static func returnFreeHeapMemory() {
+        _ = mallocTrim?(0)
+    }
+
+    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not declare `<malloc.h>`, and
+    /// other C libraries do not have it (nil).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+        // A null handle is RTLD_DEFAULT: the symbol as the process's libraries provide it.
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+}

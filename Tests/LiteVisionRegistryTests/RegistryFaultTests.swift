@@ -38,9 +38,10 @@ struct RegistryFaultTests {
         try body(&setup)
     }
 
-    /// bird.tflite with a 24 MiB stored file added to its associated-files zip: a valid model, large enough that a
-    /// transfer is still under way when the server is killed (socket buffers hold a few MB).
-    static func largeModel(in folder: URL) throws -> String {
+    /// bird.tflite with a `padding`-byte stored file (24 MiB unless told) added to its associated-files zip: a
+    /// valid model, large enough that a transfer is still under way when the server is killed (socket buffers hold
+    /// a few MB).
+    static func largeModel(in folder: URL, padding: Int = 24 << 20) throws -> String {
         let path = folder.appendingPathComponent("bird-large.tflite").path
         try FileManager.default.copyItem(atPath: TestData.model("bird.tflite"), toPath: path)
         chmod(path, 0o644)
@@ -48,9 +49,9 @@ struct RegistryFaultTests {
             import random, sys, zipfile
             random.seed(7)
             with zipfile.ZipFile(sys.argv[1], "a", compression=zipfile.ZIP_STORED) as z:
-                z.writestr("padding.bin", random.randbytes(24 << 20))
+                z.writestr("padding.bin", random.randbytes(int(sys.argv[2])))
             """
-        let made = try Executables.run("/usr/bin/env", ["python3", "-c", script, path])
+        let made = try Executables.run("/usr/bin/env", ["python3", "-c", script, path, String(padding)])
         #expect(made.status == 0, "\(made.errors)")
         return path
     }
