@@ -51,8 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("max-connections"),
         help: """
-            Connections open at once (more wait until one closes); each holds at most 192 KiB of a download its \
-            client does not read. Lowered to what the open-file limit allows.
+            Connections open at once (more wait until one closes); one whose client stops reading a download holds \
+            about 232 KiB (192 KiB of the file). Lowered to what the open-file limit allows (two descriptors each).
             """)
     var maximumConnections = RegistryServer.Limits.defaultMaximumConnections
 
