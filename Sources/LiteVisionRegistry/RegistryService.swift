@@ -15,6 +15,13 @@ package struct RegistryService: Sendable {
     package let blobs: any RegistryBlobStore
     /// What the stores need kept alive (the embedded registry, which holds its data folder's lock).
     private let owner: (any Sendable)?
+    /// The deadline of an upload's trial run (``UploadTrial``: the model run once, as clients will, before it is
+    /// published), in seconds; `nil` publishes without one. ``defaultUploadTrialTimeout`` by default.
+    package var uploadTrialTimeout: Double? = Self.defaultUploadTrialTimeout
+
+    /// The deadline of an upload's trial run unless set otherwise: 10 s, as clients' inference deadline
+    /// (`ProcessingOptions.inferenceTimeout`).
+    package static let defaultUploadTrialTimeout = 10.0
 
     /// The registry on `metadata` and `blobs`; `owner` is kept alive as long as the service.
     package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore, owner: (any Sendable)? = nil) {
@@ -37,6 +44,7 @@ package struct RegistryService: Sendable {
     ) async throws(RegistryError) -> PublishedVersion {
         try ModelRegistry.validate(name: name)
         let summary = try UploadCheck.summary(of: upload)
+        if let uploadTrialTimeout { try await UploadTrial.run(upload, kind: summary.kind, timeout: uploadTrialTimeout) }
         let summaryText = UploadCheck.encoded(summary)
         var attempt = 1
         while true {

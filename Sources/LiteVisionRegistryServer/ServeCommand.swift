@@ -57,6 +57,13 @@ struct ServeCommand: AsyncParsableCommand {
     var maximumConnections = RegistryServer.Limits.defaultMaximumConnections
 
     @Option(
+        name: .customLong("upload-trial-timeout"),
+        help: ArgumentHelp(
+            "Run each upload once, as clients will, and refuse it when that takes longer (default 10; 0: no trial "
+                + "run, e.g. without the LiteRT runtime).", valueName: "seconds"))
+    var uploadTrialTimeout = RegistryService.defaultUploadTrialTimeout
+
+    @Option(
         name: .customLong("log-level"), help: "trace, debug (every request), info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -81,12 +88,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--max-connections must be 1 to 1000000, got \(maximumConnections).")
         }
+        guard uploadTrialTimeout.isFinite, (0...3600).contains(uploadTrialTimeout) else {
+            throw ValidationError("--upload-trial-timeout must be 0 to 3600 seconds, got \(uploadTrialTimeout).")
+        }
     }
 
     func run() async throws {
         var logger = Logger(label: "litevision.registry")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let service: RegistryService
+        var service: RegistryService
         let services: [any Service]
         let served: String
         var postgres: PostgresRegistryStorage?
@@ -110,6 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             printError("litevision registry: \(error)")
             throw ExitCode(1)
         }
+        service.uploadTrialTimeout = uploadTrialTimeout > 0 ? uploadTrialTimeout : nil
         let tls = try tlsCertificate.map { certificate in
             do {
                 return try RegistryServer.tlsConfiguration(certificate: certificate, key: tlsKey ?? "")

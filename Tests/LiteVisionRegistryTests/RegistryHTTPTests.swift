@@ -22,13 +22,18 @@ struct RegistryHTTPTests {
     }
 
     /// Runs `body` against a registry server in a fresh data folder; stops the server afterwards.
-    static func withServer(uploadLimit: Int = 200_000_000, _ body: (Server) async throws -> Void) async throws {
+    static func withServer(
+        uploadLimit: Int = 200_000_000, uploadTrialTimeout: Double? = RegistryService.defaultUploadTrialTimeout,
+        _ body: (Server) async throws -> Void
+    ) async throws {
         let folder = TestData.temporaryDirectory("registry-http")
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = try ModelRegistry(dataFolder: folder.path)
         let port = Mutex<Int?>(nil)
+        var service = registry.service
+        service.uploadTrialTimeout = uploadTrialTimeout
         let app = try RegistryServer.application(
-            routes: RegistryRoutes(registry: registry, uploadLimit: uploadLimit), port: 0,
+            routes: RegistryRoutes(service: service, uploadLimit: uploadLimit), port: 0,
             onRunning: { bound in port.withLock { $0 = bound } })
         // On threads of its own: the tests' synchronous clients hold threads of the cooperative pool while they
         // wait for this server (see DedicatedThreadExecutor).
@@ -242,6 +247,37 @@ struct RegistryHTTPTests {
             let open = try await Self.send("HEAD", blob)
             #expect(open.headers["Cache-Control"] as? String == "public, max-age=31536000, immutable")
             #expect(open.headers["Vary"] == nil)
+        }
+    }
+
+    @Test("An upload is run once before it is published: a loop only running shows endless is refused at its deadline")
+    func trialRun() async throws {
+        try await Self.withServer(uploadTrialTimeout: 1) { server in
+            let started = ContinuousClock.now
+            let stuck = Task { () -> (status: Int, body: Data) in
+                let answer = try await Self.send(
+                    "POST", server.base + "/v1/models/stuck/versions", token: server.publishToken,
+                    body: Data(ControlFlowModels.classifier(loop: .stuck)))
+                return (answer.status, answer.body)
+            }
+            // The trial runs on a thread of its own: the server answers meanwhile.
+            try await Task.sleep(for: .milliseconds(300))
+            let healthStarted = ContinuousClock.now
+            #expect(try await Self.send("GET", server.base + "/health").status == 200)
+            #expect(ContinuousClock.now - healthStarted < .milliseconds(500))
+            let answer = try await stuck.value
+            let message = Self.json(answer.body)["error"] as? String ?? ""
+            #expect(answer.status == 422, "\(message)")
+            #expect(message.contains("failed its trial run (one inference within 1.0 s)"), "\(message)")
+            #expect(ContinuousClock.now - started < .seconds(10))
+            // A loop that ends, and the shared classifier, pass their trial.
+            for (name, body) in [("counting", Data(ControlFlowModels.classifier())), ("birds", Self.bird)] {
+                let published = try await Self.send(
+                    "POST", server.base + "/v1/models/\(name)/versions", token: server.publishToken, body: body)
+                #expect(published.status == 201, "\(name): \(String(decoding: published.body, as: UTF8.self))")
+            }
+            let list = Self.json(try await Self.send("GET", server.base + "/v1/models").body)
+            #expect((list["models"] as? [[String: Any]])?.count == 2)
         }
     }
 

@@ -93,6 +93,9 @@ public struct FBWriter {
             return position
         case let .scalars(bytes, elementSize):
             align(4)
+            // The elements of a vector of 8-byte scalars start 8-byte aligned, as FlatBuffers' own verifier (which
+            // LiteRT runs on models loaded from memory) requires.
+            if elementSize == 8 && out.count % 8 == 0 { out += [0, 0, 0, 0] }
             let position = out.count
             out += le(UInt32(bytes.count / elementSize)) + bytes
             return position
@@ -126,6 +129,14 @@ public struct FBWriter {
             out += le(Int32(table - vtable))
             var children: [(slot: Int, node: FBNode)] = []
             for id in fields.keys.sorted() {
+                // Each field at an address that is a multiple of its size, as FlatBuffers' verifier checks.
+                let width: Int
+                switch fields[id]! {
+                case .u8, .i8: width = 1
+                case .u64: width = 8
+                default: width = 4
+                }
+                align(width)
                 set16(UInt16(out.count - table), at: vtable + 4 + 2 * id)
                 switch fields[id]! {
                 case let .u8(value): out += [value]
