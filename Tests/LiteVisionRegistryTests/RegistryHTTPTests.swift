@@ -264,12 +264,13 @@ struct RegistryHTTPTests {
             try await Task.sleep(for: .milliseconds(300))
             let healthStarted = ContinuousClock.now
             #expect(try await Self.send("GET", server.base + "/health").status == 200)
-            #expect(ContinuousClock.now - healthStarted < .milliseconds(500))
+            #expect(ContinuousClock.now - healthStarted < .milliseconds(900), "under the trial's 1 s deadline")
             let answer = try await stuck.value
             let message = Self.json(answer.body)["error"] as? String ?? ""
             #expect(answer.status == 422, "\(message)")
             #expect(message.contains("failed its trial run (one inference within 1.0 s)"), "\(message)")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // Refused, not hung (trials of the other suites' uploads in this process run one at a time before it).
+            #expect(ContinuousClock.now - started < .seconds(90))
             // A loop that ends, and the shared classifier, pass their trial.
             for (name, body) in [("counting", Data(ControlFlowModels.classifier())), ("birds", Self.bird)] {
                 let published = try await Self.send(
