@@ -14,7 +14,8 @@ import Synchronization
 ///   of it is visible; a replica killed during the copy leaves nothing behind (PostgreSQL rolls the transaction
 ///   back when the connection drops). The same content stored twice at once: the second waits for the first's
 ///   row, then finds it there.
-/// - **Out:** a download reads the chunks it needs one query at a time (a connection is held for one chunk, not
+/// - **Out:** a download reads the chunks it needs one query at a time, 256 KiB of a chunk per query (a connection
+///   is held for one piece, not
 ///   for the whole transfer), each asked for only if it has exactly the length it must have, so a damaged row
 ///   is never sent or allocated at another size.
 /// - **Removal:** a blob goes when no version refers to it (a foreign key keeps it while one does, even one being
@@ -162,26 +163,37 @@ package final class PostgresBlobStore: RegistryBlobStore {
         for index in (range.lowerBound / chunkSize)...(range.upperBound / chunkSize) {
             let start = index * chunkSize
             let length = min(chunkSize, size - start)
-            let found = try await database.withConnection("reading blob \(sha256)") { connection in
-                var data: ByteBuffer?
-                for try await bytes in try await connection.query(
-                    """
-                    SELECT data FROM registry_blob_chunk
-                    WHERE sha256 = \(sha256) AND index = \(index) AND octet_length(data) = \(length)
-                    """, logger: self.database.logger
-                ).decode(ByteBuffer.self) {
-                    data = bytes
-                }
-                return data
-            }
-            guard let chunk = found, chunk.readableBytes == length else {
-                throw RegistryError.storage("chunk \(index) of blob \(sha256) is missing or damaged in the database")
-            }
             let from = max(range.lowerBound, start) - start
             let to = min(range.upperBound, start + length - 1) - start
-            try await write(chunk.getSlice(at: chunk.readerIndex + from, length: to - from + 1)!)
+            // A piece of the chunk at a time: a client that stops reading keeps one piece of it, not the chunk.
+            var offset = from
+            while offset <= to {
+                let (first, count) = (offset + 1, min(Self.pieceSize, to - offset + 1))
+                let found = try await database.withConnection("reading blob \(sha256)") { connection in
+                    var data: ByteBuffer?
+                    for try await bytes in try await connection.query(
+                        """
+                        SELECT substring(data FROM \(Int32(first)) FOR \(Int32(count))) FROM registry_blob_chunk
+                        WHERE sha256 = \(sha256) AND index = \(index) AND octet_length(data) = \(length)
+                        """, logger: self.database.logger
+                    ).decode(ByteBuffer.self) {
+                        data = bytes
+                    }
+                    return data
+                }
+                guard let piece = found, piece.readableBytes == count else {
+                    throw RegistryError.storage(
+                        "chunk \(index) of blob \(sha256) is missing or damaged in the database")
+                }
+                try await write(piece)
+                offset += count
+            }
         }
     }
+
+    /// The most bytes of a chunk one query reads for a download: 256 KiB, so that a client that stops reading
+    /// holds that much of it (with the pieces being written) instead of a whole chunk.
+    static let pieceSize = 256 << 10
 
     package func localFile(of sha256: String) -> String? { nil }
 

@@ -106,7 +106,9 @@ struct SharedReadTests {
             }
             #expect(message.contains("did not answer within 0.3 s"), "\(message)")
         }
-        #expect(waited < .seconds(10), "callers waited \(waited)")
+        // Bounded, not at the deadline itself: on a busy 2-core host the callers' tasks wait for the cooperative pool,
+        // which the parallel suites' blocking tests hold (10.4 s seen in CI); the stuck read never answers at all.
+        #expect(waited < .seconds(60), "callers waited \(waited)")
 
         // The first read is still stuck; a new caller gets a read of its own, which answers.
         #expect(try await shared.value() > 1)
