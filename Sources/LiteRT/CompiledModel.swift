@@ -11,7 +11,7 @@ package struct CompilationOptions: Sendable {
 
     /// The longest one ``CompiledModel/run()`` may take, in seconds: a run still going then is stopped by the
     /// runtime between two operators and throws (a model whose loop never ends, or one far too slow for this
-    /// machine). `nil`: no limit.
+    /// machine). `nil` (or 0 or less): no limit.
     package var inferenceTimeout: Double?
 
     /// Options with `threadCount` threads (the number of cores by default; brought into
@@ -22,7 +22,8 @@ package struct CompilationOptions: Sendable {
     ) {
         self.threadCount = min(max(1, threadCount), Runtime.maximumThreadCount)
         self.weightCache = weightCache
-        self.inferenceTimeout = inferenceTimeout.map { $0.isNaN ? .infinity : max(0, $0) }
+        // 0, negative and NaN mean no limit, as `--inference-timeout 0` does (not a deadline already passed).
+        self.inferenceTimeout = inferenceTimeout.flatMap { $0 > 0 ? $0 : nil }
     }
 }
 

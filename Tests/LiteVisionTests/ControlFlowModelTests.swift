@@ -30,6 +30,17 @@ struct ControlFlowModelTests {
         #expect(result.output.contains("0.78125"), "200/256: \(result.output)")
     }
 
+    @Test("an inference timeout of 0 means no limit in the library too, as on the command line")
+    func zeroMeansNoLimit() throws {
+        let (folder, model, labels) = try Self.write(ControlFlowModels.classifier(), name: "counting")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: model, labelsPath: labels))
+        options.processing.inferenceTimeout = 0
+        let results = try ImageLabeler(options: options).results(
+            in: try VisionImage(contentsOfFile: TestData.image("bird.jpg")))
+        #expect(results.first?.text == "first", "the loop's operators ran past a deadline of 0: \(results)")
+    }
+
     @Test("a loop only running shows endless is stopped by the library's inference deadline")
     func stuckLoopStoppedInTheLibrary() throws {
         let (folder, model, labels) = try Self.write(ControlFlowModels.classifier(loop: .stuck), name: "stuck")

@@ -48,8 +48,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The longest one inference may take, in seconds: 10 by default. A run still going then is stopped by the
     /// runtime between two operators, and the call fails with ``VisionError/runtime(_:)`` (status `Cancelled`).
     /// It protects a process from a model whose loop never ends (a `WHILE` the model verifier cannot prove
-    /// endless) or far too slow for the machine: the shared models run in 1 to 30 ms on two cores. `nil`
-    /// means no limit.
+    /// endless) or far too slow for the machine: the shared models run in 1 to 30 ms on two cores. `nil`,
+    /// 0 or a negative value means no limit (as `--inference-timeout 0` on the command line).
     public var inferenceTimeout: Double? = 10
 
     /// The defaults: one thread per core, the runtime found by search, full decoding, damaged images refused,
