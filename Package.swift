@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // LiteVision: Google ML Kit's on-device vision API for Swift on Linux, on the official LiteRT runtime.
 //
-// Layers (a module imports only modules of lower layers; `scripts/check-layering.py` enforces it in CI):
+// Layers: the repository's one layer table (README and CONTRIBUTING.md link here). A module imports only modules
+// of lower layers; `scripts/check-layering.py` reads this table and enforces it in CI.
 //   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`
 //      and `detect --annotate`), LiteVisionRegistryServer (`litevision-registry`, run by `litevision registry`),
 //      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that LiteVision's module dependencies point down.
 
-Every module of the package has a layer (LAYERS below, the table of Package.swift). A source module may
+Every module of the package has a layer, in the one layer table of the repository: the comment at the top of
+Package.swift. A source module may
 depend on, and import, only modules of strictly lower layers: never one of its own layer ("sideways") nor a
 higher one. Test targets and test-support targets (those under Tests/) are above everything and may use any
 module of the package, but a test-support target must not use a test target. Every import of a package
@@ -22,48 +23,41 @@ import re
 import subprocess
 import sys
 
-# Module name -> layer. Keep in step with the table at the top of Package.swift: a new module must be placed
-# here, and this check fails until it is.
-LAYERS = {
-    # 6: executables
-    "LiteVisionCLI": 6,
-    "LiteVisionMediaCLI": 6,
-    "LiteVisionBench": 6,
-    "LiteVisionFuzz": 6,
-    "LiteVisionTrackingExample": 6,
-    "LiteVisionRegistryServer": 6,
-    # 5: hosted models, the registry, media extras for the CLI; not in the library
-    "LiteVisionModelManager": 5,
-    "LiteVisionCommandSupport": 5,
-    "LiteVisionRegistry": 5,
-    "LiteVisionRegistryPostgres": 5,
-    "LiteVisionVideo": 5,
-    "LiteVisionDrawing": 5,
-    # 4: the ML Kit-shaped API
-    "LiteVision": 4,
-    "LiteVisionRegistryStorage": 4,
-    # 3: runtime, model format, images, tracking, model store
-    "LiteRT": 3,
-    "TFLiteFormat": 3,
-    "LiteVisionImaging": 3,
-    "LiteVisionTracking": 3,
-    "LiteVisionModelStore": 3,
-    # 2: system layer and geometry
-    "LiteVisionSystem": 2,
-    "LiteVisionGeometry": 2,
-    # 1: our C declarations of the libraries loaded at run time
-    "CLiteRt": 1,
-    "CCurl": 1,
-    # 0: the dlopen loader they share, and Debian's C libraries
-    "CDynamicLibrary": 0,
-    "CImagingKernels": 0,
-    "CJPEGBands": 0,
-    "CZlib": 0,
-    "CTurboJPEG": 0,
-    "CPNG": 0,
-    "CFFmpeg": 0,
-    "CCairo": 0,
-}
+# Module name -> layer, read from the one layer table of the repository: the comment at the top of Package.swift
+# (lines `//   N  Module …` and their continuation lines, up to `import PackageDescription`). Every source
+# module must appear there, by its exact name, in one layer.
+HEADER_LAYER = re.compile(r"^//\s{2,}(\d)\s{2,}(.*)$")
+HEADER_CONTINUATION = re.compile(r"^//\s{4,}(\S.*)$")
+
+
+def header_layers(root, module_names):
+    """{module: layer} for each of `module_names` named in Package.swift's layer table, and the problems found
+    (a module named in two layers)."""
+    text_by_layer = {}
+    layer = None
+    with open(os.path.join(root, "Package.swift"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("import PackageDescription"):
+                break
+            m = HEADER_LAYER.match(line.rstrip("\n"))
+            if m:
+                layer = int(m.group(1))
+                text_by_layer.setdefault(layer, []).append(m.group(2))
+                continue
+            m = HEADER_CONTINUATION.match(line.rstrip("\n"))
+            if m and layer is not None:
+                text_by_layer[layer].append(m.group(1))
+            elif not line.startswith("//"):
+                layer = None
+    layers, problems = {}, []
+    for name in module_names:
+        found = sorted(n for n, texts in text_by_layer.items()
+                       if any(re.search(rf"(?<![\w`-]){re.escape(name)}(?![\w-])", t) for t in texts))
+        if len(found) > 1:
+            problems.append(f"Package.swift: the layer table names {name} in layers {found}: keep it in one")
+        if found:
+            layers[name] = found[0]
+    return layers, problems
 
 # `import X`, with any attributes (@testable, @_exported, @_spi(...), @preconcurrency, ...), access level
 # (public, package, internal, ...) and import kind (`import struct X.Y`); group 1 is the module.
@@ -227,15 +221,14 @@ def main():
     violations = []
     warnings = []
 
-    # The table and the manifest name the same source modules.
+    # Every source module is in the table of Package.swift, in one layer.
     source_targets = [t for t in targets if kind(t) == "source"]
+    LAYERS, table_problems = header_layers(root, [t["name"] for t in source_targets])
+    violations.extend(table_problems)
     for t in source_targets:
         if t["name"] not in LAYERS:
-            violations.append(f"{in_manifest(t['name'])}: {t['name']} is not in the layer table of "
-                              f"scripts/check-layering.py: place it in a layer (and in Package.swift's comment)")
-    for name in sorted(set(LAYERS) - {t["name"] for t in source_targets}):
-        why = f"it is a {kind(by_name[name])} target" if name in by_name else "Package.swift declares no such target"
-        violations.append(f"scripts/check-layering.py: the layer table names {name}, but {why}: remove it")
+            violations.append(f"{in_manifest(t['name'])}: {t['name']} is not in the layer table at the top of "
+                              f"Package.swift: place it in a layer")
 
     def layer_problem(user, used):
         """Why `user` may not depend on `used`, or None."""
