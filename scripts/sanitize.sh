@@ -11,7 +11,7 @@
 #   scripts/sanitize.sh           both
 #
 # Release builds (the image kernels are far too slow unoptimized; reports still name the functions), each a full
-# build of its own, so a run takes a while on two cores: CI does not run it, the README records the last clean run.
+# build of its own, so a run takes a while on two cores: CI does not run it, docs/fuzzing-and-sanitizers.md records the last clean run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
