@@ -111,7 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
                 let data = storage.data ?? ""
                 let registry = try ModelRegistry(dataFolder: data)
                 for path in registry.tightenedPermissions {
-                    Console.error("litevision registry: warning: \(path) could be read by other users; it is now private")
+                    Console.error(
+                        "litevision registry: warning: \(path) could be read by other users; it is now private")
                 }
                 service = registry.service
                 services = []

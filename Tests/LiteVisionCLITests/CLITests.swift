@@ -7,7 +7,9 @@ import Testing
 struct CLITests {
     @Test("A table with the heron first")
     func table() throws {
-        let result = try LiteVisionExecutable.run(["label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")])
+        let result = try LiteVisionExecutable.run([
+            "label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg"),
+        ])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.first?.hasSuffix("bird.jpg") == true)
@@ -121,7 +123,9 @@ struct CLITests {
 
     @Test("A bad model stops before any image, with the reason")
     func badModel() throws {
-        let result = try LiteVisionExecutable.run(["label", "--model", TestData.image("bird.jpg"), TestData.image("bird.jpg")])
+        let result = try LiteVisionExecutable.run([
+            "label", "--model", TestData.image("bird.jpg"), TestData.image("bird.jpg"),
+        ])
         #expect(result.status == 2)
         #expect(result.errors.contains("not a valid TFLite model"))
     }

@@ -28,10 +28,12 @@ struct HugeCountCLITests {
             ["detect", "--json", "--multiple", "--model-dir", TestData.path("models")]
             + ["--model", TestData.model("object_labeler.tflite"), "--label-threshold", "0"]
         let photo = TestData.image("kite_and_cold.jpg")
-        let all = try LiteVisionExecutable.runMeasuringMemory(arguments + ["--max-objects", count, "--max-labels", count, photo])
+        let all = try LiteVisionExecutable.runMeasuringMemory(
+            arguments + ["--max-objects", count, "--max-labels", count, photo])
         #expect(all.status == 0, "\(all.errors)")
         #expect(all.peakMegabytes < 1000, "peak memory \(all.peakMegabytes) MB")
-        let bounded = try LiteVisionExecutable.run(arguments + ["--max-objects", "100", "--max-labels", "100000", photo])
+        let bounded = try LiteVisionExecutable.run(
+            arguments + ["--max-objects", "100", "--max-labels", "100000", photo])
         #expect(bounded.status == 0, "\(bounded.errors)")
         #expect(!all.output.isEmpty && all.output == bounded.output)
     }

@@ -25,7 +25,8 @@ struct LabelLimitsCLITests {
     @Test("detect: --label-threshold and --max-labels limit each object's labels, highest first")
     func detectLimits() throws {
         let photos = ["burger.jpg", "kite_and_cold.jpg", "img_meal_one.jpg"].map { TestData.image($0) }
-        let free = try LiteVisionExecutable.run(["detect", "--json", "--multiple"] + Self.models + Self.classifier + photos)
+        let free = try LiteVisionExecutable.run(
+            ["detect", "--json", "--multiple"] + Self.models + Self.classifier + photos)
         #expect(free.status == 0, "\(free.errors)")
         let unlimited = try Self.objects(free.output).compactMap(Self.confidences)
         #expect(unlimited.contains { $0.count > 1 }, "without limits some object has several labels")
@@ -46,7 +47,8 @@ struct LabelLimitsCLITests {
 
     @Test("detect --json: no labels key without classification; a detector's class is detectorLabel")
     func detectWithoutClassification() throws {
-        let plain = try LiteVisionExecutable.run(["detect", "--json", "--multiple"] + Self.models + [TestData.image("pets.jpg")])
+        let plain = try LiteVisionExecutable.run(
+            ["detect", "--json", "--multiple"] + Self.models + [TestData.image("pets.jpg")])
         #expect(plain.status == 0, "\(plain.errors)")
         let objects = try Self.objects(plain.output)
         #expect(!objects.isEmpty && objects.allSatisfy { $0["labels"] == nil && $0["detectorLabel"] == nil })
@@ -80,7 +82,8 @@ struct LabelLimitsCLITests {
         #expect(labelled > 50)
 
         let plainJSON = folder.appendingPathComponent("plain.jsonl").path
-        let plain = try LiteVisionExecutable.run(["track", "--json", plainJSON] + Self.models + [TestData.path("video/cup.mp4")])
+        let plain = try LiteVisionExecutable.run(
+            ["track", "--json", plainJSON] + Self.models + [TestData.path("video/cup.mp4")])
         #expect(plain.status == 0, "\(plain.errors)")
         let plainObjects = try Self.objects(try String(contentsOfFile: plainJSON, encoding: .utf8))
         #expect(!plainObjects.isEmpty && plainObjects.allSatisfy { $0["labels"] == nil })

@@ -34,7 +34,8 @@ enum PathSafety {
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
-                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", LiteVisionExecutable.path] + arguments
+                ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", LiteVisionExecutable.path]
+                + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
             process.arguments = arguments

@@ -36,7 +36,8 @@ struct PathSafetyCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("out.txt").path
         try PathSafety.expectRefusal(
-            ["track", "--json", path, "--mot", folder.path + "/./out.txt"] + PathSafety.models + [video], option: "--mot",
+            ["track", "--json", path, "--mot", folder.path + "/./out.txt"] + PathSafety.models + [video],
+            option: "--mot",
             reason: "--json writes the same file", untouched: [video])
         #expect(!FileManager.default.fileExists(atPath: path))
         try Data("previous results\n".utf8).write(to: URL(fileURLWithPath: path))

@@ -8,7 +8,8 @@ struct PreprocessingCLITests {
     @Test("label: mediapipe gives MediaPipe's heron score (0.98046875), exact the reference's (0.97...)")
     func label() throws {
         let arguments = ["label", "--json", "--max-results", "1", "--model", TestData.model("bird.tflite")]
-        let mediapipe = try LiteVisionExecutable.run(arguments + ["--preprocessing", "mediapipe", TestData.image("bird.jpg")])
+        let mediapipe = try LiteVisionExecutable.run(
+            arguments + ["--preprocessing", "mediapipe", TestData.image("bird.jpg")])
         let exact = try LiteVisionExecutable.run(arguments + ["--preprocessing", "exact", TestData.image("bird.jpg")])
         let implicit = try LiteVisionExecutable.run(arguments + [TestData.image("bird.jpg")])
         #expect(mediapipe.status == 0 && exact.status == 0, "\(mediapipe.errors)\(exact.errors)")

@@ -97,10 +97,12 @@ struct SpecialFileInputCLITests {
             ["--model", flowers, "--labels", labels],
         ] {
             try Self.expectSpecialFileRefused(
-                ["detect"] + PathSafety.models + arguments + [daisy], naming: arguments[arguments.count - 1], kind: kind,
+                ["detect"] + PathSafety.models + arguments + [daisy], naming: arguments[arguments.count - 1],
+                kind: kind,
                 status: 2)
         }
-        try Self.expectSpecialFileRefused(["detect"] + PathSafety.models + [image], naming: image, kind: kind, status: 1)
+        try Self.expectSpecialFileRefused(
+            ["detect"] + PathSafety.models + [image], naming: image, kind: kind, status: 1)
         try Self.expectSpecialFileRefused(
             ["detect"] + PathSafety.models + [photos.path], naming: inFolder, kind: kind, status: 1)
         try Self.expectSpecialFileRefused(

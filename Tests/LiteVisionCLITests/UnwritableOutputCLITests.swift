@@ -13,7 +13,10 @@ struct UnwritableOutputCLITests {
         let out = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let cases: [([String], String)] = [
-            (["track", "--json", out.path + "/t.json"] + PathSafety.models + [video], "Cannot write \(out.path)/t.json"),
+            (
+                ["track", "--json", out.path + "/t.json"] + PathSafety.models + [video],
+                "Cannot write \(out.path)/t.json"
+            ),
             (["track", "--mot", out.path + "/t.txt"] + PathSafety.models + [video], "Cannot write \(out.path)/t.txt"),
             (["track", "--annotate", out.path + "/t.mp4"] + PathSafety.models + [video], "Writing the video failed"),
             (
@@ -38,7 +41,8 @@ struct UnwritableOutputCLITests {
         let drawn = folder.appendingPathComponent("t.mp4").path
         // The JSON of cup.mp4 is about 43 kB and the drawn video about 800 kB: a limit of 200 blocks parts them.
         let result = try PathSafety.run(
-            ["track", "--json", json, "--mot", mot, "--annotate", drawn] + PathSafety.models + [video], fileSizeLimit: 200)
+            ["track", "--json", json, "--mot", mot, "--annotate", drawn] + PathSafety.models + [video],
+            fileSizeLimit: 200)
         #expect(result.status == 1, "\(result.errors)")
         #expect(result.errors.contains("Writing the video failed"), "\(result.errors)")
         // Every frame is in the JSON: as many lines as a run without the video writes.

@@ -73,7 +73,9 @@ struct ControlFlowModelTests {
         #expect(result.status != 0)
         #expect(result.errors.contains("within its 1.0 s inference deadline"), "\(result.errors)")
         #expect(ContinuousClock.now - started < .seconds(10))
-        let bad = try LiteVisionExecutable.run(["label", "--inference-timeout=-2", "--model", model, TestData.image("bird.jpg")])
+        let bad = try LiteVisionExecutable.run([
+            "label", "--inference-timeout=-2", "--model", model, TestData.image("bird.jpg"),
+        ])
         #expect(bad.status == 64 && bad.errors.contains("--inference-timeout must be"), "\(bad.errors)")
     }
 

@@ -185,7 +185,8 @@ struct DamagedInputTests {
         let folder = Self.folder("intact-track")
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("out.jsonl").path
-        let result = try LiteVisionExecutable.run(["track", "--json", json] + Self.models + [TestData.path("video/vtest.avi")])
+        let result = try LiteVisionExecutable.run(
+            ["track", "--json", json] + Self.models + [TestData.path("video/vtest.avi")])
         #expect(result.status == 0, "\(result.errors)")
         #expect(try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n").count == 795)
     }
