@@ -261,6 +261,13 @@ let package = Package(
                 "LiteVisionTrackingTestSupport",
             ],
             exclude: ["Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py"]),
+        // The commands, run as a user runs them: the built `litevision` and `litevision-media`.
+        .testTarget(
+            name: "LiteVisionCLITests",
+            dependencies: [
+                "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
             name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),

@@ -2,8 +2,11 @@ import LiteVisionSystem
 import Synchronization
 
 /// Writing to standard output and standard error, and whether standard error is a terminal: the one writer of
-/// the commands' output. What it writes is ``ConsoleText``, whose interpolated values (file names, labels, a
-/// registry's sentences) have their control characters escaped, so that none of them reaches the terminal raw.
+/// the output of every command of the package (`litevision`, `litevision-media`, `litevision-registry`). What it
+/// writes is ``ConsoleText``, whose interpolated values (file names, labels, a registry's sentences) have their
+/// control characters escaped, so that none of them reaches the terminal raw. A line of standard output that
+/// cannot be written (a full disk, a closed pipe) never goes unnoticed: ``output(_:)`` makes the process end with
+/// status 1, ``checkedOutput(_:)`` throws.
 package enum Console {
     /// Writes a line to standard output; a line that cannot be written is remembered (see
     /// ``failOnLostOutputAtExit()``) and later lines are not attempted.
@@ -12,7 +15,16 @@ package enum Console {
         if let code = writeRaw(text.rendered + "\n", to: STDOUT_FILENO) { lostOutput.withLock { $0 = code } }
     }
 
-    /// Writes a line to standard error.
+    /// Writes a line to standard output, unbuffered, and throws when it cannot be written: for a command that
+    /// reports the loss itself (the registry's `token create` says the new token was never shown). Unlike
+    /// ``output(_:)``, the loss is not remembered for the exit.
+    package static func checkedOutput(_ text: ConsoleText) throws(StandardOutputLost) {
+        if let code = writeRaw(text.rendered + "\n", to: STDOUT_FILENO) {
+            throw StandardOutputLost(reason: errorDescription(code))
+        }
+    }
+
+    /// Writes a line to standard error (best effort: there is nowhere left to report its failure).
     package static func error(_ text: ConsoleText) { writeRaw(text.rendered + "\n", to: STDERR_FILENO) }
 
     /// Writes all of `text` with write(2): unbuffered, so output is never lost on exit. Returns the error
@@ -26,15 +38,12 @@ package enum Console {
     private static func writeRaw(_ text: String, to descriptor: Int32) -> Int32? {
         var text = text
         return text.withUTF8 { bytes -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written < 0 { return errno }
-                if written == 0 { return EIO }
-                offset += written
+            do throws(SystemError) {
+                try Platform.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor, path: "output")
+                return nil
+            } catch {
+                return error.code ?? EIO
             }
-            return nil
         }
     }
 
@@ -61,6 +70,13 @@ package enum Console {
     }
 
     package static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+}
+
+/// Standard output could not take a line (a full disk, a closed pipe): the command's result was lost.
+package struct StandardOutputLost: Error, CustomStringConvertible {
+    /// Why the write failed, as the system says it.
+    package let reason: String
+    package var description: String { "standard output could not be written: \(reason)" }
 }
 
 /// A one-line progress bar on standard error, shown only on a terminal and for more than one item.

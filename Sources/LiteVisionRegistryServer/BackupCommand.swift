@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionCommandSupport
 import LiteVisionRegistry
 import LiteVisionSystem
 
@@ -24,7 +25,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         // Opening a registry creates one where there is none: a mistyped --data must not become an empty backup.
         guard (try? FileContents.requireRegularFile(atPath: data + "/registry.sqlite")) != nil else {
-            printError(
+            Console.error(
                 "litevision registry: \(data) holds no registry (no registry.sqlite): give the folder of `serve --data`"
             )
             throw ExitCode(1)
@@ -34,14 +35,14 @@ struct BackupCommand: ParsableCommand {
             let registry = try ModelRegistry(dataFolder: data, access: .shared)
             copied = try registry.backup(to: out)
         } catch {
-            printError("litevision registry: \(error)")
+            Console.error("litevision registry: \(error)")
             throw ExitCode(1)
         }
         do {
-            try printLine(
+            try Console.checkedOutput(
                 "litevision registry: backed up \(copied.versions) versions and \(copied.blobs) model files to \(out)")
         } catch {
-            printError("litevision registry: \(error) (the backup in \(out) is complete)")
+            Console.error("litevision registry: \(error) (the backup in \(out) is complete)")
             throw ExitCode(1)
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hummingbird
 import Logging
+import LiteVisionCommandSupport
 import LiteVisionRegistry
 import LiteVisionRegistryPostgres
 import ServiceLifecycle
@@ -110,14 +111,15 @@ struct ServeCommand: AsyncParsableCommand {
                 let data = storage.data ?? ""
                 let registry = try ModelRegistry(dataFolder: data)
                 for path in registry.tightenedPermissions {
-                    printError("litevision registry: warning: \(path) could be read by other users; it is now private")
+                    Console.error(
+                        "litevision registry: warning: \(path) could be read by other users; it is now private")
                 }
                 service = registry.service
                 services = []
                 served = data
             }
         } catch {
-            printError("litevision registry: \(error)")
+            Console.error("litevision registry: \(error)")
             throw ExitCode(1)
         }
         service.uploadTrialTimeout = uploadTrialTimeout > 0 ? uploadTrialTimeout : nil
@@ -125,14 +127,14 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 return try RegistryServer.tlsConfiguration(certificate: certificate, key: tlsKey ?? "")
             } catch {
-                printError("litevision registry: the TLS certificate or key cannot be used: \(error)")
+                Console.error("litevision registry: the TLS certificate or key cannot be used: \(error)")
                 throw ExitCode(1)
             }
         }
         let scheme = tls == nil ? "http" : "https"
         let connections = FileLimit.connections(wanted: maximumConnections)
         if connections < maximumConnections {
-            printError(
+            Console.error(
                 "litevision registry: warning: the open-file limit allows \(connections) connections, not \(maximumConnections) (raise it with ulimit -n)"
             )
         }
@@ -149,9 +151,9 @@ struct ServeCommand: AsyncParsableCommand {
             onRunning: { [host] bound in
                 // A server whose announcement is lost still serves (it is found by its address); it says so.
                 do {
-                    try printLine("litevision registry: serving \(served) at \(scheme)://\(host):\(bound)")
+                    try Console.checkedOutput("litevision registry: serving \(served) at \(scheme)://\(host):\(bound)")
                 } catch {
-                    printError("litevision registry: \(error); serving \(served) at \(scheme)://\(host):\(bound)")
+                    Console.error("litevision registry: \(error); serving \(served) at \(scheme)://\(host):\(bound)")
                 }
             })
         do {
@@ -159,7 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
             postgres?.removeUploadFolder()
         } catch {
             postgres?.removeUploadFolder()
-            printError("litevision registry: cannot serve on \(host):\(port): \(error)")
+            Console.error("litevision registry: cannot serve on \(host):\(port): \(error)")
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import LiteVisionCommandSupport
 import LiteVisionRegistry
 import LiteVisionSystem
 import Logging
@@ -27,7 +28,7 @@ extension StorageOptions {
             }
             return try await body(try ModelRegistry(dataFolder: data ?? "", access: .shared).service)
         } catch {
-            printError("litevision registry: \(error)")
+            Console.error("litevision registry: \(error)")
             throw ExitCode(1)
         }
     }
@@ -85,10 +86,10 @@ struct TokenCreateCommand: AsyncParsableCommand {
             try await service.createToken(role: role, model: model, lifetime: lifetime)
         }
         do {
-            try printLine("\(token)")
+            try Console.checkedOutput("\(token)")
         } catch {
             // The registry keeps only the token's hash: one never shown can be used by nobody.
-            printError("litevision registry: \(error); the token just created was never shown: create another")
+            Console.error("litevision registry: \(error); the token just created was never shown: create another")
             throw ExitCode(1)
         }
     }
@@ -118,18 +119,18 @@ struct TokenListCommand: AsyncParsableCommand {
                 encoder.outputFormatting = [.sortedKeys]
                 encoder.dateEncodingStrategy = .iso8601
                 for token in tokens {
-                    try printLine(.json(String(decoding: try encoder.encode(token), as: UTF8.self)))
+                    try Console.checkedOutput(.json(String(decoding: try encoder.encode(token), as: UTF8.self)))
                 }
                 return
             }
-            try printLine("ID\tROLE\tMODEL\tCREATED\tEXPIRES\tLAST USED")
+            try Console.checkedOutput("ID\tROLE\tMODEL\tCREATED\tEXPIRES\tLAST USED")
             for token in tokens {
-                try printLine(
+                try Console.checkedOutput(
                     "\(token.id)\t\(token.role)\t\(token.model ?? "*")\t\(time(token.created))\t\(time(token.expires))\t\(time(token.lastUsed))"
                 )
             }
         } catch {
-            printError("litevision registry: \(error)")
+            Console.error("litevision registry: \(error)")
             throw ExitCode(1)
         }
     }
@@ -166,7 +167,7 @@ struct TokenRevokeCommand: AsyncParsableCommand {
                 let bytes = try FileContents.read(atPath: tokenFile, maximumSize: 4096)
                 token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                printError("litevision registry: the token file cannot be read: \(error)")
+                Console.error("litevision registry: the token file cannot be read: \(error)")
                 throw ExitCode(1)
             }
         }
@@ -174,11 +175,11 @@ struct TokenRevokeCommand: AsyncParsableCommand {
             try await service.revokeToken(id: id, token: token)
         }
         do {
-            try printLine(
+            try Console.checkedOutput(
                 "litevision registry: revoked token \(revoked.id) (\(revoked.role)\(revoked.model.map { " of \($0)" } ?? ""))"
             )
         } catch {
-            printError("litevision registry: \(error) (the token is revoked)")
+            Console.error("litevision registry: \(error) (the token is revoked)")
             throw ExitCode(1)
         }
     }

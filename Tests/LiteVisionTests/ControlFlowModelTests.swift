@@ -23,7 +23,7 @@ struct ControlFlowModelTests {
     func countingLoopRuns() throws {
         let (folder, model, labels) = try Self.write(ControlFlowModels.classifier(), name: "counting")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["label", "--json", "--model", model, "--labels", labels, TestData.image("bird.jpg")])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("\"text\":\"first\""), "\(result.output)")
@@ -68,12 +68,14 @@ struct ControlFlowModelTests {
         let (folder, model, labels) = try Self.write(ControlFlowModels.classifier(loop: .stuck), name: "stuck")
         defer { try? FileManager.default.removeItem(at: folder) }
         let started = ContinuousClock.now
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["label", "--inference-timeout", "1", "--model", model, "--labels", labels, TestData.image("bird.jpg")])
         #expect(result.status != 0)
         #expect(result.errors.contains("within its 1.0 s inference deadline"), "\(result.errors)")
         #expect(ContinuousClock.now - started < .seconds(10))
-        let bad = try CLITests.run(["label", "--inference-timeout=-2", "--model", model, TestData.image("bird.jpg")])
+        let bad = try LiteVisionExecutable.run([
+            "label", "--inference-timeout=-2", "--model", model, TestData.image("bird.jpg"),
+        ])
         #expect(bad.status == 64 && bad.errors.contains("--inference-timeout must be"), "\(bad.errors)")
     }
 
@@ -89,7 +91,7 @@ struct ControlFlowModelTests {
         let (folder, model, labels) = try Self.write(
             ControlFlowModels.classifier(loop: loop, chain: chain), name: "hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try CLITests.runMeasuringMemory(
+        let run = try LiteVisionExecutable.runMeasuringMemory(
             ["label", "--model", model, "--labels", labels, TestData.image("bird.jpg")])
         #expect(run.status == 2, "a clear refusal (an unusable model), not a signal: \(run.status) \(run.errors)")
         #expect(run.errors.contains(reason), "\(run.errors)")
@@ -104,7 +106,7 @@ struct RegistryPasswordCLITests {
     func maskedInErrors() throws {
         let cache = TestData.temporaryDirectory("password-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             [
                 "label", "--remote-model", "birds", "--registry", "http://reader:s3cr3t-pw@127.0.0.1:9/",
                 "--cache", cache.path, TestData.image("bird.jpg"),

@@ -80,14 +80,14 @@ struct DamagedInputTests {
             ["detect"] + Self.models + [path],
         ]
         for command in commands {
-            let strict = try CLITests.runMeasuringMemory(command)
+            let strict = try LiteVisionExecutable.runMeasuringMemory(command)
             #expect(strict.status == 1, "\(command): \(strict.errors)")
             #expect(strict.peakMegabytes < 1000, "\(command): peak memory \(strict.peakMegabytes) MB")
             #expect(strict.errors.contains(path), "\(strict.errors)")
             let kind = damage == .truncated ? "Truncated image" : "Corrupt image"
             #expect(strict.errors.contains(kind) && strict.errors.contains("libjpeg-turbo"), "\(strict.errors)")
 
-            let lenient = try CLITests.run(command + ["--lenient-decoding"])
+            let lenient = try LiteVisionExecutable.run(command + ["--lenient-decoding"])
             if damage == .secondFrameHeader {
                 #expect(lenient.status == 1 && lenient.errors.contains("two SOF markers"), "\(lenient.errors)")
             } else {
@@ -107,7 +107,7 @@ struct DamagedInputTests {
         let path = folder.appendingPathComponent("bird.png").path
         try Data(png).write(to: URL(fileURLWithPath: path))
         for flags in [[], ["--lenient-decoding"]] {
-            let result = try CLITests.runMeasuringMemory(["label", "--model", Self.bird, path] + flags)
+            let result = try LiteVisionExecutable.runMeasuringMemory(["label", "--model", Self.bird, path] + flags)
             #expect(result.status == 1 && result.errors.contains("IDAT: CRC error"), "\(result.errors)")
             #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
         }
@@ -133,12 +133,12 @@ struct DamagedInputTests {
             """
         let good = folder.appendingPathComponent("stripes.png").path
         let bad = folder.appendingPathComponent("stripes-bad-plte.png").path
-        let made = try CLITests.run(["python3", "-c", script, good, bad], program: "/usr/bin/env")
+        let made = try LiteVisionExecutable.run(["python3", "-c", script, good, bad], program: "/usr/bin/env")
         try #require(made.status == 0, "\(made.errors)")
-        let labeled = try CLITests.run(["label", "--model", Self.bird, good])
+        let labeled = try LiteVisionExecutable.run(["label", "--model", Self.bird, good])
         #expect(labeled.status == 0, "\(labeled.errors)")
         for flags in [[], ["--lenient-decoding"]] {
-            let result = try CLITests.runMeasuringMemory(["label", "--model", Self.bird, bad] + flags)
+            let result = try LiteVisionExecutable.runMeasuringMemory(["label", "--model", Self.bird, bad] + flags)
             #expect(result.status == 1 && result.errors.contains("PLTE: CRC error"), "\(flags): \(result.errors)")
             #expect(result.errors.contains(bad), "\(result.errors)")
             #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
@@ -156,7 +156,7 @@ struct DamagedInputTests {
         let json = folder.appendingPathComponent("out.jsonl").path
         let drawn = folder.appendingPathComponent("drawn.mp4").path
         let outputs = ["--json", json, "--mot", mot, "--annotate", drawn]
-        let result = try CLITests.runMeasuringMemory(
+        let result = try LiteVisionExecutable.runMeasuringMemory(
             ["track", "--multiple", "--threshold", "0.3"] + outputs + Self.models + [cut])
         #expect(result.status == 1, "\(result.errors)")
         #expect(result.peakMegabytes < 1000, "peak memory \(result.peakMegabytes) MB")
@@ -185,7 +185,8 @@ struct DamagedInputTests {
         let folder = Self.folder("intact-track")
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("out.jsonl").path
-        let result = try CLITests.run(["track", "--json", json] + Self.models + [TestData.path("video/vtest.avi")])
+        let result = try LiteVisionExecutable.run(
+            ["track", "--json", json] + Self.models + [TestData.path("video/vtest.avi")])
         #expect(result.status == 0, "\(result.errors)")
         #expect(try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n").count == 795)
     }
@@ -200,7 +201,7 @@ struct DamagedInputTests {
         let avi = try #require(DamagedFiles.mjpegAVI(greyJPEG: jpeg, width: 16000, height: 16000, frames: 2))
         let path = folder.appendingPathComponent("huge.avi").path
         try Data(avi).write(to: URL(fileURLWithPath: path))
-        let run = try CLITests.runMeasuringMemory(["track"] + Self.models + [path])
+        let run = try LiteVisionExecutable.runMeasuringMemory(["track"] + Self.models + [path])
         #expect(run.status == 2, "\(run.errors)")
         #expect(run.errors.contains("16000x16000") && run.errors.contains("100000000"), "\(run.errors)")
         #expect(run.peakMegabytes < 1000, "peak memory \(run.peakMegabytes) MB")

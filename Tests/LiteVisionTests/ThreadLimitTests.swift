@@ -40,12 +40,12 @@ struct ThreadLimitTests {
                 ? ["--model-dir", TestData.path("models"), TestData.image("bird.jpg")]
                 : ["--model-dir", TestData.path("models"), TestData.path("video/cup.mp4")]
         for threads in [maximum + 1, 1_000_000] {
-            let result = try CLITests.run([command, "--threads", String(threads)] + input)
+            let result = try LiteVisionExecutable.run([command, "--threads", String(threads)] + input)
             #expect(result.status == 64, "\(result.errors)")
             #expect(result.errors.contains("--threads must be between 1 and \(maximum)"), "\(result.errors)")
             #expect(result.output.isEmpty)
         }
-        let help = try CLITests.run([command, "--help"])
+        let help = try LiteVisionExecutable.run([command, "--help"])
         #expect(help.output.contains("1 to \(maximum)"), "\(help.output)")
     }
 }

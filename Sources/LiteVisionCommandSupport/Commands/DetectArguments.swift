@@ -31,8 +31,7 @@ package struct DetectArguments: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object per photo, with ML Kit's field names.")
     package var json = false
 
-    @Flag(name: .customLong("lenient-decoding"), help: ArgumentHelp(DecodingHelp.lenient))
-    package var lenientDecoding = false
+    @OptionGroup package var decoding: DecodingArguments
 
     @Argument(help: "Photos (JPEG or PNG) or folders of photos.")
     package var images: [String]
@@ -56,11 +55,12 @@ package struct DetectArguments: ParsableArguments {
                 }
             }
         }
-        let objectDetector = try detector.makeDetector(mode: .singleImage)
+        // Before the model loads: with nothing to detect in, the command ends at once.
         guard !files.isEmpty else {
             Console.error("litevision: no images given")
             throw ExitCode(2)
         }
+        let objectDetector = try detector.makeDetector(mode: .singleImage)
         if let annotateFolder {
             try? FileManager.default.createDirectory(atPath: annotateFolder, withIntermediateDirectories: true)
         }
@@ -69,7 +69,7 @@ package struct DetectArguments: ParsableArguments {
             do {
                 if let problem = file.problem { throw VisionError.fileNotReadable(path: file.name, reason: problem) }
                 let image = try VisionImage(contentsOfFile: file.path).decoded(
-                    allowsDamagedImageData: lenientDecoding)
+                    allowsDamagedImageData: decoding.lenient)
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json

@@ -13,11 +13,11 @@ struct HugeCountCLITests {
     func labelMaxResults(_ count: String) throws {
         let arguments = ["label", "--json", "--threshold", "0", "--model", TestData.model("bird.tflite")]
         let photo = TestData.image("bird.jpg")
-        let all = try CLITests.runMeasuringMemory(arguments + ["--max-results", count, photo])
+        let all = try LiteVisionExecutable.runMeasuringMemory(arguments + ["--max-results", count, photo])
         #expect(all.status == 0, "\(all.errors)")
         #expect(all.peakMegabytes < 1000, "peak memory \(all.peakMegabytes) MB")
         // bird.tflite has 965 classes: a limit above that is the same as no limit at all.
-        let bounded = try CLITests.run(arguments + ["--max-results", "1000", photo])
+        let bounded = try LiteVisionExecutable.run(arguments + ["--max-results", "1000", photo])
         #expect(bounded.status == 0, "\(bounded.errors)")
         #expect(!all.output.isEmpty && all.output == bounded.output)
     }
@@ -28,10 +28,12 @@ struct HugeCountCLITests {
             ["detect", "--json", "--multiple", "--model-dir", TestData.path("models")]
             + ["--model", TestData.model("object_labeler.tflite"), "--label-threshold", "0"]
         let photo = TestData.image("kite_and_cold.jpg")
-        let all = try CLITests.runMeasuringMemory(arguments + ["--max-objects", count, "--max-labels", count, photo])
+        let all = try LiteVisionExecutable.runMeasuringMemory(
+            arguments + ["--max-objects", count, "--max-labels", count, photo])
         #expect(all.status == 0, "\(all.errors)")
         #expect(all.peakMegabytes < 1000, "peak memory \(all.peakMegabytes) MB")
-        let bounded = try CLITests.run(arguments + ["--max-objects", "100", "--max-labels", "100000", photo])
+        let bounded = try LiteVisionExecutable.run(
+            arguments + ["--max-objects", "100", "--max-labels", "100000", photo])
         #expect(bounded.status == 0, "\(bounded.errors)")
         #expect(!all.output.isEmpty && all.output == bounded.output)
     }

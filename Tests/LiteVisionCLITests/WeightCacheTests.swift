@@ -8,7 +8,7 @@ import Testing
 @Suite("Weight cache")
 struct WeightCacheTests {
     static func label(_ model: String, cache: String, image: String = "bird.jpg") throws -> String {
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["label", "--json", "--threshold", "0", "--max-results", "5", "--model", model, TestData.image(image)],
             environment: ["LITEVISION_WEIGHT_CACHE": cache])
         #expect(result.status == 0, "\(result.errors)")

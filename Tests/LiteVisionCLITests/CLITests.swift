@@ -5,72 +5,11 @@ import Testing
 /// The `litevision` executable, run as a user would.
 @Suite("litevision label")
 struct CLITests {
-    /// The built `litevision` next to the test bundle (`swift build --build-tests` builds both).
-    static let executable: String = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [folder, folder.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("litevision").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        fatalError("the litevision executable was not built next to the tests in \(folder.path): run scripts/test.sh")
-    }()
-
-    /// Runs `program` (by default `litevision`) with `arguments` and returns what it did.
-    static func run(
-        _ arguments: [String], environment: [String: String] = [:], program: String = executable
-    ) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
-    /// What ``runMeasuringMemory(_:program:)`` saw of a finished program.
-    struct MeasuredRun {
-        /// The exit status, or minus the signal's number when a signal ended the program.
-        var status: Int32
-        var output: String
-        var errors: String
-        /// The program's peak resident memory, in MiB.
-        var peakMegabytes: Double
-    }
-
-    /// Runs `program` (by default `litevision`) with `arguments` under a small python3 parent, whose
-    /// `getrusage(RUSAGE_CHILDREN)` then holds the program's peak resident memory alone (a child started straight
-    /// from the test process would count the memory they shared before `exec`): for the hostile inputs, which must
-    /// all stay under 1 GB (issue 9).
-    static func runMeasuringMemory(_ arguments: [String], program: String = executable) throws -> MeasuredRun {
-        // The parent's first line is the status and the peak; then come the program's output and, on the parent's
-        // standard error, the program's.
-        let script = """
-            import resource, subprocess, sys
-            done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            sys.stdout.buffer.write(b"%d %d\\n" % (done.returncode, peak) + done.stdout)
-            sys.stderr.buffer.write(done.stderr)
-            """
-        let parent = try run(["python3", "-c", script, program] + arguments, program: "/usr/bin/env")
-        let header = parent.output.prefix { $0 != "\n" }
-        let fields = header.split(separator: " ").compactMap { Int($0) }
-        try #require(fields.count == 2 && parent.output.count > header.count, "\(parent)")
-        return MeasuredRun(
-            status: Int32(fields[0]), output: String(parent.output.dropFirst(header.count + 1)),
-            errors: parent.errors, peakMegabytes: Double(fields[1]) / 1024)
-    }
-
     @Test("A table with the heron first")
     func table() throws {
-        let result = try Self.run(["label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg")])
+        let result = try LiteVisionExecutable.run([
+            "label", "--model", TestData.model("bird.tflite"), TestData.image("bird.jpg"),
+        ])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.first?.hasSuffix("bird.jpg") == true)
@@ -83,7 +22,7 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("notes.jpg")
         try Data("not a photo".utf8).write(to: bad)
-        let result = try Self.run([
+        let result = try LiteVisionExecutable.run([
             "label", "--json", "--model", TestData.model("automl_flowers.tflite"),
             "--labels", TestData.model("automl_flowers.labels.txt"), "--max-results", "2",
             TestData.image("daisy.jpeg"), bad.path, TestData.image("roses.jpeg"),
@@ -109,7 +48,7 @@ struct CLITests {
         let folder = TestData.temporaryDirectory("cli-loader")
         defer { try? FileManager.default.removeItem(at: folder) }
         // The trace goes to files (LD_DEBUG_OUTPUT.PID): the command silences standard error while the runtime loads.
-        let result = try Self.run(
+        let result = try LiteVisionExecutable.run(
             ["label", "--model", TestData.model("bird.tflite"), TestData.image("grace_hopper.jpg")],
             environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("trace").path])
         #expect(result.status == 0, "\(result.errors)")
@@ -139,7 +78,7 @@ struct CLITests {
         let folder = TestData.temporaryDirectory("cli-alone")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("litevision").path
-        try FileManager.default.copyItem(atPath: Self.executable, toPath: copy)
+        try FileManager.default.copyItem(atPath: LiteVisionExecutable.path, toPath: copy)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: copy)
         process.arguments = ["track", TestData.path("video/cup.mp4")]
@@ -156,7 +95,7 @@ struct CLITests {
 
     @Test("A folder is labeled file by file, in name order")
     func folder() throws {
-        let result = try Self.run([
+        let result = try LiteVisionExecutable.run([
             "label", "--json", "--threshold", "0.3", "--model", TestData.model("bird.tflite"),
             TestData.path("images"),
         ])
@@ -175,7 +114,7 @@ struct CLITests {
             (["--max-results", "0"], "--max-results"), (["--threads", "0"], "--threads"),
         ])
     func badOptions(arguments: [String], option: String) throws {
-        let result = try Self.run(
+        let result = try LiteVisionExecutable.run(
             ["label", "--model", TestData.model("bird.tflite")] + arguments + [TestData.image("bird.jpg")])
         #expect(result.status != 0)
         #expect(result.errors.contains(option))
@@ -184,7 +123,9 @@ struct CLITests {
 
     @Test("A bad model stops before any image, with the reason")
     func badModel() throws {
-        let result = try Self.run(["label", "--model", TestData.image("bird.jpg"), TestData.image("bird.jpg")])
+        let result = try LiteVisionExecutable.run([
+            "label", "--model", TestData.image("bird.jpg"), TestData.image("bird.jpg"),
+        ])
         #expect(result.status == 2)
         #expect(result.errors.contains("not a valid TFLite model"))
     }

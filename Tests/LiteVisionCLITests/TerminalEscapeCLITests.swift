@@ -39,7 +39,7 @@ struct TerminalEscapeCLITests {
                     out.writestr(info.filename, content)
             open(sys.argv[2], "wb").write(data[:start] + archive.getvalue())
             """
-        let made = try CLITests.run(
+        let made = try LiteVisionExecutable.run(
             ["python3", "-c", script, TestData.model(name), model, hostile], program: "/usr/bin/env")
         try #require(made.status == 0, "\(made.errors)")
         return model
@@ -50,12 +50,12 @@ struct TerminalEscapeCLITests {
         let folder = TestData.temporaryDirectory("escape-labels")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try Self.hostileModel("bird.tflite", in: folder)
-        let table = try CLITests.run(["label", "--model", model, TestData.image("bird.jpg")])
+        let table = try LiteVisionExecutable.run(["label", "--model", model, TestData.image("bird.jpg")])
         #expect(table.status == 0, "\(table.errors)")
         #expect(!Self.hasRawControl(table.output + table.errors), "\(table.output.debugDescription)")
         #expect(table.output.contains(Self.hostileEscaped + "Ardea cinerea (Grey Heron)"), "\(table.output)")
 
-        let json = try CLITests.run(["label", "--json", "--model", model, TestData.image("bird.jpg")])
+        let json = try LiteVisionExecutable.run(["label", "--json", "--model", model, TestData.image("bird.jpg")])
         #expect(json.status == 0, "\(json.errors)")
         #expect(!Self.hasRawControl(json.output), "\(json.output.debugDescription)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
@@ -69,12 +69,12 @@ struct TerminalEscapeCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try Self.hostileModel("object_labeler.tflite", in: folder)
         let models = ["--model-dir", TestData.path("models"), "--model", model]
-        let detect = try CLITests.run(["detect", "--multiple"] + models + [TestData.image("dogs.jpg")])
+        let detect = try LiteVisionExecutable.run(["detect", "--multiple"] + models + [TestData.image("dogs.jpg")])
         #expect(detect.status == 0, "\(detect.errors)")
         #expect(!Self.hasRawControl(detect.output + detect.errors), "\(detect.output.debugDescription)")
         #expect(detect.output.contains(Self.hostileEscaped), "\(detect.output)")
 
-        let track = try CLITests.run(["track"] + models + [TestData.path("video/cup.mp4")])
+        let track = try LiteVisionExecutable.run(["track"] + models + [TestData.path("video/cup.mp4")])
         #expect(track.status == 0, "\(track.errors)")
         #expect(!Self.hasRawControl(track.output + track.errors), "\(track.output.prefix(2000).debugDescription)")
         #expect(track.output.contains(Self.hostileEscaped), "\(track.output.prefix(2000))")
@@ -88,14 +88,14 @@ struct TerminalEscapeCLITests {
         let photo = folder.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: TestData.image("bird.jpg"), toPath: photo)
         let missing = folder.appendingPathComponent("gone\u{1B}]0;x\u{7}.jpg").path
-        let result = try CLITests.run(["label", "--model", TestData.model("bird.tflite"), photo, missing])
+        let result = try LiteVisionExecutable.run(["label", "--model", TestData.model("bird.tflite"), photo, missing])
         #expect(result.status == 1)
         #expect(
             !Self.hasRawControl(result.output + result.errors), "\((result.output + result.errors).debugDescription)")
         #expect(result.output.contains(#"bird\u{1B}[31m\u{7}\u{A}fake.jpg"#), "\(result.output)")
         #expect(result.errors.contains(#"gone\u{1B}]0;x\u{7}.jpg"#), "\(result.errors)")
 
-        let detect = try CLITests.run(["detect", "--model-dir", TestData.path("models"), photo])
+        let detect = try LiteVisionExecutable.run(["detect", "--model-dir", TestData.path("models"), photo])
         #expect(detect.status == 0, "\(detect.errors)")
         #expect(!Self.hasRawControl(detect.output + detect.errors), "\(detect.output.debugDescription)")
         #expect(detect.output.contains(#"bird\u{1B}[31m\u{7}\u{A}fake.jpg"#), "\(detect.output)")
@@ -105,7 +105,7 @@ struct TerminalEscapeCLITests {
     func serverMessage() throws {
         let server = try LoopbackModelServer(serving: [:])
         defer { server.stop() }
-        let result = try CLITests.run(["models", "list", "--registry", server.base("hostile-error")])
+        let result = try LiteVisionExecutable.run(["models", "list", "--registry", server.base("hostile-error")])
         #expect(result.status == 1)
         #expect(!Self.hasRawControl(result.output + result.errors), "\(result.errors.debugDescription)")
         #expect(
@@ -119,7 +119,7 @@ struct TerminalEscapeCLITests {
         // A regular file where the data folder's parent should be: the server refuses the folder at once.
         let file = folder.appendingPathComponent("file\u{1B}]0;x\u{7}").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-        let result = try CLITests.run(["registry", "serve", "--data", file + "/data", "--port", "0"])
+        let result = try LiteVisionExecutable.run(["registry", "serve", "--data", file + "/data", "--port", "0"])
         #expect(result.status != 0)
         #expect(!Self.hasRawControl(result.output + result.errors), "\(result.errors.debugDescription)")
         #expect(result.errors.contains(#"file\u{1B}]0;x\u{7}/data"#), "\(result.errors)")

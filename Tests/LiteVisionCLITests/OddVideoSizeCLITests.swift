@@ -22,14 +22,14 @@ struct OddVideoSizeCLITests {
         let video = try GeneratedVideo.make(width: width, height: height, frames: 5, in: folder)
         let json = folder.appendingPathComponent("out.jsonl").path
         let annotated = folder.appendingPathComponent("out.mp4").path
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["track", "--json", json, "--annotate", annotated] + DetectTrackCLITests.models + [video])
         #expect(result.status == 0, "\(width)x\(height): \(result.errors)")
         let lines = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 5, "\(width)x\(height)")
         // The annotated video plays: tracking it again reads its five frames (its padded size is checked by
         // VideoSizeTests in the video module's tests).
-        let again = try CLITests.run(["track"] + DetectTrackCLITests.models + [annotated])
+        let again = try LiteVisionExecutable.run(["track"] + DetectTrackCLITests.models + [annotated])
         #expect(again.status == 0, "\(width)x\(height): \(again.errors)")
         #expect(again.output.split(separator: "\n").count == 5, "\(again.output)")
     }
@@ -39,7 +39,7 @@ struct OddVideoSizeCLITests {
         let folder = TestData.temporaryDirectory("odd-size")
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try GeneratedVideo.make(width: width, height: height, frames: 8, in: folder)
-        let result = try CLITests.run(["track"] + DetectTrackCLITests.models + [video])
+        let result = try LiteVisionExecutable.run(["track"] + DetectTrackCLITests.models + [video])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("frame ") }.count == 8, "\(result.output)")
     }

@@ -8,9 +8,10 @@ struct PreprocessingCLITests {
     @Test("label: mediapipe gives MediaPipe's heron score (0.98046875), exact the reference's (0.97...)")
     func label() throws {
         let arguments = ["label", "--json", "--max-results", "1", "--model", TestData.model("bird.tflite")]
-        let mediapipe = try CLITests.run(arguments + ["--preprocessing", "mediapipe", TestData.image("bird.jpg")])
-        let exact = try CLITests.run(arguments + ["--preprocessing", "exact", TestData.image("bird.jpg")])
-        let implicit = try CLITests.run(arguments + [TestData.image("bird.jpg")])
+        let mediapipe = try LiteVisionExecutable.run(
+            arguments + ["--preprocessing", "mediapipe", TestData.image("bird.jpg")])
+        let exact = try LiteVisionExecutable.run(arguments + ["--preprocessing", "exact", TestData.image("bird.jpg")])
+        let implicit = try LiteVisionExecutable.run(arguments + [TestData.image("bird.jpg")])
         #expect(mediapipe.status == 0 && exact.status == 0, "\(mediapipe.errors)\(exact.errors)")
         #expect(mediapipe.output.contains("0.98046875"), "\(mediapipe.output)")
         #expect(!exact.output.contains("0.98046875"), "\(exact.output)")
@@ -19,7 +20,7 @@ struct PreprocessingCLITests {
 
     @Test("detect: mediapipe gives MediaPipe's localizer scores on pets.jpg (0.82421875 and 0.71875)")
     func detect() throws {
-        let result = try CLITests.run([
+        let result = try LiteVisionExecutable.run([
             "detect", "--json", "--multiple", "--model-dir", TestData.path("models"), "--preprocessing", "mediapipe",
             TestData.image("pets.jpg"),
         ])
@@ -29,7 +30,7 @@ struct PreprocessingCLITests {
 
     @Test("An unknown mode is refused with the option and its values named", arguments: ["label", "detect", "track"])
     func unknownMode(command: String) throws {
-        let result = try CLITests.run([command, "--preprocessing", "bilinear", TestData.image("pets.jpg")])
+        let result = try LiteVisionExecutable.run([command, "--preprocessing", "bilinear", TestData.image("pets.jpg")])
         #expect(result.status == 64)
         #expect(result.errors.contains("--preprocessing") && result.errors.contains("mediapipe"), "\(result.errors)")
         #expect(result.output.isEmpty)

@@ -16,7 +16,7 @@ struct HostileModelCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("huge.tflite").path
         try Data(bytes).write(to: URL(fileURLWithPath: model))
-        let run = try CLITests.runMeasuringMemory(
+        let run = try LiteVisionExecutable.runMeasuringMemory(
             ["label", "--model", model, TestData.image("bird.jpg")])
         #expect(run.status != 0)
         #expect(run.errors.contains("larger than the 268435456-byte limit"), "\(run.errors)")
@@ -39,12 +39,12 @@ struct HostileModelCLITests {
                     out.writestr(name, b"\\n" * (80 << 20))
             open(sys.argv[2], "wb").write(flat + archive.getvalue())
             """
-        let made = try CLITests.run(
+        let made = try LiteVisionExecutable.run(
             ["python3", "-c", script, TestData.model("bird.tflite"), model], program: "/usr/bin/env")
         #expect(made.status == 0, "\(made.errors)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: model)[.size] as? Int)
         #expect(size < 4_000_000, "the bomb is small on disk (\(size) bytes)")
-        let run = try CLITests.runMeasuringMemory(
+        let run = try LiteVisionExecutable.runMeasuringMemory(
             ["label", "--model", model, TestData.image("bird.jpg")])
         #expect(run.status != 0)
         #expect(run.errors.contains("more than the 67108864 bytes an associated file may have"), "\(run.errors)")
@@ -60,12 +60,12 @@ struct HostileModelCLITests {
         #expect(FileManager.default.createFile(atPath: labels, contents: nil))
         #expect(truncate(labels, off_t(64 << 20) + 1) == 0)
         let command = ["label", "--model", TestData.model("automl_flowers.tflite"), "--labels"]
-        let run = try CLITests.runMeasuringMemory(command + [labels, TestData.image("daisy.jpeg")])
+        let run = try LiteVisionExecutable.runMeasuringMemory(command + [labels, TestData.image("daisy.jpeg")])
         #expect(run.status == 2, "\(run.errors)")
         #expect(
             run.errors.contains(labels) && run.errors.contains("larger than the 67108864-byte limit"), "\(run.errors)")
         // The same command with the model's own label file: reading the big one would add 64 MiB to its peak.
-        let control = try CLITests.runMeasuringMemory(
+        let control = try LiteVisionExecutable.runMeasuringMemory(
             command + [TestData.model("automl_flowers.labels.txt"), TestData.image("daisy.jpeg")])
         #expect(control.status == 0, "\(control.errors)")
         #expect(

@@ -14,7 +14,7 @@ struct DetectTrackCLITests {
         let folder = TestData.temporaryDirectory("cli-detect")
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = folder.appendingPathComponent("burger.png").path
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["detect", "--json", "--classify", "--annotate", png] + Self.models + [TestData.image("burger.jpg")])
         #expect(result.status == 0, "\(result.errors)")
         let line = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -34,7 +34,7 @@ struct DetectTrackCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let mot = folder.appendingPathComponent("cup.txt").path
         let json = folder.appendingPathComponent("cup.jsonl").path
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["track", "--mot", mot, "--json", json] + Self.models + [TestData.path("video/cup.mp4")])
         #expect(result.status == 0, "\(result.errors)")
         let rows = try String(contentsOfFile: mot, encoding: .utf8).split(separator: "\n").map {
@@ -59,7 +59,7 @@ struct DetectTrackCLITests {
         try bytes.prefix(bytes.count / 3).write(to: damaged)
         let mot = folder.appendingPathComponent("out.txt").path
         let json = folder.appendingPathComponent("out.jsonl").path
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["track", "--multiple", "--threshold", "0.3", "--json", json, "--mot", mot] + Self.models + [damaged.path])
         let frames = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
         #expect(frames.count > 50, "the frames before the cut were processed and written")
@@ -75,7 +75,7 @@ struct DetectTrackCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("clip.mp4")
         try Data(kind == "empty" ? [] : Array("not a video at all\n".utf8)).write(to: file)
-        let result = try CLITests.run(["track"] + Self.models + [file.path])
+        let result = try LiteVisionExecutable.run(["track"] + Self.models + [file.path])
         #expect(result.status == 2)
         #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
         #expect(result.errors.contains(kind == "empty" ? "empty" : "clip.mp4"))

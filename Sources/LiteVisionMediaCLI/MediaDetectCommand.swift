@@ -2,7 +2,7 @@ import ArgumentParser
 import LiteVisionCommandSupport
 
 /// `litevision detect`, as `litevision-media` runs it: with `--annotate`, the objects are drawn with Cairo.
-struct DetectCommand: ParsableCommand {
+struct MediaDetectCommand: ParsableCommand {
     static let configuration = DetectArguments.configuration
 
     @OptionGroup var arguments: DetectArguments

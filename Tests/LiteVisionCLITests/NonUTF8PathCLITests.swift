@@ -20,8 +20,8 @@ struct NonUTF8PathCLITests {
             sys.stdout.buffer.write(done.stdout); sys.stderr.buffer.write(done.stderr)
             sys.exit(done.returncode)
             """
-        return try CLITests.run(
-            ["python3", "-c", script, source, folder.path, stem, ext, CLITests.executable] + arguments,
+        return try LiteVisionExecutable.run(
+            ["python3", "-c", script, source, folder.path, stem, ext, LiteVisionExecutable.path] + arguments,
             program: "/usr/bin/env")
     }
 
@@ -80,9 +80,9 @@ struct NonUTF8PathCLITests {
             sys.exit(done.returncode)
             """
         func run(_ mode: String) throws -> (status: Int32, output: String, errors: String) {
-            try CLITests.run(
+            try LiteVisionExecutable.run(
                 [
-                    "python3", "-c", script, TestData.image("bird.jpg"), folder.path, CLITests.executable, mode,
+                    "python3", "-c", script, TestData.image("bird.jpg"), folder.path, LiteVisionExecutable.path, mode,
                     TestData.model("bird.tflite"), TestData.path("models"),
                 ], program: "/usr/bin/env")
         }

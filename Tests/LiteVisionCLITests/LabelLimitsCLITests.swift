@@ -25,13 +25,14 @@ struct LabelLimitsCLITests {
     @Test("detect: --label-threshold and --max-labels limit each object's labels, highest first")
     func detectLimits() throws {
         let photos = ["burger.jpg", "kite_and_cold.jpg", "img_meal_one.jpg"].map { TestData.image($0) }
-        let free = try CLITests.run(["detect", "--json", "--multiple"] + Self.models + Self.classifier + photos)
+        let free = try LiteVisionExecutable.run(
+            ["detect", "--json", "--multiple"] + Self.models + Self.classifier + photos)
         #expect(free.status == 0, "\(free.errors)")
         let unlimited = try Self.objects(free.output).compactMap(Self.confidences)
         #expect(unlimited.contains { $0.count > 1 }, "without limits some object has several labels")
         #expect(unlimited.contains { $0.contains { $0 < 0.95 } }, "and labels under 0.95")
 
-        let limited = try CLITests.run(
+        let limited = try LiteVisionExecutable.run(
             ["detect", "--json", "--multiple", "--label-threshold", "0.95", "--max-labels", "1"] + Self.models
                 + Self.classifier + photos)
         #expect(limited.status == 0, "\(limited.errors)")
@@ -46,12 +47,13 @@ struct LabelLimitsCLITests {
 
     @Test("detect --json: no labels key without classification; a detector's class is detectorLabel")
     func detectWithoutClassification() throws {
-        let plain = try CLITests.run(["detect", "--json", "--multiple"] + Self.models + [TestData.image("pets.jpg")])
+        let plain = try LiteVisionExecutable.run(
+            ["detect", "--json", "--multiple"] + Self.models + [TestData.image("pets.jpg")])
         #expect(plain.status == 0, "\(plain.errors)")
         let objects = try Self.objects(plain.output)
         #expect(!objects.isEmpty && objects.allSatisfy { $0["labels"] == nil && $0["detectorLabel"] == nil })
 
-        let coco = try CLITests.run(
+        let coco = try LiteVisionExecutable.run(
             ["detect", "--json", "--multiple", "--detector", TestData.model("coco_ssd_mobilenet_v1.tflite")]
                 + Self.models + [TestData.image("pets.jpg")])
         #expect(coco.status == 0, "\(coco.errors)")
@@ -65,7 +67,7 @@ struct LabelLimitsCLITests {
         let folder = TestData.temporaryDirectory("cli-track-labels")
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("cup.jsonl").path
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["track", "--json", json, "--label-threshold", "0.3", "--max-labels", "2"] + Self.models
                 + Self.classifier + [TestData.path("video/cup.mp4")])
         #expect(result.status == 0, "\(result.errors)")
@@ -80,7 +82,8 @@ struct LabelLimitsCLITests {
         #expect(labelled > 50)
 
         let plainJSON = folder.appendingPathComponent("plain.jsonl").path
-        let plain = try CLITests.run(["track", "--json", plainJSON] + Self.models + [TestData.path("video/cup.mp4")])
+        let plain = try LiteVisionExecutable.run(
+            ["track", "--json", plainJSON] + Self.models + [TestData.path("video/cup.mp4")])
         #expect(plain.status == 0, "\(plain.errors)")
         let plainObjects = try Self.objects(try String(contentsOfFile: plainJSON, encoding: .utf8))
         #expect(!plainObjects.isEmpty && plainObjects.allSatisfy { $0["labels"] == nil })
@@ -94,7 +97,7 @@ struct LabelLimitsCLITests {
         ])
     func invalid(arguments: [String], option: String) throws {
         let classifier = arguments.contains("--classify") ? [] : Self.classifier
-        let result = try CLITests.run(
+        let result = try LiteVisionExecutable.run(
             ["detect"] + arguments + classifier + Self.models + [TestData.image("pets.jpg")])
         #expect(result.status != 0)
         #expect(result.errors.contains(option), "\(result.errors)")

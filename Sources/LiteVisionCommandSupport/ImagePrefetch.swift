@@ -4,12 +4,12 @@ import Synchronization
 
 /// Reads and decodes one image on another core while the model loads: for a fresh process labeling one
 /// photo, decoding and loading the runtime and model are the two slowest steps, and independent.
-final class ImagePrefetch: Sendable {
+package final class ImagePrefetch: Sendable {
     private let outcome = Mutex<Result<VisionImage, VisionError>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts reading and decoding `path`; `allowsDamagedImageData` as the labeler's options say.
-    init(path: String, allowsDamagedImageData: Bool) {
+    package init(path: String, allowsDamagedImageData: Bool) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let result = Result { () throws(VisionError) in
                 try VisionImage(contentsOfFile: path).decoded(
@@ -21,7 +21,7 @@ final class ImagePrefetch: Sendable {
     }
 
     /// The decoded image (full size: what the labeler would decode itself by default), once ready.
-    func wait() -> Result<VisionImage, VisionError> {
+    package func wait() -> Result<VisionImage, VisionError> {
         finished.wait()
         return outcome.withLock { $0! }
     }
