@@ -260,6 +260,9 @@ let package = Package(
                 "LiteVisionTrackingTestSupport",
             ],
             exclude: ["Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py"]),
+        .testTarget(
+            name: "LiteVisionModelStoreTests",
+            dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport"]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
             name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),

@@ -74,6 +74,7 @@ struct LabelCommand: ParsableCommand {
         let options: CustomImageLabelerOptions
         if let remoteModel = try remote.prepare() {
             options = CustomImageLabelerOptions(remoteModel: remoteModel)
+            options.modelCacheFolder = remote.cache
         } else if let model, model.hasSuffix(".json") {
             options = CustomImageLabelerOptions(localModel: LocalModel(manifestPath: model))
         } else if let model, let labels {

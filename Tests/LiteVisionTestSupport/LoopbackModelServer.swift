@@ -1,5 +1,4 @@
 import Foundation
-import LiteVisionTestSupport
 
 /// A real HTTP server on 127.0.0.1 (Python's http.server on a free port), serving the files of a temporary
 /// folder, for the model download tests. Every response carries an `ETag` (from the content) and honours
@@ -11,9 +10,11 @@ import LiteVisionTestSupport
 /// bytes a second for as long as the client reads (a server keeping a transfer alive for days); any path under
 /// `/hostile-error/` answers 503 with a registry's JSON error whose sentence holds terminal escapes. Every request
 /// is logged (``requests``). Never listens beyond loopback; ``stop()`` ends it.
-final class LoopbackModelServer {
-    let folder: URL
-    let port: Int
+public final class LoopbackModelServer {
+    /// The folder the served files are in.
+    public let folder: URL
+    /// The port it listens on.
+    public let port: Int
     private let process: Process
     private let input = Pipe()
 
@@ -101,7 +102,7 @@ final class LoopbackModelServer {
         """#
 
     /// Starts a server for the files in `folder` (a fresh temporary folder).
-    init(serving files: [String: String]) throws {
+    public init(serving files: [String: String]) throws {
         folder = TestData.temporaryDirectory("model-server")
         for (name, source) in files {
             try FileManager.default.copyItem(atPath: source, toPath: folder.appendingPathComponent(name).path)
@@ -132,23 +133,23 @@ final class LoopbackModelServer {
     }
 
     /// The requests received so far, one line each: `MODE FILE range=… if-range=… if-none-match=…`.
-    var requests: [String] {
+    public var requests: [String] {
         let log = (try? String(contentsOf: folder.appendingPathComponent(".requests.log"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").map(String.init)
     }
 
     /// Replaces the file served as `name` with the file at `source`.
-    func replace(_ name: String, with source: String) throws {
+    public func replace(_ name: String, with source: String) throws {
         let target = folder.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: target)
         try FileManager.default.copyItem(atPath: source, toPath: target.path)
     }
 
     /// The base URL of a route.
-    func base(_ route: String) -> String { "http://127.0.0.1:\(port)/\(route)" }
+    public func base(_ route: String) -> String { "http://127.0.0.1:\(port)/\(route)" }
 
     /// Stops the server and removes its folder.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             try? input.fileHandleForWriting.close()
             kill(process.processIdentifier, SIGKILL)
@@ -157,10 +158,11 @@ final class LoopbackModelServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    enum ServerError: Error { case noPort }
+    /// The server did not say which port it listens on.
+    public enum ServerError: Error { case noPort }
 
     /// A loopback port nothing listens on (bound, then released).
-    static func closedPort() -> Int {
+    public static func closedPort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
