@@ -290,6 +290,22 @@ struct ModelDownloadTests {
         #expect(Self.files(in: cache).isEmpty)
     }
 
+    @Test("The certificate file setting reaches built-in downloads: an unusable one is refused before any request")
+    func certificateFile() throws {
+        try Self.withServer { server, cache in
+            var downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("ok"))
+            downloader.settings.caFile = cache.path + "/no-such-ca.pem"
+            let result = Self.failure { _ = try downloader.download(Self.localizer) }
+            guard case .invalidSource(let detail)? = result?.reason else {
+                Issue.record("unexpected \(String(describing: result))")
+                return
+            }
+            #expect(detail.contains("certificate file"), "\(detail)")
+            #expect(server.requests.isEmpty)
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
     @Test("libcurl missing: a clear error naming the library and the package")
     func libcurlMissing() throws {
         let cache = TestData.temporaryDirectory("model-cache")
