@@ -268,6 +268,10 @@ let package = Package(
                 "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The model store and ModelManager: downloads, the cache, transfer limits (real servers on loopback).
+        .testTarget(
+            name: "LiteVisionModelStoreTests",
+            dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport"]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
             name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),

@@ -10,7 +10,7 @@ extension OutputPaths {
     package static func check(
         inputs: [String], cache: String? = nil, _ claim: (inout OutputPaths) throws(OutputPathError) -> Void
     ) throws {
-        let caches = [RemoteModelCache.defaultRoot, ModelCatalog.cacheFolder] + (cache.map { [$0] } ?? [])
+        let caches = [ModelCache.defaultRoot, ModelCatalog.cacheFolder] + (cache.map { [$0] } ?? [])
         var outputs = OutputPaths(inputs: inputs, protectedFolders: caches)
         do {
             try claim(&outputs)

@@ -20,28 +20,37 @@ import LiteVisionModelStore
 /// - Transfers resume: the bytes of an interrupted download are kept and only the rest is fetched next time,
 ///   also by another process. Nothing is installed before it is complete and verified (the source's SHA-256,
 ///   and the TFLite identifier), and a failed download never replaces the version already there.
-/// - Concurrent downloads of one model share one transfer (and one `Progress`).
+/// - Concurrent downloads of one model with the same conditions share one transfer (and one `Progress`). A
+///   download asked with other conditions than the running one's is not folded into it: it gets its own
+///   `Progress` and runs under its own conditions once the running transfer has ended (finding the model
+///   installed then, when that transfer succeeded and its conditions allow it).
 /// - The outcome is posted on `NotificationCenter.default`, from a background thread, as
 ///   `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`, with the model under
 ///   ``ModelDownloadUserInfoKey/remoteModel`` and, on failure, the ``ModelDownloadError`` under
 ///   ``ModelDownloadUserInfoKey/error``.
 ///
-/// Downloaded models live in `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME`
-/// when set), under `remote/`.
+/// Downloaded models live in the cache folder given to ``init(cacheFolder:)``; the shared manager's is
+/// `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set), under `remote/`.
 public final class ModelManager: @unchecked Sendable {
     // @unchecked: `transfers` is only read and written with `lock` held; `downloader` is an immutable value.
     private let lock = NSLock()
     private var transfers: [RemoteModel: Transfer] = [:]
-    private let downloader: RemoteModelDownloader
+    private let downloader: ModelDownloader
 
-    private static let shared = ModelManager(downloader: RemoteModelDownloader())
+    private static let shared = ModelManager(downloader: ModelDownloader())
 
     /// The model manager of this process (ML Kit's singleton).
     public static func modelManager() -> ModelManager { shared }
 
     /// A manager downloading with `downloader` (for a cache other than the default one).
-    package init(downloader: RemoteModelDownloader) {
+    package init(downloader: ModelDownloader) {
         self.downloader = downloader
+    }
+
+    /// A manager keeping its downloaded models in `cacheFolder` instead of the default cache (see above); a
+    /// labeler or detector finds them there when given the same folder.
+    public convenience init(cacheFolder: String) {
+        self.init(downloader: ModelDownloader(cache: ModelCache(root: cacheFolder)))
     }
 
     /// Whether a downloaded copy of `remoteModel` is on this machine (a labeler or detector can be made from it).
@@ -88,7 +97,7 @@ public final class ModelManager: @unchecked Sendable {
         if let error = Self.delete(remoteModel, in: downloader.cache) { throw error }
     }
 
-    private static func delete(_ model: RemoteModel, in cache: RemoteModelCache) -> ModelDownloadError? {
+    private static func delete(_ model: RemoteModel, in cache: ModelCache) -> ModelDownloadError? {
         do {
             try cache.delete(model)
             return nil
@@ -98,17 +107,31 @@ public final class ModelManager: @unchecked Sendable {
         }
     }
 
-    /// The running transfer of `model`, or a new one started now.
+    /// The running transfer of `model` when it has the same `conditions`, or a new one: started now, or, when a
+    /// transfer with other conditions is running, once that one has ended.
     private func transfer(of model: RemoteModel, conditions: ModelDownloadConditions) -> Transfer {
         lock.lock()
         defer { lock.unlock() }
-        if let running = transfers[model] { return running }
-        let transfer = Transfer()
+        let running = transfers[model]
+        if let running, running.conditions == conditions { return running }
+        let transfer = Transfer(conditions: conditions)
         transfers[model] = transfer
+        if let running {
+            running.whenDone { [self] _ in start(transfer, of: model) }
+        } else {
+            start(transfer, of: model)
+        }
+        return transfer
+    }
+
+    /// Runs `transfer` on a background thread, then posts its outcome.
+    private func start(_ transfer: Transfer, of model: RemoteModel) {
         let downloader = downloader
         DispatchQueue.global(qos: .utility).async { [self] in
-            let outcome = Self.run(downloader, model, conditions: conditions, progress: transfer.progress)
-            lock.withLock { transfers[model] = nil }
+            let outcome = Self.run(downloader, model, conditions: transfer.conditions, progress: transfer.progress)
+            lock.withLock {
+                if transfers[model] === transfer { transfers[model] = nil }
+            }
             var userInfo: [AnyHashable: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: model]
             switch outcome {
             case .success:
@@ -119,11 +142,10 @@ public final class ModelManager: @unchecked Sendable {
             }
             transfer.finish(outcome)
         }
-        return transfer
     }
 
     private static func run(
-        _ downloader: RemoteModelDownloader, _ model: RemoteModel, conditions: ModelDownloadConditions,
+        _ downloader: ModelDownloader, _ model: RemoteModel, conditions: ModelDownloadConditions,
         progress: Progress
     ) -> Result<Void, ModelDownloadError> {
         var downloader = downloader
@@ -142,11 +164,18 @@ public final class ModelManager: @unchecked Sendable {
 
 /// One running download: its progress, and whoever waits for its outcome.
 private final class Transfer: @unchecked Sendable {
-    // @unchecked: `outcome` and `waiters` are only touched with `lock` held; `progress` is thread-safe.
+    // @unchecked: `outcome` and `waiters` are only touched with `lock` held; `progress` is thread-safe;
+    // `conditions` is an immutable value.
     let progress = Progress(totalUnitCount: -1)
+    /// The conditions it runs under.
+    let conditions: ModelDownloadConditions
     private let lock = NSLock()
     private var outcome: Result<Void, ModelDownloadError>?
     private var waiters: [@Sendable (Result<Void, ModelDownloadError>) -> Void] = []
+
+    init(conditions: ModelDownloadConditions) {
+        self.conditions = conditions
+    }
 
     /// Calls `body` with the outcome once the transfer has ended (at once if it has).
     func whenDone(_ body: @escaping @Sendable (Result<Void, ModelDownloadError>) -> Void) {

@@ -21,14 +21,14 @@ package enum ModelCatalog {
     }
 
     /// The path of `model`: found in the folders searched, else (when `allowDownload`) downloaded into the
-    /// cache folder of `downloader`; or an error naming every folder searched, where to put the file, where to
-    /// get it and why the download failed.
+    /// cache folder of `downloader` (by default ``cacheFolder``); or an error naming every folder searched, where
+    /// to put the file, where to get it and why the download failed.
     package static func path(
         of model: BuiltInModel, modelDirectory: String?,
-        downloader: ModelDownloader = ModelDownloader(),
+        downloader: ModelDownloader = ModelDownloader(cache: ModelCache(root: cacheFolder)),
         allowDownload: Bool = true
     ) throws(ModelStoreError) -> String {
-        let folders = searchFolders(modelDirectory: modelDirectory, cacheFolder: downloader.cacheFolder)
+        let folders = searchFolders(modelDirectory: modelDirectory, cacheFolder: downloader.cache.root)
         for folder in folders {
             let path = folder.hasSuffix("/") ? folder + model.rawValue : folder + "/" + model.rawValue
             // Present means present (as `stat` sees it): an unreadable file found here is reported when it is

@@ -5,7 +5,7 @@ package enum ModelReference: Sendable, Hashable {
 
     /// Reads the model: the local one, or the installed version of the remote one (refused while it is not
     /// downloaded).
-    package func resolve(cache: RemoteModelCache = RemoteModelCache()) throws(ModelStoreError) -> ResolvedModel {
+    package func resolve(cache: ModelCache = ModelCache()) throws(ModelStoreError) -> ResolvedModel {
         switch self {
         case .local(let model):
             return try model.resolve()

@@ -35,8 +35,8 @@ struct PartialDownload {
     private var size: Int64 = 0
     private var etag: String?
 
-    var partialPath: String { folder + "/download.partial" }
-    var recordPath: String { folder + "/download.json" }
+    var partialPath: String { ModelCache.partialPath(in: folder) }
+    var recordPath: String { ModelCache.partialRecordPath(in: folder) }
 
     init(folder: String, url: String, expectedSHA256: String?, version: Int? = nil, announcedSize: Int? = nil) {
         self.folder = folder
@@ -49,7 +49,7 @@ struct PartialDownload {
     /// Runs one transfer (with the extra request `headers`, for example a registry's token): continues the
     /// partial file when it belongs to this download, else starts afresh.
     mutating func run(
-        _ curl: CurlLibrary, downloader: RemoteModelDownloader, headers extraHeaders: [String] = [],
+        _ curl: CurlLibrary, settings: TransferSettings, headers extraHeaders: [String] = [],
         installed: InstalledModel?,
         progress: (Int64, Int64?) -> Void, isCancelled: () -> Bool,
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
@@ -73,10 +73,9 @@ struct PartialDownload {
         if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag.flatMap(Self.headerValue) {
             headers.append("If-None-Match: \(known)")
         }
-        let request = CurlTransfer.Request(
-            url: url, headers: headers, resumeFrom: resumeFrom, sizeLimit: downloader.sizeLimit,
-            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime,
-            deadline: downloader.downloadDeadline, caFile: downloader.caFile)
+        let request = settings.request(
+            url, headers: headers, resumeFrom: resumeFrom, sizeLimit: settings.sizeLimit,
+            deadline: settings.downloadDeadline)
         var total: Int64?
         var writeError: SystemError?
         var tooLarge = false
@@ -123,7 +122,7 @@ struct PartialDownload {
                     largerThanAnnounced = true
                     return false
                 }
-                guard size + Int64(bytes.count) <= Int64(downloader.sizeLimit) else {
+                guard size + Int64(bytes.count) <= Int64(settings.sizeLimit) else {
                     tooLarge = true
                     return false
                 }
@@ -153,7 +152,7 @@ struct PartialDownload {
                 ))
         }
         if let reason = ModelDownloadError.Reason(
-            response, sizeLimit: downloader.sizeLimit, writeError: writeError, tooLarge: tooLarge)
+            response, sizeLimit: settings.sizeLimit, writeError: writeError, tooLarge: tooLarge)
         {
             var error = failure(reason)
             error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
@@ -181,24 +180,11 @@ struct PartialDownload {
         }
         if let problem = Self.flatBufferProblem(partialPath) { throw failure(.notATFLiteModel(detail: problem)) }
         let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag, version: version)
-        let installed = InstalledModel(folder: folder, record: record)
-        let previous = RemoteModelCache.record(in: folder)
-        guard rename(partialPath, installed.path) == 0 else {
-            throw failure(.fileSystem(path: installed.path, detail: errorDescription(errno)))
-        }
-        do {
-            // The commit point: from this rename on, the new version is the model.
-            try AtomicFile.write(Array(try JSONEncoder().encode(record)), to: folder + "/model.json")
-        } catch let error as SystemError {
-            if previous?.sha256 != digest { unlink(installed.path) }
-            throw failure(
-                error.code == ENOSPC ? .noSpace(path: error.path) : .fileSystem(path: error.path, detail: error.reason))
+        do throws(TransferProblem) {
+            return try ModelCache.commit(partialPath, as: record, in: folder)
         } catch {
-            if previous?.sha256 != digest { unlink(installed.path) }
-            throw failure(.fileSystem(path: folder + "/model.json", detail: "\(error)"))
+            throw failure(error.reason)
         }
-        if let previous, previous.sha256 != digest { unlink(folder + "/" + previous.sha256 + ".tflite") }
-        return installed
     }
 
     /// Removes the partial file and its record.

@@ -3,37 +3,31 @@ import LiteVisionSystem
 
 /// Requests to a LiteVision model registry's HTTP API (the `litevision models` commands): list, describe,
 /// publish (the model file streamed from disk), promote, roll out, delete. Answers are the registry's JSON;
-/// failures are ``ModelDownloadError``s naming the cause, with the registry's own sentence as the server message.
+/// failures are ``RegistryRequestError``s naming the cause, with the registry's own sentence as the server message.
 package struct RegistryClient: Sendable {
     /// The registry's address, for example `http://127.0.0.1:8470`.
     package var registry: String
     /// The bearer token sent with every request, if any.
     package var token: String?
-    /// A PEM file of certificates to trust for a registry with its own certificate.
-    package var caFile: String?
-    /// Seconds allowed to connect.
-    package var connectTimeout = 20
-    /// A transfer slower than 1 KB/s for this many seconds is abandoned.
-    package var lowSpeedTime = 30
-    /// Seconds a request other than a publication may take in all, connecting included: 60 by default (the
-    /// answers are small JSON; a registry that trickles one fails the request instead of holding it for days).
-    /// A publication streams a model file and has no limit but ``lowSpeedTime``.
-    package var requestDeadline = CurlTransfer.defaultRequestDeadline
-    package var libraryPath = CurlLibrary.defaultPath
+    /// The timeouts, certificates and libcurl of every request. Requests other than a publication may take
+    /// ``TransferSettings/requestDeadline`` seconds in all; a publication streams a model file and has no limit but
+    /// ``TransferSettings/lowSpeedTime``.
+    package var settings = TransferSettings()
     /// Answers larger than this are refused.
     package var answerLimit = 16 << 20
 
+    /// A client of `registry`, sending `token`, trusting the certificates in `caFile` when given.
     package init(registry: String, token: String? = nil, caFile: String? = nil) {
         self.registry = registry
         self.token = token
-        self.caFile = caFile
+        settings.caFile = caFile
     }
 
     /// `GET /v1/models`.
-    package func list() throws(ModelDownloadError) -> [UInt8] { try send(.get, "/v1/models") }
+    package func list() throws(RegistryRequestError) -> [UInt8] { try send(.get, "/v1/models") }
 
     /// `GET /v1/models/{name}` (with the client id the served version is chosen for).
-    package func info(_ name: String, clientID: String? = nil) throws(ModelDownloadError) -> [UInt8] {
+    package func info(_ name: String, clientID: String? = nil) throws(RegistryRequestError) -> [UInt8] {
         try checked(name)
         return try send(.get, "/v1/models/\(name)" + (clientID.map { "?client=\(Self.queryEscaped($0))" } ?? ""))
     }
@@ -41,7 +35,7 @@ package struct RegistryClient: Sendable {
     /// `POST /v1/models/{name}/versions` with the file at `path` as the body, streamed from disk.
     package func publish(
         _ name: String, file path: String, isPrivate: Bool? = nil
-    ) throws(ModelDownloadError) -> [UInt8] {
+    ) throws(RegistryRequestError) -> [UInt8] {
         try checked(name)
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(.fileSystem(path: path, detail: errorDescription(errno))) }
@@ -56,51 +50,54 @@ package struct RegistryClient: Sendable {
     }
 
     /// `POST /v1/models/{name}/promote?version=N`.
-    package func promote(_ name: String, version: Int) throws(ModelDownloadError) -> [UInt8] {
+    package func promote(_ name: String, version: Int) throws(RegistryRequestError) -> [UInt8] {
         try checked(name)
         return try send(.post(descriptor: -1, size: 0), "/v1/models/\(name)/promote?version=\(version)")
     }
 
     /// `POST /v1/models/{name}/rollout?version=N&percent=P`.
-    package func rollout(_ name: String, version: Int, percent: Int) throws(ModelDownloadError) -> [UInt8] {
+    package func rollout(_ name: String, version: Int, percent: Int) throws(RegistryRequestError) -> [UInt8] {
         try checked(name)
         return try send(
             .post(descriptor: -1, size: 0), "/v1/models/\(name)/rollout?version=\(version)&percent=\(percent)")
     }
 
     /// `DELETE /v1/models/{name}/versions/{version}`.
-    package func delete(_ name: String, version: Int) throws(ModelDownloadError) {
+    package func delete(_ name: String, version: Int) throws(RegistryRequestError) {
         try checked(name)
         _ = try send(.delete, "/v1/models/\(name)/versions/\(version)")
     }
 
-    private func checked(_ name: String) throws(ModelDownloadError) {
+    private func checked(_ name: String) throws(RegistryRequestError) {
         if let reason = RegistryLookup.check(registry: registry, name: name) { throw failure(reason) }
     }
 
-    private func failure(_ reason: ModelDownloadError.Reason, url: String? = nil) -> ModelDownloadError {
-        ModelDownloadError(url: url ?? registry, expectedSHA256: "", reason: reason)
+    private func failure(_ reason: ModelDownloadError.Reason, url: String? = nil) -> RegistryRequestError {
+        RegistryRequestError(url: url ?? registry, reason: reason)
     }
 
-    private func send(_ method: CurlTransfer.Method, _ path: String) throws(ModelDownloadError) -> [UInt8] {
-        if let reason = RegistryLookup.check(registry: registry) ?? RegistryLookup.check(token: token)
-            ?? CurlTransfer.certificateFileProblem(caFile)
-        {
+    private func send(_ method: CurlTransfer.Method, _ path: String) throws(RegistryRequestError) -> [UInt8] {
+        if let reason = RegistryLookup.check(registry: registry) ?? RegistryLookup.check(token: token) {
             throw failure(reason)
         }
         let curl: CurlLibrary
-        switch CurlLibrary.load(libraryPath) {
+        switch settings.curl() {
         case .success(let library): curl = library
-        case .failure(let error): throw failure(error.reason)
+        case .failure(let problem): throw failure(problem.reason)
         }
         let url = RegistryLookup.base(registry) + path
         var isPublication = false
         if case .post(let descriptor, _) = method, descriptor >= 0 { isPublication = true }
-        let request = CurlTransfer.Request(
-            url: url, method: method, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [],
-            sizeLimit: answerLimit, connectTimeout: connectTimeout, lowSpeedTime: lowSpeedTime,
-            deadline: isPublication ? nil : requestDeadline, caFile: caFile)
-        return try RegistryLookup.answer(curl, request) { reason in failure(reason, url: url) }
+        let request = settings.request(
+            url, method: method, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [],
+            sizeLimit: answerLimit, deadline: isPublication ? nil : settings.requestDeadline)
+        do throws(ModelDownloadError) {
+            return try RegistryLookup.answer(curl, request) { reason in
+                ModelDownloadError(url: url, expectedSHA256: "", reason: reason)
+            }
+        } catch {
+            throw RegistryRequestError(url: url, reason: error.reason, serverMessage: error.serverMessage)
+        }
     }
 
     /// `text` with everything but unreserved characters percent-encoded, for a query value.

@@ -80,14 +80,13 @@ struct RegistryLookup {
     /// Fetches and reads the registry's answer.
     static func served(
         _ curl: CurlLibrary, registry: String, name: String, token: String?, clientID: String,
-        downloader: RemoteModelDownloader, isCancelled: () -> Bool,
+        settings: TransferSettings, isCancelled: () -> Bool,
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
     ) throws(ModelDownloadError) -> Served {
-        let request = CurlTransfer.Request(
-            url: infoURL(registry: registry, name: name, clientID: clientID),
+        let request = settings.request(
+            infoURL(registry: registry, name: name, clientID: clientID),
             headers: token.map { ["Authorization: Bearer \($0)"] } ?? [], sizeLimit: answerLimit,
-            connectTimeout: downloader.connectTimeout, lowSpeedTime: downloader.lowSpeedTime,
-            deadline: downloader.requestDeadline, caFile: downloader.caFile)
+            deadline: settings.requestDeadline)
         let answer = try Self.answer(curl, request, isCancelled: isCancelled, failure: failure)
         struct Answer: Decodable {
             struct Version: Decodable {

@@ -97,8 +97,8 @@ struct DownloadConditionsTests {
             ]).status == 0)
         server.stop()  // the server is down
 
-        let cache = RemoteModelCache(root: folder.appendingPathComponent("cache").path)
-        let manager = ModelManager(downloader: RemoteModelDownloader(cache: cache))
+        let cache = ModelCache(root: folder.appendingPathComponent("cache").path)
+        let manager = ModelManager(downloader: ModelDownloader(cache: cache))
         let recorder = RegistryFaultTests.Recorder(manager)
         let model = CustomRemoteModel(
             remoteModelSource: RegistryModelSource(registry: "http://127.0.0.1:\(port)", name: "birds"))

@@ -35,7 +35,7 @@ struct ModelManagerRegistryTests {
         let manager = ModelManager.modelManager()  // the default cache, as labelers read it
         let recorder = RegistryFaultTests.Recorder(manager)
         let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: server.base, name: "birds"))
-        defer { _ = try? RemoteModelCache().delete(model) }
+        defer { _ = try? ModelCache().delete(model) }
 
         try publish("bird.tflite")
         manager.download(model, conditions: ModelDownloadConditions())
@@ -59,7 +59,7 @@ struct ModelManagerRegistryTests {
         manager.download(model, conditions: ModelDownloadConditions())
         #expect(recorder.wait(for: 4).map(\.name).last == .mlkitModelDownloadDidSucceed)
 
-        let folderOfModel = RemoteModelCache().folder(of: model)
+        let folderOfModel = ModelCache().folder(of: model)
         let deleted = DispatchSemaphore(value: 0)
         manager.deleteDownloadedModel(model) { _ in deleted.signal() }
         #expect(deleted.wait(timeout: .now() + 30) == .success)

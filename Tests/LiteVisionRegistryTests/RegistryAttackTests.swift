@@ -40,7 +40,7 @@ struct RegistryAttackTests {
     }
 
     /// The failure of `body`, or nil when it succeeded.
-    static func failure(_ body: () throws(ModelDownloadError) -> Void) -> ModelDownloadError? {
+    static func failure<Failure: Error>(_ body: () throws(Failure) -> Void) -> Failure? {
         do {
             try body()
             return nil
@@ -68,8 +68,8 @@ struct RegistryAttackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = try MaliciousRegistry(mode: "endless-error", model: TestData.model("bird.tflite"))
         defer { registry.stop() }
-        var downloader = RemoteModelDownloader(cache: RemoteModelCache(root: folder.appendingPathComponent("c").path))
-        downloader.lowSpeedTime = 5
+        var downloader = ModelDownloader(cache: ModelCache(root: folder.appendingPathComponent("c").path))
+        downloader.settings.lowSpeedTime = 5
         let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: registry.base, name: "birds"))
         // Before the fix the body was read until the server stopped, that is never: 20 s is the test's own limit.
         let start = Date()
@@ -81,8 +81,8 @@ struct RegistryAttackTests {
         #expect(Date().timeIntervalSince(start) < 10)
 
         var client = RegistryClient(registry: registry.base)
-        client.lowSpeedTime = 5
-        let listed = Self.failure { () throws(ModelDownloadError) in _ = try client.list() }
+        client.settings.lowSpeedTime = 5
+        let listed = Self.failure { () throws(RegistryRequestError) in _ = try client.list() }
         #expect(listed?.reason == .httpStatus(500), "\(String(describing: listed))")
         #expect(Date().timeIntervalSince(start) < 20)
     }
@@ -94,12 +94,12 @@ struct RegistryAttackTests {
         let file = TestData.model("bird.tflite")
         let registry = try MaliciousRegistry(mode: "oversized-blob", model: file)
         defer { registry.stop() }
-        let cache = RemoteModelCache(root: folder.appendingPathComponent("c").path)
+        let cache = ModelCache(root: folder.appendingPathComponent("c").path)
         let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: registry.base, name: "birds"))
         let announced = Int64(try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int)
         var received: Int64 = 0
         let error = Self.failure { () throws(ModelDownloadError) in
-            _ = try RemoteModelDownloader(cache: cache).download(
+            _ = try ModelDownloader(cache: cache).download(
                 model,
                 progress: { completed, _ in
                     received = max(received, completed)
@@ -119,7 +119,7 @@ struct RegistryAttackTests {
     @Test("download.partial is a symbolic link to a file elsewhere: the file is not written, the model is installed")
     func symlinkedPartialFile() throws {
         try Self.withRegistry { setup in
-            let cache = RemoteModelCache(root: setup.path("cache"))
+            let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
             let sha256 = try Self.sha256(TestData.model("bird.tflite"))
@@ -136,7 +136,7 @@ struct RegistryAttackTests {
             try FileManager.default.createSymbolicLink(
                 atPath: folder + "/download.partial", withDestinationPath: victim)
 
-            let installed = try RemoteModelDownloader(cache: cache).download(model)
+            let installed = try ModelDownloader(cache: cache).download(model)
             // Before the fix the rest of the model was appended to the victim's file (a 206 from its length on).
             #expect(Self.contents(victim) == "the victim's own file\n")
             #expect(installed.sha256 == sha256)
@@ -148,7 +148,7 @@ struct RegistryAttackTests {
     @Test("download.partial is a FIFO: removed and downloaded again, without waiting for a writer")
     func fifoPartialFile() throws {
         try Self.withRegistry { setup in
-            let cache = RemoteModelCache(root: setup.path("cache"))
+            let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
             let sha256 = try Self.sha256(TestData.model("bird.tflite"))
@@ -176,7 +176,7 @@ struct RegistryAttackTests {
             rescue.start()
             defer { finished.withLock { $0 = true } }
             let start = Date()
-            let installed = try RemoteModelDownloader(cache: cache).download(model)
+            let installed = try ModelDownloader(cache: cache).download(model)
             #expect(Date().timeIntervalSince(start) < 15)
             #expect(installed.sha256 == sha256)
             #expect(!FileManager.default.fileExists(atPath: folder + "/download.partial"))
@@ -186,10 +186,10 @@ struct RegistryAttackTests {
     @Test("model.json names a file outside its folder: nothing outside is deleted when a new version is installed")
     func modelRecordOutsideItsFolder() throws {
         try Self.withRegistry { setup in
-            let cache = RemoteModelCache(root: setup.path("cache"))
+            let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
-            let downloader = RemoteModelDownloader(cache: cache)
+            let downloader = ModelDownloader(cache: cache)
             _ = try downloader.download(model)
             // <test folder>/cache/remote/<key>/../../../victim is <test folder>/victim; the NUL ends the C path
             // before ".tflite".
@@ -219,7 +219,7 @@ struct RegistryAttackTests {
         try FileManager.default.createSymbolicLink(
             atPath: root + "/client-id.\(getpid()).new", withDestinationPath: victim)
 
-        let id = try RemoteModelCache(root: root).clientID()
+        let id = try ModelCache(root: root).clientID()
         #expect(id.count == 32)
         #expect(Self.contents(victim) == "keep me")
         #expect(!Self.isSymbolicLink(root + "/client-id"))
@@ -233,14 +233,14 @@ struct RegistryAttackTests {
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds", readToken: token))
             let downloaded = Self.failure { () throws(ModelDownloadError) in
-                _ = try RemoteModelDownloader(cache: RemoteModelCache(root: setup.path("cache"))).download(model)
+                _ = try ModelDownloader(cache: ModelCache(root: setup.path("cache"))).download(model)
             }
             guard case .invalidSource(let detail) = downloaded?.reason else {
                 Issue.record("expected the token refused, got \(String(describing: downloaded))")
                 return
             }
             #expect(detail.contains("token") && !detail.contains("lvr_0123"))
-            let listed = Self.failure { () throws(ModelDownloadError) in
+            let listed = Self.failure { () throws(RegistryRequestError) in
                 _ = try RegistryClient(registry: setup.server.base, token: token + "\r").list()
             }
             guard case .invalidSource = listed?.reason else {
@@ -258,7 +258,7 @@ struct RegistryAttackTests {
         let log = folder.appendingPathComponent("requests.log").path
         let server = try MaliciousRegistry(mode: "record", model: file, log: log)
         defer { server.stop() }
-        let cache = RemoteModelCache(root: folder.appendingPathComponent("cache").path)
+        let cache = ModelCache(root: folder.appendingPathComponent("cache").path)
         let url = server.base + "/bird.tflite"
         let model = CustomRemoteModel(remoteModelSource: URLModelSource(url: url))
         let modelFolder = cache.folder(of: model)
@@ -268,7 +268,7 @@ struct RegistryAttackTests {
         try Data(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(1000))
             .write(to: URL(fileURLWithPath: modelFolder + "/download.partial"))
 
-        let installed = try RemoteModelDownloader(cache: cache).download(model)
+        let installed = try ModelDownloader(cache: cache).download(model)
         #expect(installed.sha256 == (try Self.sha256(file)))
         let requests = Self.contents(log) ?? ""
         #expect(requests.contains("GET /bird.tflite"))
@@ -279,7 +279,7 @@ struct RegistryAttackTests {
     @Test("A download cancelled while another process holds the model's lock ends within about a second")
     func cancelWhileAnotherProcessHoldsTheLock() throws {
         try Self.withRegistry { setup in
-            let cache = RemoteModelCache(root: setup.path("cache"))
+            let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
             let folder = cache.folder(of: model)
@@ -303,7 +303,7 @@ struct RegistryAttackTests {
 
             let start = Date()
             let error = Self.failure { () throws(ModelDownloadError) in
-                _ = try RemoteModelDownloader(cache: cache).download(
+                _ = try ModelDownloader(cache: cache).download(
                     model, isCancelled: { Date().timeIntervalSince(start) > 1 })
             }
             #expect(error?.reason == .cancelled, "\(String(describing: error))")

@@ -105,8 +105,8 @@ struct RegistryCDNTests {
         let sha256 = SHA256Digest.hex(of: bird)
         let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: setup.nginx.base, name: "birds"))
         for device in ["a", "b"] {
-            let cache = RemoteModelCache(root: setup.folder.appendingPathComponent("device-\(device)").path)
-            let installed = try RemoteModelDownloader(cache: cache).download(model, clientID: device)
+            let cache = ModelCache(root: setup.folder.appendingPathComponent("device-\(device)").path)
+            let installed = try ModelDownloader(cache: cache).download(model, clientID: device)
             #expect(installed.version == 1)
             #expect(try Data(contentsOf: URL(fileURLWithPath: installed.path)) == Data(bird))
         }
@@ -135,10 +135,10 @@ struct RegistryCDNTests {
         let readToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let model = CustomRemoteModel(
             remoteModelSource: RegistryModelSource(registry: setup.nginx.base, name: "secret", readToken: readToken))
-        let cache = RemoteModelCache(root: setup.folder.appendingPathComponent("device").path)
+        let cache = ModelCache(root: setup.folder.appendingPathComponent("device").path)
         var failure: ModelDownloadError?
         do {
-            _ = try RemoteModelDownloader(cache: cache).download(model)
+            _ = try ModelDownloader(cache: cache).download(model)
         } catch {
             failure = error
         }

@@ -389,11 +389,11 @@ struct RegistryCLITests {
                     "publish", "--registry", setup.server.base, "--token-file", setup.tokenFile, "birds",
                     TestData.model("bird.tflite"),
                 ]).status == 0)
-            let cache = RemoteModelCache(root: setup.cache)
+            let cache = ModelCache(root: setup.cache)
             unsetenv("LITEVISION_REGISTRY")
             let unconfigured = CustomRemoteModel(remoteModelSource: FirebaseModelSource(name: "birds"))
             do throws(ModelDownloadError) {
-                _ = try RemoteModelDownloader(cache: cache).download(unconfigured)
+                _ = try ModelDownloader(cache: cache).download(unconfigured)
                 Issue.record("a download without a registry succeeded")
             } catch {
                 guard case .invalidSource(let detail) = error.reason else {
@@ -409,7 +409,7 @@ struct RegistryCLITests {
                 model
                     == CustomRemoteModel(
                         remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds")))
-            let installed = try RemoteModelDownloader(cache: cache).download(model)
+            let installed = try ModelDownloader(cache: cache).download(model)
             #expect(installed.sha256 == Self.birdSHA256 && installed.version == 1)
         }
     }

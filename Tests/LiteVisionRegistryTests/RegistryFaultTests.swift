@@ -80,9 +80,9 @@ struct RegistryFaultTests {
         try Self.withSetup { setup in
             let large = try Self.largeModel(in: setup.folder)
             try setup.publish("large", large)
-            let cache = RemoteModelCache(root: setup.folder.appendingPathComponent("cache").path)
-            var downloader = RemoteModelDownloader(cache: cache)
-            downloader.lowSpeedTime = 5
+            let cache = ModelCache(root: setup.folder.appendingPathComponent("cache").path)
+            var downloader = ModelDownloader(cache: cache)
+            downloader.settings.lowSpeedTime = 5
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "large"))
             let server = setup.server
@@ -152,7 +152,7 @@ struct RegistryFaultTests {
             let manager = ModelManager.modelManager()  // the default cache, as labelers read it
             let recorder = Recorder(manager)
             let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: proxy.base, name: "birds"))
-            defer { _ = try? RemoteModelCache().delete(model) }
+            defer { _ = try? ModelCache().delete(model) }
 
             manager.download(model, conditions: ModelDownloadConditions())
             #expect(recorder.wait(for: 1).map(\.name) == [.mlkitModelDownloadDidSucceed])
@@ -179,7 +179,7 @@ struct RegistryFaultTests {
             while deleted.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             #expect(deleted.withLock { $0 } != nil)
             #expect(!manager.isModelDownloaded(model))
-            #expect(!FileManager.default.fileExists(atPath: RemoteModelCache().folder(of: model)))
+            #expect(!FileManager.default.fileExists(atPath: ModelCache().folder(of: model)))
         }
     }
 
@@ -187,10 +187,10 @@ struct RegistryFaultTests {
     func specificFailures() throws {
         try Self.withSetup { setup in
             try setup.publish("secret", TestData.model("bird.tflite"), extra: ["--private"])
-            let cache = RemoteModelCache(root: setup.folder.appendingPathComponent("cache").path)
-            var downloader = RemoteModelDownloader(cache: cache)
-            downloader.lowSpeedTime = 3
-            downloader.connectTimeout = 3
+            let cache = ModelCache(root: setup.folder.appendingPathComponent("cache").path)
+            var downloader = ModelDownloader(cache: cache)
+            downloader.settings.lowSpeedTime = 3
+            downloader.settings.connectTimeout = 3
             func reason(_ registry: String, _ name: String, token: String? = nil) -> (ModelDownloadError?, Double) {
                 let start = Date()
                 let model = CustomRemoteModel(
@@ -244,11 +244,11 @@ struct RegistryFaultTests {
                 "/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
             try #require(mounted.status == 0, "the test mounts a 1 MB tmpfs (it runs as root): \(mounted.errors)")
             defer { _ = try? Executables.run("/usr/bin/env", ["umount", "-l", mountPoint]) }
-            let cache = RemoteModelCache(root: mountPoint)
+            let cache = ModelCache(root: mountPoint)
             let model = CustomRemoteModel(
                 remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
             let full = Self.failure { () throws(ModelDownloadError) in
-                _ = try RemoteModelDownloader(cache: cache).download(model)
+                _ = try ModelDownloader(cache: cache).download(model)
             }
             guard case .noSpace = full?.reason else {
                 Issue.record("full disk: \(String(describing: full))")
@@ -261,7 +261,7 @@ struct RegistryFaultTests {
             let remounted = try Executables.run("/usr/bin/env", ["mount", "-o", "remount,ro", mountPoint])
             try #require(remounted.status == 0, "\(remounted.errors)")
             let readOnly = Self.failure { () throws(ModelDownloadError) in
-                _ = try RemoteModelDownloader(cache: RemoteModelCache(root: mountPoint + "/models")).download(model)
+                _ = try ModelDownloader(cache: ModelCache(root: mountPoint + "/models")).download(model)
             }
             guard case .fileSystem(_, let detail) = readOnly?.reason else {
                 Issue.record("read-only: \(String(describing: readOnly))")

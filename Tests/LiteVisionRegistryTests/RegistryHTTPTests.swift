@@ -101,7 +101,7 @@ struct RegistryHTTPTests {
             let model = CustomRemoteModel(
                 remoteModelSource: URLModelSource(
                     url: server.base + (info["servedBlob"] as? String ?? ""), sha256: sha256))
-            let installed = try RemoteModelDownloader(cache: RemoteModelCache(root: cache.path)).download(model)
+            let installed = try ModelDownloader(cache: ModelCache(root: cache.path)).download(model)
             #expect(try Data(contentsOf: URL(fileURLWithPath: installed.path)) == Self.bird)
         }
     }

@@ -95,7 +95,7 @@ extension RegistryPostgresTests {
 
         let cache = TestData.temporaryDirectory("fleet-client")
         defer { try? FileManager.default.removeItem(at: cache) }
-        var downloader = RemoteModelDownloader(cache: RemoteModelCache(root: cache.path))
+        var downloader = ModelDownloader(cache: ModelCache(root: cache.path))
         downloader.isBackground = true  // waits out a cut transfer and resumes it
         downloader.backgroundTimeLimit = 120
         let model = CustomRemoteModel(

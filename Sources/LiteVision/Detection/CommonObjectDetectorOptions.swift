@@ -116,6 +116,16 @@ public class CommonObjectDetectorOptions: @unchecked Sendable {
         set { self[setting: \.modelDirectory] = newValue }
     }
 
+    /// The model cache folder (LiteVision addition): where a built-in model found in no other folder is
+    /// downloaded to, and where the downloaded copy of a remote classifier is read from (the folder given to
+    /// `ModelManager(cacheFolder:)` or `litevision models download --cache`). When unset (`nil`), the defaults:
+    /// built-in models in `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set), remote models in
+    /// `LITEVISION_MODEL_CACHE`, else the same folder.
+    public var modelCacheFolder: String? {
+        get { self[setting: \.modelCacheFolder] }
+        set { self[setting: \.modelCacheFolder] = newValue }
+    }
+
     /// Whether a built-in model found in no folder is downloaded from its official URL (or
     /// `LITEVISION_MODEL_BASE_URL`) into the cache, verified by its SHA-256 (LiteVision addition). Default true.
     public var allowsModelDownload: Bool {

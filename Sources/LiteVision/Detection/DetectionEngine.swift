@@ -33,10 +33,10 @@ final class DetectionEngine: Sendable {
             detectorModel = LocalModel(path: try Self.builtIn(.objectLocalizer, options))
         }
         detector = try DetectorModel(
-            try Self.resolve(.local(detectorModel)), settings: settings,
+            try Self.resolve(.local(detectorModel), options), settings: settings,
             layout: options.detectorOutputLayout, labelOffset: options.detectorLabelOffset)
         if let classifierModel = options.classifier, options.shouldEnableClassification {
-            let classifier = try ClassifierModel(try Self.resolve(classifierModel), settings: settings)
+            let classifier = try ClassifierModel(try Self.resolve(classifierModel, options), settings: settings)
             let filter = LabelFilter(
                 threshold: options.classificationConfidenceThreshold?.floatValue,
                 maxCount: options.maxPerObjectLabelCount, metadataThreshold: classifier.metadataThreshold)
@@ -46,7 +46,7 @@ final class DetectionEngine: Sendable {
         } else if options.shouldEnableClassification {
             let labeler = LocalModel(path: try Self.builtIn(.objectLabeler, options))
             classification = ObjectClassification(
-                classifier: try ClassifierModel(try Self.resolve(.local(labeler)), settings: settings),
+                classifier: try ClassifierModel(try Self.resolve(.local(labeler), options), settings: settings),
                 kind: .coarse)
             maxLabels = 1
             labelThreshold = 0
@@ -59,9 +59,11 @@ final class DetectionEngine: Sendable {
         session = Mutex(StreamSession(options: trackerOptions))
     }
 
-    private static func resolve(_ model: ModelReference) throws(VisionError) -> ResolvedModel {
+    private static func resolve(
+        _ model: ModelReference, _ options: DetectorConfiguration
+    ) throws(VisionError) -> ResolvedModel {
         do {
-            return try model.resolve()
+            return try model.resolve(cache: ModelCache(folder: options.modelCacheFolder))
         } catch {
             throw VisionError(error)
         }
@@ -71,6 +73,8 @@ final class DetectionEngine: Sendable {
         do {
             return try ModelCatalog.path(
                 of: model, modelDirectory: options.modelDirectory,
+                downloader: ModelDownloader(
+                    cache: ModelCache(root: options.modelCacheFolder ?? ModelCatalog.cacheFolder)),
                 allowDownload: options.allowsModelDownload)
         } catch {
             throw VisionError(error)

@@ -15,6 +15,9 @@ struct DetectorConfiguration: Sendable {
     var classificationInterval = 5
     var modelDirectory: String?
     var allowsModelDownload = true
+    /// The model cache: built-in models downloaded into it, a remote classifier's copy read from it; nil for the
+    /// defaults.
+    var modelCacheFolder: String?
     var processing = ProcessingOptions()
 
     /// Custom classification (``CustomObjectDetectorOptions``): the classifier, `nil` for the base options.

@@ -67,6 +67,14 @@ public final class CustomImageLabelerOptions: Sendable {
         set { state.withLock { $0.maxResultCount = newValue } }
     }
 
+    /// The model cache folder holding the downloaded copy of a remote model (LiteVision addition): the folder
+    /// given to `ModelManager(cacheFolder:)` or to `litevision models download --cache`. When unset (`nil`),
+    /// the default cache: `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set).
+    public var modelCacheFolder: String? {
+        get { state.withLock { $0.modelCacheFolder } }
+        set { state.withLock { $0.modelCacheFolder = newValue } }
+    }
+
     /// Which locale's label file to use when the model's metadata has several (LiteVision addition):
     /// the file whose locale matches, else the one without a locale. Defaults to English.
     public var labelLocale: String {

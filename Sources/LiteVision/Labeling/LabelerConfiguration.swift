@@ -7,5 +7,7 @@ struct LabelerConfiguration: Sendable {
     var confidenceThreshold: NSNumber?
     var maxResultCount: Int?
     var labelLocale = "en"
+    /// The model cache holding the remote model's downloaded copy; nil for the default one.
+    var modelCacheFolder: String?
     var processing = ProcessingOptions()
 }

@@ -15,7 +15,7 @@ final class LabelerEngine: Sendable {
         Runtime.startLoading(libraryPath: configuration.processing.runtimeLibraryPath)
         let model: ResolvedModel
         do {
-            model = try configuration.model.resolve()
+            model = try configuration.model.resolve(cache: ModelCache(folder: configuration.modelCacheFolder))
         } catch {
             throw VisionError(error)
         }

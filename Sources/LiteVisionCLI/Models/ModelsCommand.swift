@@ -2,6 +2,7 @@ import ArgumentParser
 import LiteVisionCommandSupport
 import FoundationEssentials
 import LiteVision
+import LiteVisionModelStore
 
 /// `litevision models`: a LiteVision model registry's models, from the client side.
 struct ModelsCommand: ParsableCommand {
@@ -40,7 +41,7 @@ struct RegistryModel: Decodable {
 
 extension ModelsCommand {
     /// Runs a registry request: the answer, or the error printed and exit status 1.
-    static func request<T>(_ body: () throws(ModelDownloadError) -> T) throws -> T {
+    static func request<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
         do {
             return try body()
         } catch {
@@ -95,7 +96,7 @@ struct ModelsPublishCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
+        let answer = try ModelsCommand.request { () throws(RegistryRequestError) in
             try client.publish(name, file: model, isPrivate: `private`)
         }
         if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
@@ -115,7 +116,7 @@ struct ModelsListCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        let answer = try ModelsCommand.request { () throws(ModelDownloadError) in try client.list() }
+        let answer = try ModelsCommand.request { () throws(RegistryRequestError) in try client.list() }
         if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
         struct Listing: Decodable { var models: [RegistryModel] }
         let listing = try ModelsCommand.decode(Listing.self, answer)
@@ -142,7 +143,7 @@ struct ModelsInfoCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
+        let answer = try ModelsCommand.request { () throws(RegistryRequestError) in
             try client.info(name, clientID: clientID)
         }
         if json { return Console.output(.json(String(decoding: answer, as: UTF8.self))) }
@@ -170,7 +171,7 @@ struct ModelsDeleteCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        try ModelsCommand.request { () throws(ModelDownloadError) in try client.delete(name, version: version) }
+        try ModelsCommand.request { () throws(RegistryRequestError) in try client.delete(name, version: version) }
         Console.output("deleted \(name) version \(version)")
     }
 }
@@ -190,7 +191,7 @@ struct ModelsPromoteCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
+        let answer = try ModelsCommand.request { () throws(RegistryRequestError) in
             try client.promote(name, version: version)
         }
         Console.output(ModelsCommand.line(try ModelsCommand.decode(RegistryModel.self, answer)))
@@ -224,7 +225,7 @@ struct ModelsRolloutCommand: ParsableCommand {
 
     func run() throws {
         let client = try connection.client()
-        let answer = try ModelsCommand.request { () throws(ModelDownloadError) in
+        let answer = try ModelsCommand.request { () throws(RegistryRequestError) in
             try client.rollout(name, version: version, percent: percent)
         }
         Console.output(ModelsCommand.line(try ModelsCommand.decode(RegistryModel.self, answer)))

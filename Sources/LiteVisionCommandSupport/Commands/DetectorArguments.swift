@@ -108,6 +108,7 @@ package struct DetectorArguments: ParsableArguments {
         let options: CommonObjectDetectorOptions
         if let remoteModel {
             options = customOptions(CustomObjectDetectorOptions(remoteModel: remoteModel))
+            options.modelCacheFolder = remote.cache
         } else if let model {
             options = customOptions(
                 CustomObjectDetectorOptions(

@@ -122,6 +122,7 @@ package struct LabelArguments: ParsableArguments {
         let options: CustomImageLabelerOptions
         if let remoteModel = try remote.prepare() {
             options = CustomImageLabelerOptions(remoteModel: remoteModel)
+            options.modelCacheFolder = remote.cache
         } else if let model, model.hasSuffix(".json") {
             options = CustomImageLabelerOptions(localModel: LocalModel(manifestPath: model))
         } else if let model, let labels {

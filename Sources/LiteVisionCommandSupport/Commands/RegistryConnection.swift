@@ -81,19 +81,19 @@ package struct RegistryConnection: ParsableArguments {
     }
 
     /// The trusted certificates: `--cacert`, else `LITEVISION_CA_FILE`.
-    package var caFile: String? { cacert ?? RemoteModelDownloader.configuredCAFile }
+    package var caFile: String? { cacert ?? TransferSettings.configuredCAFile }
 
     /// A client of the registry with these options.
     package func client() throws -> RegistryClient {
         var client = RegistryClient(registry: try address(), token: try token(), caFile: caFile)
-        client.requestDeadline = requestTimeout
+        client.settings.requestDeadline = requestTimeout
         return client
     }
 
     /// `downloader` with the certificates and time limits of these options.
-    package func configure(_ downloader: inout RemoteModelDownloader) {
-        downloader.caFile = caFile
-        downloader.requestDeadline = requestTimeout
-        downloader.downloadDeadline = downloadTimeout
+    package func configure(_ downloader: inout ModelDownloader) {
+        downloader.settings.caFile = caFile
+        downloader.settings.requestDeadline = requestTimeout
+        downloader.settings.downloadDeadline = downloadTimeout
     }
 }

@@ -21,26 +21,33 @@ package struct RemoteModelArguments: ParsableArguments {
         name: .long, help: "The model cache folder (default: LITEVISION_MODEL_CACHE, else ~/.cache/litevision/models).")
     package var cache: String?
 
-    /// The remote model, downloaded; nil without `--remote-model`. When the registry cannot be asked now (a
-    /// failure time can cure: ``RemoteModelDownloader/isTransient(_:)``, the same rule background downloads
-    /// retry by) but a version is installed, that version is used and a warning says so on standard error
-    /// (ML Kit's pattern: the last downloaded model keeps working offline). Other failures are printed and turn
-    /// into exit status 2.
+    /// The remote model, downloaded; nil without `--remote-model`. Its copy is in the `--cache` folder, which the
+    /// caller gives to the options (`modelCacheFolder`). When the registry cannot be asked now but a version is
+    /// installed, that version is used and a warning says so on standard error
+    /// (``ModelDownloader/downloadOrUseInstalled(_:clientID:progress:isCancelled:)``). Other failures are printed
+    /// and turn into exit status 2.
     package func prepare() throws -> CustomRemoteModel? {
         guard let remoteModel else { return nil }
         try Self.checkCache(cache)
-        if let cache { setenv("LITEVISION_MODEL_CACHE", cache, 1) }  // where the labeler looks for the copy
         let model = try Self.model(named: remoteModel, connection: connection)
-        if case .failure(let error) = Self.download(model, connection: connection, cache: cache, clientID: nil) {
-            let installed = (cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache()).installed(model)
-            guard let installed, RemoteModelDownloader.isTransient(error.reason) else {
-                Console.error("litevision: \(error)")
-                throw ExitCode(2)
-            }
+        var downloader = ModelDownloader(cache: ModelCache(folder: cache))
+        connection.configure(&downloader)
+        let progress = DownloadProgress(label: "downloading \(model.name)")
+        let outcome = Result { () throws(ModelDownloadError) in
+            try downloader.downloadOrUseInstalled(model, progress: progress.update)
+        }
+        progress.finish()
+        switch outcome {
+        case .failure(let error):
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        case .success((let installed, let offline?)):
             let version = installed.version.map { "version \($0)" } ?? "the copy"
             Console.error(
-                "litevision: warning: using \(version) of \(remoteModel) already downloaded (sha256 \(installed.sha256)), since \(error.cause)"
+                "litevision: warning: using \(version) of \(remoteModel) already downloaded (sha256 \(installed.sha256)), since \(offline.cause)"
             )
+        case .success:
+            break
         }
         return model
     }
@@ -66,9 +73,9 @@ package struct RemoteModelArguments: ParsableArguments {
     /// `connection`, with a progress bar on a terminal.
     package static func download(
         _ model: CustomRemoteModel, connection: RegistryConnection, cache: String?, clientID: String?,
-        configure: (inout RemoteModelDownloader) -> Void = { _ in }
+        configure: (inout ModelDownloader) -> Void = { _ in }
     ) -> Result<InstalledModel, ModelDownloadError> {
-        var downloader = RemoteModelDownloader(cache: cache.map { RemoteModelCache(root: $0) } ?? RemoteModelCache())
+        var downloader = ModelDownloader(cache: ModelCache(folder: cache))
         connection.configure(&downloader)
         configure(&downloader)
         let progress = DownloadProgress(label: "downloading \(model.name)")

@@ -1,34 +1,50 @@
 import FoundationEssentials
 import LiteVisionSystem
 
-/// The downloaded copies of remote models on this machine: one folder per model under
-/// `<cache>/remote/<key>/`, where `<cache>` is `LITEVISION_MODEL_CACHE`, else `$XDG_CACHE_HOME/litevision/models`,
-/// else `~/.cache/litevision/models`.
+/// The downloaded copies of models on this machine: the one reader and writer of the cache's format. Remote
+/// models have one folder each under `<cache>/remote/<key>/`, where `<cache>` is `LITEVISION_MODEL_CACHE`, else
+/// `$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`; built-in models are kept as
+/// `<cache>/<file name>` once downloaded (their transfer goes through a remote folder, removed afterwards).
 ///
 /// A folder holds the installed version as `<sha256>.tflite` and `model.json`, the record naming it. Installing
 /// a version writes its file completely, then replaces `model.json` atomically: that rename is the moment the
 /// new version becomes the model, so a crash at any point leaves either the previous version or the new one,
 /// never a mix. An interrupted download waits in `download.partial` with `download.json` (what it is a part of)
 /// and is resumed by the next download of the same model, in this process or another.
-package struct RemoteModelCache: Sendable {
+package struct ModelCache: Sendable {
     /// The cache folder (remote models live in its `remote/` subfolder).
     package let root: String
 
     /// A cache in `root`, by default the one described above.
-    package init(root: String = RemoteModelCache.defaultRoot) {
+    package init(root: String = ModelCache.defaultRoot) {
         self.root = root
     }
 
-    /// `LITEVISION_MODEL_CACHE`, else the built-in models' cache folder.
+    /// The cache in `folder`, or the default one (``defaultRoot``) when nil.
+    package init(folder: String?) {
+        self.root = folder ?? Self.defaultRoot
+    }
+
+    /// `LITEVISION_MODEL_CACHE`, else the built-in models' cache folder: the one place the setting is read.
     package static var defaultRoot: String {
         let configured = ProcessInfo.processInfo.environment["LITEVISION_MODEL_CACHE"] ?? ""
         return configured.isEmpty ? ModelCatalog.cacheFolder : configured
     }
 
+    /// The folder holding every remote model's folder.
+    package var remoteFolder: String { (root.hasSuffix("/") ? root : root + "/") + "remote" }
+
     /// The folder of `model`.
     package func folder(of model: RemoteModel) -> String {
-        (root.hasSuffix("/") ? root : root + "/") + "remote/" + model.cacheKey
+        remoteFolder + "/" + model.cacheKey
     }
+
+    /// The file of an interrupted download in `folder`, kept to be resumed.
+    static func partialPath(in folder: String) -> String { folder + "/download.partial" }
+    /// What the bytes of ``partialPath(in:)`` are a part of.
+    static func partialRecordPath(in folder: String) -> String { folder + "/download.json" }
+    /// The record naming the installed version, in `folder`.
+    static func recordPath(in folder: String) -> String { folder + "/model.json" }
 
     /// The installed version of `model`, if there is one whose file is present.
     package func installed(_ model: RemoteModel) -> InstalledModel? {
@@ -43,13 +59,62 @@ package struct RemoteModelCache: Sendable {
     /// be 64 lowercase hexadecimal digits, since the file's path is made from it (a record naming
     /// `../../somewhere` is ignored, and what it names is never opened or deleted).
     static func record(in folder: String) -> InstalledModel.Record? {
-        guard let bytes = try? FileContents.read(atPath: folder + "/model.json", maximumSize: 1 << 16),
+        guard let bytes = try? FileContents.read(atPath: recordPath(in: folder), maximumSize: 1 << 16),
             let record = try? JSONDecoder().decode(InstalledModel.Record.self, from: Data(bytes)),
             record.sha256.utf8.count == 64,
             record.sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }), record.size >= 0
         else { return nil }
         return record
     }
+
+    /// Makes the verified file at `path` (in `folder`) the installed version described by `record`: renamed to
+    /// `<sha256>.tflite`, then named by `model.json`, replaced atomically (the commit point); the previous
+    /// version's file is removed afterwards. On failure the previous version stays the model.
+    static func commit(
+        _ path: String, as record: InstalledModel.Record, in folder: String
+    ) throws(TransferProblem) -> InstalledModel {
+        let installed = InstalledModel(folder: folder, record: record)
+        let previous = Self.record(in: folder)
+        guard rename(path, installed.path) == 0 else {
+            throw TransferProblem(.fileSystem(path: installed.path, detail: errorDescription(errno)))
+        }
+        let digest = record.sha256
+        do {
+            // The commit point: from this rename on, the new version is the model.
+            try AtomicFile.write(Array(try JSONEncoder().encode(record)), to: recordPath(in: folder))
+        } catch let error as SystemError {
+            if previous?.sha256 != digest { unlink(installed.path) }
+            throw TransferProblem(
+                error.code == ENOSPC ? .noSpace(path: error.path) : .fileSystem(path: error.path, detail: error.reason))
+        } catch {
+            if previous?.sha256 != digest { unlink(installed.path) }
+            throw TransferProblem(.fileSystem(path: recordPath(in: folder), detail: "\(error)"))
+        }
+        if let previous, previous.sha256 != digest { unlink(folder + "/" + previous.sha256 + ".tflite") }
+        return installed
+    }
+
+    /// The path a built-in model is kept at in this cache.
+    package func path(of model: BuiltInModel) -> String {
+        (root.hasSuffix("/") ? root : root + "/") + model.rawValue
+    }
+
+    /// Moves the freshly installed copy of a built-in model to ``path(of:)`` and empties its transfer folder (the
+    /// caller holds the folder's lock and removes it on release).
+    static func adopt(_ installed: InstalledModel, as path: String) throws(TransferProblem) {
+        guard rename(installed.path, path) == 0 else {
+            throw TransferProblem(.fileSystem(path: path, detail: errorDescription(errno)))
+        }
+        unlink(recordPath(in: installed.folder))
+    }
+
+    /// Whether `folder` holds bytes of an interrupted download worth resuming.
+    static func hasPartialBytes(in folder: String) -> Bool {
+        ((try? FileContents.requireRegularFile(atPath: partialPath(in: folder))) ?? 0) > 0
+    }
+
+    /// The files a download may leave in a model's folder, besides its lock.
+    static let transferFiles = ["download.partial", "download.json", "model.json"]
 
     /// This cache's client id: 32 random hexadecimal digits made on first use and kept in `<cache>/client-id`,
     /// so that a registry's staged rollout gives this machine the same version every time.
@@ -104,32 +169,4 @@ package struct RemoteModelCache: Sendable {
         }
         rmdir(folder)
     }
-}
-
-/// A version of a remote model installed in the cache.
-package struct InstalledModel: Sendable, Equatable {
-    /// What `model.json` says.
-    struct Record: Codable, Equatable {
-        var url: String
-        var sha256: String
-        var size: Int
-        var etag: String?
-        /// The registry's version number, for a model from a registry.
-        var version: Int? = nil
-    }
-
-    /// The model's folder in the cache.
-    package let folder: String
-    let record: Record
-
-    /// The model file.
-    package var path: String { folder + "/" + record.sha256 + ".tflite" }
-    /// Its SHA-256.
-    package var sha256: String { record.sha256 }
-    /// Its size in bytes.
-    package var size: Int { record.size }
-    /// The server's `ETag` for it, if the server sent one.
-    package var etag: String? { record.etag }
-    /// Its version number on the registry it came from (nil for a model from a plain address).
-    package var version: Int? { record.version }
 }

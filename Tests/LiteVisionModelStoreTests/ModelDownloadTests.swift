@@ -70,7 +70,7 @@ struct ModelDownloadTests {
             let empty = TestData.temporaryDirectory("no-models")
             defer { try? FileManager.default.removeItem(at: empty) }
             let downloader = ModelDownloader(
-                cacheFolder: cache.appendingPathComponent("nested/models").path,
+                cache: ModelCache(root: cache.appendingPathComponent("nested/models").path),
                 baseURL: server.base("ok"))
             #expect(
                 downloader.url(of: Self.localizer) == "http://127.0.0.1:\(server.port)/ok/\(Self.localizer.rawValue)")
@@ -80,10 +80,10 @@ struct ModelDownloadTests {
             } else {
                 path = try downloader.download(Self.localizer)
             }
-            #expect(path == downloader.cacheFolder + "/" + Self.localizer.rawValue)
+            #expect(path == downloader.cache.root + "/" + Self.localizer.rawValue)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(SHA256Digest.hex(of: bytes) == Self.localizer.sha256)
-            #expect(Self.files(in: URL(fileURLWithPath: downloader.cacheFolder)) == [Self.localizer.rawValue])
+            #expect(Self.files(in: URL(fileURLWithPath: downloader.cache.root)) == [Self.localizer.rawValue])
 
             // Found in the cache from now on, even with the server gone.
             server.stop()
@@ -95,7 +95,7 @@ struct ModelDownloadTests {
 
             let options = ObjectDetectorOptions()
             options.detectorMode = .singleImage
-            options.modelDirectory = downloader.cacheFolder
+            options.modelDirectory = downloader.cache.root
             let detector = try ObjectDetector(options: options)
             let objects = try detector.results(in: try VisionImage(contentsOfFile: TestData.image("pets.jpg")))
             #expect(objects.count == 1)
@@ -105,7 +105,7 @@ struct ModelDownloadTests {
     @Test("Redirects are followed")
     func redirect() throws {
         try Self.withServer { server, cache in
-            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("redirect"))
+            let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("redirect"))
             let path = try downloader.download(Self.localizer)
             #expect(Self.files(in: cache) == [Self.localizer.rawValue])
             #expect(FileManager.default.fileExists(atPath: path))
@@ -121,7 +121,7 @@ struct ModelDownloadTests {
             server.stop()
             try? FileManager.default.removeItem(at: cache)
         }
-        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
+        let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("ok"))
         let paths = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<4 { group.addTask { try downloader.download(Self.localizer) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -137,7 +137,7 @@ struct ModelDownloadTests {
         try Self.withServer { server, cache in
             let empty = TestData.temporaryDirectory("no-models")
             defer { try? FileManager.default.removeItem(at: empty) }
-            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("missing"))
+            let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("missing"))
             do {
                 _ = try ModelCatalog.path(of: Self.localizer, modelDirectory: empty.path, downloader: downloader)
                 Issue.record("no error")
@@ -165,7 +165,7 @@ struct ModelDownloadTests {
     @Test("A wrong file: hash mismatch with both hashes, nothing left in the cache")
     func wrongFile() throws {
         try Self.withServer([Self.localizer.rawValue: TestData.model("bird.tflite")]) { server, cache in
-            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
+            let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("ok"))
             let result = Self.failure { _ = try downloader.download(Self.localizer) }
             let birdHash = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"
             guard case .hashMismatch(let expected, let actual, _)? = result?.reason else {
@@ -178,24 +178,83 @@ struct ModelDownloadTests {
         }
     }
 
-    @Test("A server that closes mid-body: incomplete, nothing left in the cache")
+    @Test("A server that closes mid-body: incomplete, nothing at the model's path, the bytes kept to resume")
     func truncated() throws {
         try Self.withServer { server, cache in
-            let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("truncated"))
+            let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("truncated"))
             let result = Self.failure { _ = try downloader.download(Self.localizer) }
             guard case .incomplete? = result?.reason else {
                 Issue.record("unexpected \(String(describing: result))")
                 return
             }
-            #expect(Self.files(in: cache).isEmpty)
+            #expect(!Self.files(in: cache).contains(Self.localizer.rawValue))
+            #expect(Self.partialSize(downloader) == Self.localizerSize / 2)
+        }
+    }
+
+    /// The size of the localizer's file.
+    static var localizerSize: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: TestData.model(localizer.rawValue)))?[.size] as? Int) ?? -1
+    }
+
+    /// The bytes of the interrupted download of the localizer waiting in `downloader`'s cache, or nil.
+    static func partialSize(_ downloader: ModelDownloader) -> Int? {
+        let source = URLModelSource(url: downloader.url(of: localizer), sha256: localizer.sha256)
+        let folder = downloader.cache.folder(of: CustomRemoteModel(remoteModelSource: source))
+        return (try? FileManager.default.attributesOfItem(atPath: folder + "/download.partial"))?[.size] as? Int
+    }
+
+    @Test("A download cut mid-body is resumed by the next one: only the rest is fetched, then verified")
+    func resumedAfterCut() throws {
+        try Self.withServer { server, cache in
+            let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("flaky"))
+            let cut = Self.failure { _ = try downloader.download(Self.localizer) }
+            guard case .incomplete? = cut?.reason else {
+                Issue.record("the first transfer was not cut: \(String(describing: cut))")
+                return
+            }
+            let half = Self.localizerSize / 2
+            #expect(Self.partialSize(downloader) == half)
+            let path = try downloader.download(Self.localizer)
+            #expect(path == cache.path + "/" + Self.localizer.rawValue)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(SHA256Digest.hex(of: bytes) == Self.localizer.sha256)
+            let requests = server.requests
+            #expect(requests.count == 2)
+            #expect(requests.last?.contains("range=bytes=\(half)-") == true, "\(requests)")
+            #expect(Self.files(in: cache) == [Self.localizer.rawValue])
+        }
+    }
+
+    @Test("A download is cancelled within seconds; its bytes are kept and the next download resumes them")
+    func cancelled() throws {
+        try Self.withServer { server, cache in
+            var downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("stall"))
+            downloader.settings.lowSpeedTime = 120  // only the cancellation ends the stalled transfer
+            for expected in [1000, 2000] {
+                var received: Int64 = 0
+                let started = Date()
+                let result = Self.failure {
+                    _ = try downloader.download(
+                        Self.localizer, progress: { completed, _ in received = completed },
+                        isCancelled: { received >= Int64(expected) || Date().timeIntervalSince(started) > 20 })
+                }
+                #expect(result?.reason == .cancelled, "\(String(describing: result))")
+                #expect(Date().timeIntervalSince(started) < 10)
+                #expect(!Self.files(in: cache).contains(Self.localizer.rawValue))
+                #expect(Self.partialSize(downloader) == expected)
+            }
+            // The second transfer asked only for the bytes after the first 1000.
+            let requests = server.requests
+            #expect(requests.count == 2 && requests.last?.contains("range=bytes=1000-") == true, "\(requests)")
         }
     }
 
     @Test("Over the size limit: refused, nothing left in the cache")
     func sizeLimit() throws {
         try Self.withServer { server, cache in
-            var downloader = ModelDownloader(cacheFolder: cache.path, baseURL: server.base("ok"))
-            downloader.sizeLimit = 100_000
+            var downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("ok"))
+            downloader.settings.sizeLimit = 100_000
             let result = Self.failure { _ = try downloader.download(Self.localizer) }
             #expect(result?.reason == .tooLarge(limit: 100_000))
             #expect(Self.files(in: cache).isEmpty)
@@ -207,7 +266,7 @@ struct ModelDownloadTests {
         let cache = TestData.temporaryDirectory("model-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
         let base = "http://127.0.0.1:\(LoopbackModelServer.closedPort())"
-        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: base)
+        let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: base)
         let result = Self.failure { _ = try downloader.download(Self.localizer) }
         guard case .unreachable? = result?.reason else {
             Issue.record("unexpected \(String(describing: result))")
@@ -221,7 +280,8 @@ struct ModelDownloadTests {
     func otherProtocols() throws {
         let cache = TestData.temporaryDirectory("model-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let downloader = ModelDownloader(cacheFolder: cache.path, baseURL: "file://" + TestData.path("models"))
+        let downloader = ModelDownloader(
+            cache: ModelCache(root: cache.path), baseURL: "file://" + TestData.path("models"))
         let result = Self.failure { _ = try downloader.download(Self.localizer) }
         guard case .transfer? = result?.reason else {
             Issue.record("unexpected \(String(describing: result))")
@@ -230,12 +290,28 @@ struct ModelDownloadTests {
         #expect(Self.files(in: cache).isEmpty)
     }
 
+    @Test("The certificate file setting reaches built-in downloads: an unusable one is refused before any request")
+    func certificateFile() throws {
+        try Self.withServer { server, cache in
+            var downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: server.base("ok"))
+            downloader.settings.caFile = cache.path + "/no-such-ca.pem"
+            let result = Self.failure { _ = try downloader.download(Self.localizer) }
+            guard case .invalidSource(let detail)? = result?.reason else {
+                Issue.record("unexpected \(String(describing: result))")
+                return
+            }
+            #expect(detail.contains("certificate file"), "\(detail)")
+            #expect(server.requests.isEmpty)
+            #expect(Self.files(in: cache).isEmpty)
+        }
+    }
+
     @Test("libcurl missing: a clear error naming the library and the package")
     func libcurlMissing() throws {
         let cache = TestData.temporaryDirectory("model-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        var downloader = ModelDownloader(cacheFolder: cache.path, baseURL: "http://127.0.0.1:9")
-        downloader.libraryPath = "/nonexistent/libcurl.so.4"
+        var downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: "http://127.0.0.1:9")
+        downloader.settings.libraryPath = "/nonexistent/libcurl.so.4"
         let result = Self.failure { _ = try downloader.download(Self.localizer) }
         guard case .libcurlUnavailable(let library, _)? = result?.reason else {
             Issue.record("unexpected \(String(describing: result))")

@@ -1,5 +1,6 @@
 import Foundation
 import LiteVision
+import LiteVisionModelManager
 import LiteVisionModelStore
 import LiteVisionTestSupport
 import Synchronization
@@ -12,15 +13,15 @@ struct RemoteModelDownloadTests {
     static let birdSHA256 = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"
 
     /// Runs `body` with a server serving the bird classifier and a downloader into a fresh cache.
-    static func withServer(_ body: (LoopbackModelServer, RemoteModelDownloader) throws -> Void) throws {
+    static func withServer(_ body: (LoopbackModelServer, ModelDownloader) throws -> Void) throws {
         let server = try LoopbackModelServer(serving: [bird: TestData.model(bird)])
         let cache = TestData.temporaryDirectory("remote-cache")
         defer {
             server.stop()
             try? FileManager.default.removeItem(at: cache)
         }
-        var downloader = RemoteModelDownloader(cache: RemoteModelCache(root: cache.path))
-        downloader.lowSpeedTime = 5
+        var downloader = ModelDownloader(cache: ModelCache(root: cache.path))
+        downloader.settings.lowSpeedTime = 5
         try body(server, downloader)
     }
 
@@ -188,7 +189,7 @@ struct RemoteModelDownloadTests {
             server.stop()
             try? FileManager.default.removeItem(at: cache)
         }
-        let downloader = RemoteModelDownloader(cache: RemoteModelCache(root: cache.path))
+        let downloader = ModelDownloader(cache: ModelCache(root: cache.path))
         let model = Self.model(server, "ok")
         let paths = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<4 { group.addTask { try downloader.download(model).path } }
@@ -217,7 +218,7 @@ struct RemoteModelDownloadTests {
         let c = CustomRemoteModel(remoteModelSource: URLModelSource(url: "https://example.com/m/birds.tflite?v=2"))
         #expect(a == b && a.hashValue == b.hashValue && a != c)
         #expect(a.name == "birds.tflite")
-        let cache = RemoteModelCache(root: "/cache")
+        let cache = ModelCache(root: "/cache")
         #expect(cache.folder(of: a) == cache.folder(of: b) && cache.folder(of: a) != cache.folder(of: c))
     }
 }
@@ -227,7 +228,7 @@ struct RemoteModelFeatureTests {
     @Test("Refused until downloaded; then the labels are exactly those of the local file")
     func labelWithRemoteModel() throws {
         let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
-        let cache = RemoteModelCache()  // the default cache, as a labeler reads it; the model is unique to this server
+        let cache = ModelCache()  // the default cache, as a labeler reads it; the model is unique to this server
         let model = CustomRemoteModel(
             remoteModelSource: URLModelSource(
                 url: server.base("ok") + "/bird.tflite", sha256: RemoteModelDownloadTests.birdSHA256))
@@ -251,7 +252,7 @@ struct RemoteModelFeatureTests {
         detectorOptions.modelDirectory = TestData.path("models")
         #expect(throws: VisionError.self) { try ObjectDetector(options: detectorOptions) }
 
-        _ = try RemoteModelDownloader(cache: cache).download(model)
+        _ = try ModelDownloader(cache: cache).download(model)
         let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
         let remote = try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model))
         let local = try ImageLabeler(
@@ -264,5 +265,41 @@ struct RemoteModelFeatureTests {
         detectorOptions.detectorMode = .singleImage
         let objects = try ObjectDetector(options: detectorOptions).results(in: image)
         #expect(objects.count == 1)
+    }
+}
+
+@Suite("The model cache folder as a setting of ModelManager and of the options (real HTTP server on loopback)")
+struct ModelCacheFolderTests {
+    @Test("A model downloaded by ModelManager(cacheFolder:) is found by options given that folder, and only then")
+    func explicitFolder() async throws {
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let folder = TestData.temporaryDirectory("explicit-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let model = RemoteModelDownloadTests.model(server, "ok")
+        let manager = ModelManager(cacheFolder: folder.path)
+        try await manager.downloadModel(model)
+        #expect(manager.isModelDownloaded(model))
+        #expect(FileManager.default.fileExists(atPath: ModelCache(root: folder.path).folder(of: model)))
+        #expect(!ModelManager.modelManager().isModelDownloaded(model))  // not in the default cache
+
+        let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
+        #expect(throws: VisionError.self) { try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model)) }
+        let options = CustomImageLabelerOptions(remoteModel: model)
+        options.modelCacheFolder = folder.path
+        let labels = try ImageLabeler(options: options).results(in: image)
+        let local = try ImageLabeler(
+            options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
+        #expect(!labels.isEmpty)
+        #expect(labels == (try local.results(in: image)))
+
+        let detectorOptions = CustomObjectDetectorOptions(remoteModel: model)
+        detectorOptions.shouldEnableClassification = true
+        detectorOptions.detectorMode = .singleImage
+        detectorOptions.modelDirectory = TestData.path("models")
+        detectorOptions.modelCacheFolder = folder.path
+        #expect(try ObjectDetector(options: detectorOptions).results(in: image).count == 1)
     }
 }

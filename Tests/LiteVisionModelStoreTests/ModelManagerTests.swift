@@ -46,7 +46,7 @@ struct ModelManagerTests {
     }
 
     static func withManager(
-        _ body: (LoopbackModelServer, ModelManager, RemoteModelCache) async throws -> Void
+        _ body: (LoopbackModelServer, ModelManager, ModelCache) async throws -> Void
     ) async throws {
         let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
         let folder = TestData.temporaryDirectory("manager-cache")
@@ -54,9 +54,9 @@ struct ModelManagerTests {
             server.stop()
             try? FileManager.default.removeItem(at: folder)
         }
-        let cache = RemoteModelCache(root: folder.path)
-        var downloader = RemoteModelDownloader(cache: cache)
-        downloader.lowSpeedTime = 5
+        let cache = ModelCache(root: folder.path)
+        var downloader = ModelDownloader(cache: cache)
+        downloader.settings.lowSpeedTime = 5
         try await body(server, ModelManager(downloader: downloader), cache)
     }
 
@@ -111,8 +111,8 @@ struct ModelManagerTests {
             server.stop()
             try? FileManager.default.removeItem(at: folder)
         }
-        var downloader = RemoteModelDownloader(cache: RemoteModelCache(root: folder.path))
-        downloader.lowSpeedTime = 120
+        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
+        downloader.settings.lowSpeedTime = 120
         let manager = ModelManager(downloader: downloader)
         let recorder = Recorder(manager)
         let model = Self.model(server, "stall")
@@ -129,6 +129,42 @@ struct ModelManagerTests {
         #expect(posted.first?.error?.reason == .cancelled)
         #expect(Date().timeIntervalSince(cancelled) < 5)
         #expect(server.requests.count == 1)
+    }
+
+    @Test("A download with other conditions is not folded into the running one: it waits, then runs its own")
+    func differentConditions() throws {
+        // Synchronous, as sharedAndCancelled: only the cancels end these stalled transfers.
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let folder = TestData.temporaryDirectory("manager-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
+        downloader.settings.lowSpeedTime = 120
+        let manager = ModelManager(downloader: downloader)
+        let recorder = Recorder(manager)
+        let model = Self.model(server, "stall")
+        let first = manager.download(model, conditions: ModelDownloadConditions())
+        let strict = ModelDownloadConditions(allowsCellularAccess: false)
+        let second = manager.download(model, conditions: strict)
+        #expect(first !== second)
+        #expect(manager.download(model, conditions: strict) === second)  // the same conditions share one
+        let deadline = Date().addingTimeInterval(20)
+        while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(first.completedUnitCount == 1000)
+        #expect(server.requests.count == 1)  // the second waits for the first to end
+        first.cancel()
+        #expect(recorder.wait(for: 1).first?.error?.reason == .cancelled)
+        // Then the second runs under its own conditions (this machine is not on a modem), resuming the bytes.
+        while second.completedUnitCount < 2000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(second.completedUnitCount == 2000)
+        #expect(server.requests.last?.contains("range=bytes=1000-") == true, "\(server.requests)")
+        second.cancel()
+        let posted = recorder.wait(for: 2)
+        #expect(posted.map(\.name) == [.mlkitModelDownloadDidFail, .mlkitModelDownloadDidFail])
+        #expect(posted.last?.error?.reason == .cancelled)
+        #expect(server.requests.count == 2)
     }
 
     @Test("The async variants download and delete")
