@@ -2,6 +2,7 @@ import ArgumentParser
 import LiteVisionCommandSupport
 import FoundationEssentials
 import LiteVision
+import LiteVisionModelStore
 
 /// `litevision models`: a LiteVision model registry's models, from the client side.
 struct ModelsCommand: ParsableCommand {
