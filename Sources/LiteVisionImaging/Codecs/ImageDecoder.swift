@@ -159,7 +159,9 @@ package struct ImageDecoder: Sendable {
         }
     }
 
-    private func decodePNG(_ view: ByteView, orientation: ImageOrientation?) throws(ImageDecodingError) -> DecodedImage {
+    private func decodePNG(
+        _ view: ByteView, orientation: ImageOrientation?
+    ) throws(ImageDecodingError) -> DecodedImage {
         let size = try LibPNGDecoder.readHeader(view)
         try checkLimit(width: size.width, height: size.height)
         let (image, warning) = try LibPNGDecoder.decodeRGB(view, allowsDamage: allowsDamagedData)
