@@ -34,9 +34,9 @@ extension ObjectTracker {
             guard detection.score.isFinite, box.x.isFinite, box.y.isFinite, box.width.isFinite,
                 box.height.isFinite, box.width > 0, box.height > 0
             else { continue }
-            if detection.score >= options.highScoreThreshold {
+            if detection.score >= options.detectionThreshold {
                 scratch.high.append(index)
-            } else if detection.score >= options.lowScoreThreshold {
+            } else if detection.score >= options.rescueThreshold {
                 scratch.low.append(index)
             }
         }
@@ -51,7 +51,7 @@ extension ObjectTracker {
         if !scratch.low.isEmpty {
             runStage(
                 .confirmed, detections: detections, useLow: true,
-                threshold: options.lowScoreMatchIoUThreshold, imageWidth: imageWidth, imageHeight: imageHeight)
+                threshold: options.rescueMatchIoUThreshold, imageWidth: imageWidth, imageHeight: imageHeight)
         }
         // Stage 3: tracks not yet reported take what confident detections are left.
         if options.minimumHits > 1 {

@@ -10,16 +10,16 @@
 ///    prediction made without measurements). Then low-score detections may rescue the reported tracks still
 ///    unmatched — an object whose score dropped because it is partly hidden — with a stricter gate, a weak
 ///    box much smaller than the object being compared after completion to the object's size. Each stage is an
-///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackerOptions``). Tracks not reported yet
-///    (with ``TrackerOptions/minimumHits`` above 1) then take what confident detections are left.
+///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackingOptions``). Tracks not reported yet
+///    (with ``TrackingOptions/minimumHits`` above 1) then take what confident detections are left.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
-///    track coasts on its prediction for up to ``TrackerOptions/trackBuffer`` frames, so a short occlusion or
+///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or
 ///    a missed detection does not change the ID, but is dropped at once when its predicted box has left the
-///    image (``TrackerOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
+///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit.
-/// 4. A high-score detection left over (score at least ``TrackerOptions/newTrackThreshold``) starts a track,
-///    reported once it has been matched in ``TrackerOptions/minimumHits`` consecutive frames — unless it lies
+/// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
+///    reported once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames — unless it lies
 ///    mostly on the box of a track matched in this frame (a duplicate box on the same object).
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
@@ -32,7 +32,7 @@
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.
 package struct ObjectTracker: Sendable {
     /// The settings the tracker was made with.
-    package let options: TrackerOptions
+    package let options: TrackingOptions
     /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
     package private(set) var frameCount = 0
 
@@ -43,8 +43,8 @@ package struct ObjectTracker: Sendable {
     var lastImageHeight = 0.0
 
     /// A tracker with the given options.
-    package init(options: TrackerOptions = .init()) {
-        precondition(options.trackBuffer >= 0, "ObjectTracker: trackBuffer must not be negative")
+    package init(options: TrackingOptions = .init()) {
+        precondition(options.lostTrackBuffer >= 0, "ObjectTracker: lostTrackBuffer must not be negative")
         self.options = options
     }
 
@@ -98,7 +98,7 @@ package struct ObjectTracker: Sendable {
 
     /// Drops unmatched tentative tracks, and confirmed ones lost too long or gone out of the image.
     private mutating func retireUnmatched(imageWidth: Double, imageHeight: Double) {
-        let buffer = options.trackBuffer, outside = options.outsideFraction
+        let buffer = options.lostTrackBuffer, outside = options.outsideFraction
         var kept = 0
         for i in records.indices {
             var record = records[i]

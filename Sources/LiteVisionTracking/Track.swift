@@ -6,7 +6,7 @@ package struct Track: Sendable, Equatable {
     /// reused by the same tracker (not even after ``ObjectTracker/reset()``).
     package let id: Int
     /// Where the object is in this frame. For a track matched in this frame it is the matched detection's box
-    /// (or, with ``TrackerOptions/reportsFilteredBoxes``, the motion model's estimate, limited to the image);
+    /// (or, with ``TrackingOptions/reportsFilteredBoxes``, the motion model's estimate, limited to the image);
     /// for a coasting track (see ``ObjectTracker/liveTracks``) it is the predicted box, limited to the image.
     package var box: BoundingBox
     /// The motion model's estimate of the whole object after this frame's update, limited to the image.

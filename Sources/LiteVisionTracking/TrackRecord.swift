@@ -4,7 +4,7 @@ import LiteVisionGeometry
 struct TrackRecord: Sendable {
     /// The motion model.
     var filter: BoxKalmanFilter
-    /// The public ID, or -1 while the track is tentative (fewer than ``TrackerOptions/minimumHits`` hits).
+    /// The public ID, or -1 while the track is tentative (fewer than ``TrackingOptions/minimumHits`` hits).
     var id: Int
     /// The class of the detection that started the track.
     var classIndex: Int?

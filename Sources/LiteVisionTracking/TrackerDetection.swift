@@ -4,11 +4,11 @@ import LiteVisionGeometry
 package struct TrackerDetection: Sendable, Equatable {
     /// The object's box in pixels of the frame (it may have been clipped to the frame by the detector).
     package var box: BoundingBox
-    /// The detector's confidence, normally in `0...1`. It decides the association stage: see ``TrackerOptions``.
+    /// The detector's confidence, normally in `0...1`. It decides the association stage: see ``TrackingOptions``.
     package var score: Float
     /// The detector's class, or `nil` for a class-agnostic detector (ML Kit's built-in one is).
     ///
-    /// When ``TrackerOptions/matchesClasses`` is on, a track only matches detections of its own class
+    /// When ``TrackingOptions/matchesClasses`` is on, a track only matches detections of its own class
     /// if both the track and the detection have one; a `nil` class matches anything.
     package var classIndex: Int?
 

@@ -11,10 +11,6 @@ enum FFmpegError {
     static let endOfFile = tag(0x45, 0x4F, 0x46, 0x20)  // "EOF "
     /// `AVERROR(EAGAIN)`: the call must be repeated after the other side of the codec API has been served.
     static let tryAgain = -Int32(EAGAIN)
-    /// `AVERROR_STREAM_NOT_FOUND`.
-    static let streamNotFound = tag(0xF8, 0x53, 0x54, 0x52)  // 0xF8 "STR"
-    /// `AVERROR_DECODER_NOT_FOUND`.
-    static let decoderNotFound = tag(0xF8, 0x44, 0x45, 0x43)  // 0xF8 "DEC"
 
     /// `AV_NOPTS_VALUE`: "no timestamp".
     static let noTimestamp = Int64.min

@@ -17,12 +17,12 @@ struct TransferDeadlineCLITests {
         let registry = ["--registry", server.base("trickle"), "--request-timeout", "2"]
         for arguments in [["download"] + registry + ["--cache", cache.path, "birds"], ["list"] + registry] {
             let started = Date()
-            let result = try CLITests.run(["models"] + arguments)
+            let result = try LiteVisionExecutable.run(["models"] + arguments)
             #expect(result.status == 1, "\(result.errors)")
             #expect(result.errors.contains("limit of 2 seconds"), "\(result.errors)")
             #expect(Date().timeIntervalSince(started) < 15)
         }
-        let refused = try CLITests.run([
+        let refused = try LiteVisionExecutable.run([
             "models", "list", "--registry", server.base("trickle"), "--request-timeout", "0",
         ])
         #expect(refused.status == 64 && refused.errors.contains("--request-timeout"), "\(refused.errors)")

@@ -265,7 +265,7 @@ struct YUVFrameTests {
                 interleaved[row * p.cStride * 2 + col * 2 + 1] = p.cr[row * p.cStride + col]
             }
         }
-        let range: YUVRange = video ? .video : .full
+        let range: VisionImage.YUVRange = video ? .video : .full
         let nv12 = try VisionImage(
             nv12: p.y, yBytesPerRow: p.yStride, cbcr: interleaved, cbcrBytesPerRow: p.cStride * 2,
             width: rgb.width, height: rgb.height, range: range)

@@ -34,11 +34,11 @@ struct OptionRulesTests {
     }
 
     @Test("Tracking options map onto the tracker, and the detection threshold is what starts an object")
-    func trackerOptions() {
-        var expected = TrackerOptions()
-        expected.highScoreThreshold = 0.5
+    func resolvedTrackingOptions() {
+        var expected = TrackingOptions()
+        expected.detectionThreshold = 0.5
         expected.newTrackThreshold = 0.5
-        #expect(TrackingOptions().trackerOptions(detectionThreshold: 0.5) == expected)
+        #expect(TrackingOptions().resolved(detectionThreshold: 0.5) == expected)
 
         var tracking = TrackingOptions()
         tracking.rescueThreshold = 0.7
@@ -49,11 +49,11 @@ struct OptionRulesTests {
         tracking.outsideFraction = 0.25
         tracking.matchesClasses = false
         tracking.reportsFilteredBoxes = true
-        let options = tracking.trackerOptions(detectionThreshold: 0.6)
-        #expect(options.highScoreThreshold == 0.6 && options.newTrackThreshold == 0.6)
-        #expect(options.lowScoreThreshold == 0.6)  // a rescue threshold above the detection threshold is capped
-        #expect(options.matchIoUThreshold == 0.4 && options.lowScoreMatchIoUThreshold == 0.6)
-        #expect(options.trackBuffer == 0 && options.minimumHits == 1)  // out-of-range values are clamped
+        let options = tracking.resolved(detectionThreshold: 0.6)
+        #expect(options.detectionThreshold == 0.6 && options.newTrackThreshold == 0.6)
+        #expect(options.rescueThreshold == 0.6)  // a rescue threshold above the detection threshold is capped
+        #expect(options.matchIoUThreshold == 0.4 && options.rescueMatchIoUThreshold == 0.6)
+        #expect(options.lostTrackBuffer == 0 && options.minimumHits == 1)  // out-of-range values are clamped
         #expect(options.outsideFraction == 0.25 && !options.matchesClasses && options.reportsFilteredBoxes)
     }
 
@@ -61,7 +61,7 @@ struct OptionRulesTests {
     func streamSessionRecords() {
         var options = TrackingOptions()
         options.lostTrackBuffer = 2
-        var session = StreamSession(options: options.trackerOptions(detectionThreshold: 0.5))
+        var session = StreamSession(options: options.resolved(detectionThreshold: 0.5))
         let box = BoundingBox(x: 10, y: 10, width: 50, height: 50)
         let tracks = session.track(
             [TrackerDetection(box: box, score: 0.9, classIndex: nil)], imageWidth: 200, imageHeight: 200)

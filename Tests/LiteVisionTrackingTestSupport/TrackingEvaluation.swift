@@ -17,7 +17,7 @@ package enum TrackingEvaluation {
 
     /// A new tracker with `options` run over the detections of a scenario.
     package static func run(
-        options: TrackerOptions = .init(), detections: [[TrackerDetection]],
+        options: TrackingOptions = .init(), detections: [[TrackerDetection]],
         scenario: Scenario
     ) -> [[LabeledBox]] {
         var tracker = ObjectTracker(options: options)

@@ -68,8 +68,8 @@ struct ObjectTrackerTests {
 
         // Without the second stage (weak scores ignored), the object is not reported during the drop; it gets its
         // ID back afterwards only thanks to the track buffer.
-        var options = TrackerOptions()
-        options.lowScoreThreshold = 0.3
+        var options = TrackingOptions()
+        options.rescueThreshold = 0.3
         var plain = ObjectTracker(options: options)
         let plainOutput = run(&plain, path.map { [$0] })
         #expect(plainOutput[10...14].allSatisfy { $0.isEmpty })
@@ -130,8 +130,8 @@ struct ObjectTrackerTests {
 
     @Test("The track buffer decides how long an unseen object keeps its ID", arguments: [(3, false), (10, true)])
     func trackBuffer(buffer: Int, keeps: Bool) {
-        var options = TrackerOptions()
-        options.trackBuffer = buffer
+        var options = TrackingOptions()
+        options.lostTrackBuffer = buffer
         var tracker = ObjectTracker(options: options)
         var ids: [Int] = []
         for t in 0..<20 {
@@ -144,7 +144,7 @@ struct ObjectTrackerTests {
 
     @Test("With minimumHits 3, one-frame false positives are never reported and use no ID")
     func minimumHits() {
-        var options = TrackerOptions()
+        var options = TrackingOptions()
         options.minimumHits = 3
         var tracker = ObjectTracker(options: options)
         let spots = [box(250, 220), box(450, 380), box(350, 300), box(550, 220)]
@@ -211,7 +211,7 @@ struct ObjectTrackerTests {
     @Test("Class-aware matching: a track takes only detections of its class, or without class")
     func classes() {
         func ids(matchesClasses: Bool, classes: [Int?]) -> Set<Int> {
-            var options = TrackerOptions()
+            var options = TrackingOptions()
             options.matchesClasses = matchesClasses
             var tracker = ObjectTracker(options: options)
             var ids = Set<Int>()
@@ -244,7 +244,7 @@ struct ObjectTrackerTests {
 
     @Test("Filtered boxes on request")
     func filteredBoxes() {
-        var options = TrackerOptions()
+        var options = TrackingOptions()
         options.reportsFilteredBoxes = true
         var tracker = ObjectTracker(options: options)
         var last: [Track] = []

@@ -16,7 +16,7 @@ struct ScenarioTrackingTests {
 
     private func evaluate(
         _ scenario: Scenario, _ simulator: DetectionSimulator,
-        options: TrackerOptions = .init()
+        options: TrackingOptions = .init()
     ) -> (tracker: MOTMetrics, baseline: MOTMetrics, truth: ScenarioTruth) {
         let truth = ScenarioTruth(scenario)
         let detections = simulator.trackerInput(for: truth)

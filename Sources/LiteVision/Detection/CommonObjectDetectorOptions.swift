@@ -1,4 +1,5 @@
 import LiteVisionModelStore
+import LiteVisionTracking
 import Synchronization
 
 /// The settings every object detector has, as ML Kit's `CommonObjectDetectorOptions`: the base class of
@@ -110,7 +111,7 @@ public class CommonObjectDetectorOptions: @unchecked Sendable {
         set { self[setting: \.classificationInterval] = newValue }
     }
 
-    /// Where the built-in models are looked for first (LiteVision addition); see ``BuiltInModel``.
+    /// Where the built-in models are looked for first (LiteVision addition); see <doc:Models>.
     public var modelDirectory: String? {
         get { self[setting: \.modelDirectory] }
         set { self[setting: \.modelDirectory] = newValue }

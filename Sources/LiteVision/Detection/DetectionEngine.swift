@@ -7,7 +7,7 @@ import Synchronization
 
 /// A loaded object detector: the models of an ``ObjectDetector`` whose models loaded, and its stream-mode
 /// session (see ``ObjectDetector`` for what it does).
-final class DetectionEngine: Sendable {
+final class DetectionEngine: VisionEngine {
     /// The settings in effect (a copy of the options).
     let options: DetectorConfiguration
     let detector: DetectorModel
@@ -18,7 +18,7 @@ final class DetectionEngine: Sendable {
     /// mode are held to it too), 0 for the coarse categories (their own rule decides).
     let labelThreshold: Float
     /// The tracker's settings, derived once from the options.
-    let trackerOptions: TrackerOptions
+    let trackingOptions: TrackingOptions
     let session: Mutex<StreamSession>
 
     init(_ options: DetectorConfiguration) throws(VisionError) {
@@ -55,8 +55,8 @@ final class DetectionEngine: Sendable {
             maxLabels = 0
             labelThreshold = 0
         }
-        trackerOptions = options.tracking.trackerOptions(detectionThreshold: options.detectionThreshold)
-        session = Mutex(StreamSession(options: trackerOptions))
+        trackingOptions = options.tracking.resolved(detectionThreshold: options.detectionThreshold)
+        session = Mutex(StreamSession(options: trackingOptions))
     }
 
     private static func resolve(
@@ -105,7 +105,7 @@ final class DetectionEngine: Sendable {
                     detectorLabel: detectorLabel(classIndex: detection.classIndex, score: detection.score))
             }
         case .stream:
-            let found = try detector.detect(oriented, minimumScore: trackerOptions.lowScoreThreshold)
+            let found = try detector.detect(oriented, minimumScore: trackingOptions.rescueThreshold)
             return try track(found, in: oriented)
         }
     }

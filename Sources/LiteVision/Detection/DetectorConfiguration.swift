@@ -1,4 +1,5 @@
 import LiteVisionModelStore
+import LiteVisionTracking
 
 /// Every setting of an ``ObjectDetector``: what the option classes hold behind their lock, and the value
 /// snapshot a detector takes of them when it is made.

@@ -21,7 +21,7 @@ import Dispatch
 ///   addition) or read ``loadError``. The detector takes a copy of the options: changing them afterwards has no
 ///   effect on it.
 /// - **Detector**: Google's class-agnostic Mobile Object Localizer (the public model closest to ML Kit's
-///   own), found as described in ``BuiltInModel``, or your SSD detector
+///   own), found as described in <doc:Models>, or your SSD detector
 ///   (``CommonObjectDetectorOptions/detectorModel``), whose class of each object is its
 ///   ``DetectedObject/detectorLabel`` (``DetectedObject/labels`` hold only the classification's labels, and
 ///   are empty with classification off, as in ML Kit).
@@ -46,7 +46,7 @@ import Dispatch
 /// A detector is `Sendable`; detection and classification of concurrent calls run in parallel.
 public final class ObjectDetector: Sendable {
     /// The loaded models and the stream session, or why the models could not be loaded.
-    let engine: Result<DetectionEngine, VisionError>
+    let loaded: LoadedEngine<DetectionEngine>
 
     /// A detector with the built-in model and ML Kit's default options (stream mode, the most prominent
     /// object, no classification).
@@ -66,30 +66,27 @@ public final class ObjectDetector: Sendable {
     ///   the requirements, or the LiteRT runtime cannot be loaded.
     public convenience init(options: CommonObjectDetectorOptions) throws(VisionError) {
         self.init(configuration: options.configuration)
-        if case .failure(let error) = engine { throw error }
+        if let error = loaded.loadError { throw error }
     }
 
     init(configuration: DetectorConfiguration) {
-        engine = Result { () throws(VisionError) in try DetectionEngine(configuration) }
+        loaded = LoadedEngine { () throws(VisionError) in try DetectionEngine(configuration) }
     }
 
     /// Why the models could not be loaded, or `nil` when the detector is ready (LiteVision addition).
-    public var loadError: VisionError? {
-        if case .failure(let error) = engine { return error }
-        return nil
-    }
+    public var loadError: VisionError? { loaded.loadError }
 
     /// Detects (and, in stream mode, tracks) the objects in `image` synchronously.
     /// - Throws: ``VisionError``: the image cannot be decoded, inference failed, or the models could not be
     ///   loaded.
     public func results(in image: VisionImage) throws(VisionError) -> [Object] {
-        try engine.get().results(in: image)
+        try loaded.results(in: image)
     }
 
     /// Forgets every track (stream mode), as at the start of a new video: the next objects get new IDs (IDs
     /// are never reused by a detector).
     public func resetTracking() {
-        if case .success(let engine) = engine { engine.resetTracking() }
+        loaded.engine?.resetTracking()
     }
 
     /// Detects objects in `image` without blocking the caller.
@@ -103,17 +100,15 @@ public final class ObjectDetector: Sendable {
     ///
     /// - Parameters:
     ///   - image: The image to process.
-    ///   - queue: Where `completion` runs. By default (`nil`), as in ML Kit, on the **main queue** — when the
-    ///     program services it: the main queue ran since the call began (the program called `dispatchMain()`,
-    ///     runs `RunLoop.main`, or has an `async` main waiting). Otherwise — the main thread is busy or
-    ///     blocked, for example waiting for this very result, or the program never runs a main loop —
-    ///     `completion` runs on a background queue, so waiting for it never deadlocks. Pass a queue to choose.
+    ///   - queue: Where `completion` runs: by default (`nil`), as in ML Kit, on the main queue when the
+    ///     program services it, else on a background queue so that waiting for it never deadlocks — the rules
+    ///     of ``ImageLabeler``'s `process(_:queue:completion:)`. Pass a queue to choose.
     ///   - completion: Called once with the objects, or `nil` and the error.
     public func process(
         _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([Object]?, VisionError?) -> Void
     ) {
-        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
+        loaded.process(image, queue: queue, completion: completion)
     }
 
     /// Detects objects in the background and calls `completion` with the objects (empty on error) and the
@@ -125,9 +120,6 @@ public final class ObjectDetector: Sendable {
         _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([Object], VisionError?) -> Void
     ) {
-        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }) {
-            objects, error in
-            completion(objects ?? [], error)
-        }
+        loaded.processUnwrapped(image, queue: queue, completion: completion)
     }
 }

@@ -1,6 +1,10 @@
 import LiteVisionImaging
 
 extension VisionImage {
+    /// The range of a camera frame's luma and chroma codes: `.full` (0–255) or `.video` (16–235 luma,
+    /// 16–240 chroma), as the `FullRange` and `VideoRange` pixel formats of a camera.
+    public typealias YUVRange = LiteVisionImaging.YUVRange
+
     /// A camera frame in NV12 (4:2:0 bi-planar YCbCr: a Y plane, then interleaved Cb/Cr at half resolution),
     /// full range (`kCVPixelFormatType_420YpCbCr8BiPlanarFullRange`) or video range
     /// (`…VideoRange`), converted to RGB with BT.601 coefficients.

@@ -211,7 +211,8 @@ public final class VisionImage: Sendable {
             }
             do {
                 let decoder = ImageDecoder(allowsDamagedData: allowsDamagedData, threadCount: threadCount)
-                let decoded = try decoder.decode(bytes, minimumSize: hint)
+                // The file's orientation was read from its EXIF data when the image was made: not parsed again.
+                let decoded = try decoder.decode(bytes, minimumSize: hint, orientation: imageOrientation)
                 return (decoded.image, (decoded.originalWidth, decoded.originalHeight))
             } catch {
                 throw .imageDecoding(error)

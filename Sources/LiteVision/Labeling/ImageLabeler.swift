@@ -31,7 +31,7 @@ public final class ImageLabeler: Sendable {
     /// The settings the labeler was made with (a copy of the options).
     let configuration: LabelerConfiguration
     /// The loaded model, or why it could not be loaded.
-    let engine: Result<LabelerEngine, VisionError>
+    let loaded: LoadedEngine<LabelerEngine>
 
     /// A labeler for `options`, as ML Kit's `ImageLabeler.imageLabeler(options:)`. A model that cannot be
     /// used is reported by ``results(in:)`` and `process(_:completion:)` (and ``loadError``).
@@ -44,45 +44,42 @@ public final class ImageLabeler: Sendable {
     ///   requirements, its labels do not match, or the LiteRT runtime cannot be loaded.
     public convenience init(options: CustomImageLabelerOptions) throws(VisionError) {
         self.init(configuration: options.configuration)
-        if case .failure(let error) = engine { throw error }
+        if let error = loaded.loadError { throw error }
     }
 
     init(configuration: LabelerConfiguration) {
         self.configuration = configuration
-        engine = Result { () throws(VisionError) in try LabelerEngine(configuration) }
+        loaded = LoadedEngine { () throws(VisionError) in try LabelerEngine(configuration) }
     }
 
     /// Why the model could not be loaded, or `nil` when the labeler is ready (LiteVision addition).
-    public var loadError: VisionError? {
-        if case .failure(let error) = engine { return error }
-        return nil
-    }
+    public var loadError: VisionError? { loaded.loadError }
 
     /// The confidence threshold in effect: the option if valid, else the model's metadata threshold, else 0
     /// (0 when the model could not be loaded).
-    public var confidenceThreshold: Float { (try? engine.get())?.filter.threshold ?? 0 }
+    public var confidenceThreshold: Float { loaded.engine?.filter.threshold ?? 0 }
 
     /// The number of labels returned at most: the option if valid, else 10.
     public var maxResultCount: Int {
-        (try? engine.get())?.filter.maxCount
+        loaded.engine?.filter.maxCount
             ?? LabelFilter(threshold: nil, maxCount: configuration.maxResultCount, metadataThreshold: nil).maxCount
     }
 
     /// The model's input size (width, height): the size every image is resized to ((0, 0) when the model could
     /// not be loaded).
     public var inputSize: (width: Int, height: Int) {
-        guard let engine = try? engine.get() else { return (0, 0) }
+        guard let engine = loaded.engine else { return (0, 0) }
         return (engine.classifier.input.width, engine.classifier.input.height)
     }
 
     /// The model's labels, if it has any (from its metadata or the label file given).
-    public var labels: [String]? { (try? engine.get())?.classifier.labels }
+    public var labels: [String]? { loaded.engine?.classifier.labels }
 
     /// Labels `image` synchronously: the labels with confidence at or above the threshold, highest first
     /// (ties by index), at most ``maxResultCount``.
     /// - Throws: ``VisionError``: the image cannot be decoded or is too small, or the model could not be loaded.
     public func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
-        try engine.get().results(in: image)
+        try loaded.results(in: image)
     }
 
     /// Labels `image` without blocking the caller.
@@ -101,12 +98,13 @@ public final class ImageLabeler: Sendable {
     ///     runs `RunLoop.main`, or has an `async` main waiting). Otherwise — the main thread is busy or
     ///     blocked, for example waiting for this very result, or the program never runs a main loop —
     ///     `completion` runs on a background queue, so waiting for it never deadlocks. Pass a queue to choose.
+    ///     ``ObjectDetector`` calls back by the same rules.
     ///   - completion: Called once with the labels, or `nil` and the error.
     public func process(
         _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([ImageLabel]?, VisionError?) -> Void
     ) {
-        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }, completion: completion)
+        loaded.process(image, queue: queue, completion: completion)
     }
 
     /// Labels `image` in the background and calls `completion` with the labels (empty on error) and the
@@ -117,9 +115,6 @@ public final class ImageLabeler: Sendable {
         _ image: VisionImage, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ([ImageLabel], VisionError?) -> Void
     ) {
-        runInBackground(on: queue, { () throws(VisionError) in try self.results(in: image) }) {
-            labels, error in
-            completion(labels ?? [], error)
-        }
+        loaded.processUnwrapped(image, queue: queue, completion: completion)
     }
 }

@@ -4,7 +4,7 @@ import LiteVisionModelStore
 
 /// A loaded labeler: the compiled classifier and the label filter of an ``ImageLabeler`` whose model
 /// loaded.
-final class LabelerEngine: Sendable {
+final class LabelerEngine: VisionEngine {
     let classifier: ClassifierModel
     let filter: LabelFilter
     let configuration: LabelerConfiguration

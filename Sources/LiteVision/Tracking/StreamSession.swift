@@ -22,7 +22,7 @@ struct StreamSession: Sendable {
     /// The object returned last time with multiple objects off.
     var lastReported: Int?
 
-    init(options: TrackerOptions) {
+    init(options: TrackingOptions) {
         tracker = ObjectTracker(options: options)
     }
 

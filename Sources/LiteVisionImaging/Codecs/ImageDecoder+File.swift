@@ -1,6 +1,6 @@
 import LiteVisionSystem
 extension ImageDecoder {
-    /// Reads and decodes a JPEG or PNG file; see ``decode(_:minimumSize:)-(UnsafeRawBufferPointer,_)``.
+    /// Reads and decodes a JPEG or PNG file; see ``decode(_:minimumSize:orientation:)-(UnsafeRawBufferPointer,_,_)``.
     ///
     /// The file is read once, into a buffer of its exact size. A missing or unreadable file throws
     /// ``ImageDecodingError/fileNotReadable(path:reason:)`` with the system's reason.

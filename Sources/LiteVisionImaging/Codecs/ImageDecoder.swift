@@ -1,3 +1,5 @@
+import LiteVisionGeometry
+
 /// Decodes JPEG and PNG images into RGB8 pixel buffers, with their EXIF orientation.
 ///
 /// JPEG goes through libjpeg-turbo, PNG through libpng. Decoding matches Pillow's defaults (the
@@ -66,28 +68,34 @@ package struct ImageDecoder: Sendable {
     ///     `minimumSize.height`. The sizes are those of the stored image, before orientation: for
     ///     orientations that swap width and height, swap the minimum too. `nil` decodes at full size;
     ///     PNG is always decoded at full size.
+    ///   - orientation: the image's EXIF orientation when the caller has read it already (from
+    ///     ``inspect(_:)-(UnsafeRawBufferPointer)``): it is returned as is and the EXIF data is not parsed again.
+    ///     `nil` (the default) reads it from the bytes.
     /// - Returns: the pixels, the EXIF orientation and the stored size.
     /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt (any
     ///   damage, unless ``allowsDamagedData``), or declares a size beyond ``maxPixelCount``.
     package func decode(
         _ bytes: UnsafeRawBufferPointer,
-        minimumSize: (width: Int, height: Int)? = nil
+        minimumSize: (width: Int, height: Int)? = nil, orientation: ImageOrientation? = nil
     ) throws(ImageDecodingError) -> DecodedImage {
         let view = ByteView(bytes: bytes)
         switch FormatSniffer.format(of: view) {
         case .failure(let error): throw error
-        case .success(.jpeg): return try decodeJPEG(view, minimumSize: minimumSize)
-        case .success(.png): return try decodePNG(view)
+        case .success(.jpeg): return try decodeJPEG(view, minimumSize: minimumSize, orientation: orientation)
+        case .success(.png): return try decodePNG(view, orientation: orientation)
         }
     }
 
-    /// Decodes JPEG or PNG bytes held in an array; see ``decode(_:minimumSize:)-(UnsafeRawBufferPointer,_)``.
+    /// Decodes JPEG or PNG bytes held in an array; see
+    /// ``decode(_:minimumSize:orientation:)-(UnsafeRawBufferPointer,_,_)``.
     package func decode(
         _ bytes: [UInt8],
-        minimumSize: (width: Int, height: Int)? = nil
+        minimumSize: (width: Int, height: Int)? = nil, orientation: ImageOrientation? = nil
     ) throws(ImageDecodingError) -> DecodedImage {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(ImageDecodingError) in try decode(raw, minimumSize: minimumSize) }
+            Result { () throws(ImageDecodingError) in
+                try decode(raw, minimumSize: minimumSize, orientation: orientation)
+            }
         }
         return try result.get()
     }
@@ -132,7 +140,7 @@ package struct ImageDecoder: Sendable {
 
     private func decodeJPEG(
         _ view: ByteView,
-        minimumSize: (width: Int, height: Int)?
+        minimumSize: (width: Int, height: Int)?, orientation: ImageOrientation?
     ) throws(ImageDecodingError) -> DecodedImage {
         try TurboJPEGDecoder.withHandle { handle throws(ImageDecodingError) in
             let header = try TurboJPEGDecoder.readHeader(handle, view)
@@ -145,18 +153,20 @@ package struct ImageDecoder: Sendable {
                 denominator: denominator, allowsDamage: allowsDamagedData,
                 bands: (threadCount, bandMinimumPixelCount))
             return DecodedImage(
-                image: image, orientation: EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
+                image: image, orientation: orientation ?? EXIFReader.orientation(inJPEG: view.bytes) ?? .up,
                 format: .jpeg, originalWidth: header.width, originalHeight: header.height,
                 scaleDenominator: denominator, warning: warning, bandCount: bandCount)
         }
     }
 
-    private func decodePNG(_ view: ByteView) throws(ImageDecodingError) -> DecodedImage {
+    private func decodePNG(
+        _ view: ByteView, orientation: ImageOrientation?
+    ) throws(ImageDecodingError) -> DecodedImage {
         let size = try LibPNGDecoder.readHeader(view)
         try checkLimit(width: size.width, height: size.height)
         let (image, warning) = try LibPNGDecoder.decodeRGB(view, allowsDamage: allowsDamagedData)
         return DecodedImage(
-            image: image, orientation: EXIFReader.orientation(inPNG: view.bytes) ?? .up,
+            image: image, orientation: orientation ?? EXIFReader.orientation(inPNG: view.bytes) ?? .up,
             format: .png, originalWidth: size.width, originalHeight: size.height,
             scaleDenominator: 1, warning: warning)
     }

@@ -29,6 +29,20 @@ import LiteVisionImaging
         #expect(try ImageDecoder().decode(tagged).image.pixels == ImageDecoder().decode(plain).image.pixels)
     }
 
+    @Test func knownOrientationIsNotParsedAgain() throws {
+        // `VisionImage` reads a file's EXIF orientation once, when it is made, and hands it to the decoder:
+        // the decoder then reports it as given instead of parsing the EXIF data a second time.
+        let jpeg = try JPEGEncoder.encode(Self.photo, exifOrientation: 6)
+        let fromFile = try #require(ImageOrientation(exifValue: 6))
+        #expect(fromFile != .down)
+        let given = try ImageDecoder().decode(jpeg, orientation: .down)
+        #expect(given.orientation == .down)
+        #expect(try given.image.pixels == ImageDecoder().decode(jpeg).image.pixels)
+        #expect(try ImageDecoder().decode(jpeg).orientation == fromFile)
+        let png = try PNGEncoder.encode(Self.photo)
+        #expect(try ImageDecoder().decode(png, orientation: .left).orientation == .left)
+    }
+
     @Test func jpegWithoutEXIFIsUp() throws {
         let jpeg = try JPEGEncoder.encode(Self.photo)
         #expect(jpeg.withUnsafeBytes { EXIFReader.orientation(inJPEG: $0) } == nil)

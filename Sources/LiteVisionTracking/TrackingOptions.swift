@@ -1,0 +1,73 @@
+/// How objects are followed from frame to frame (LiteVision addition; ML Kit's tracker has no settings): the
+/// settings of an `ObjectDetector` in stream mode, under its options' `tracking`. The defaults suit a detector
+/// running on every frame of a 15–30 fps video.
+///
+/// **What starts an object.** The detector's `detectionThreshold` decides what counts as an object: detections
+/// at or above it take part in the first association stage and may start new objects. Weaker detections, down
+/// to ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's second stage), so an object
+/// whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
+///
+/// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a
+/// Kalman filter) predicts, limited to the image, and the detected box: the cost of a pair is `1 - IoU`, and a
+/// pair is allowed only when `IoU >= matchIoUThreshold` (``rescueMatchIoUThreshold`` for weak detections) and,
+/// with ``matchesClasses``, when the classes agree. In the first stage, an object that was not matched in the
+/// previous frame is compared with both boxes grown by 25 % of their size on each side (C-BIoU's buffered IoU),
+/// since its prediction has drifted without measurements. In the second stage, a weak box much smaller than
+/// the object along one axis and lying mostly inside the prediction — a partly hidden object — is compared
+/// after being completed to the object's remembered size. Among allowed pairs the tracker picks the assignment
+/// with the least total cost, where leaving a track or a detection unpaired costs as much as a pair at the
+/// threshold — the linear assignment ByteTrack solves with LAPJV, here solved exactly with the Hungarian method
+/// on each connected group of overlapping boxes.
+public struct TrackingOptions: Sendable, Hashable {
+    /// The lowest detection score that can keep an existing object alive: detections from this score up to
+    /// the detection threshold can only rescue an object, never start one. Default 0.1; values above the
+    /// detection threshold act as the detection threshold.
+    public var rescueThreshold: Float = 0.1
+    /// The least IoU between an object's predicted box and a detection for them to be paired (the cost
+    /// `1 - IoU` must not exceed `1 - matchIoUThreshold`). Default 0.3.
+    public var matchIoUThreshold: Double = 0.3
+    /// The least IoU for a weak (rescue) detection to be paired. Stricter than ``matchIoUThreshold``, since a
+    /// low score is weaker evidence. Default 0.5, ByteTrack's value.
+    public var rescueMatchIoUThreshold: Double = 0.5
+    /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
+    /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
+    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0.
+    public var lostTrackBuffer: Int = 30
+    /// How many consecutive frames a new object must be detected before it is reported and given an ID.
+    /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1.
+    public var minimumHits: Int = 1
+    /// An object left undetected whose predicted box lies more than this fraction (by area) outside the image
+    /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.5.
+    public var outsideFraction: Double = 0.5
+    /// Whether an object only matches detections of its own class (when both have a class). Default `true`;
+    /// it makes no difference with a class-agnostic detector.
+    public var matchesClasses: Bool = true
+    /// Report the motion model's filtered box (smoother, may lag a little) instead of exactly the detected box
+    /// (as ML Kit reports). Default `false`.
+    public var reportsFilteredBoxes: Bool = false
+
+    /// Detections at or above this score take part in the first association stage and may start objects
+    /// (if also at or above ``newTrackThreshold``). A detector sets it to its own detection threshold (see
+    /// ``resolved(detectionThreshold:)``); 0.5 for a tracker used alone.
+    package var detectionThreshold: Float = 0.5
+    /// A confident detection left unmatched starts a new object only at or above this score. A detector sets
+    /// it to its own detection threshold; 0.6 for a tracker used alone.
+    package var newTrackThreshold: Float = 0.6
+
+    /// The defaults.
+    public init() {}
+
+    /// These options as a detector whose detection threshold is `detectionThreshold` runs them: both
+    /// thresholds set to it, the rescue threshold capped at it, and out-of-range values clamped
+    /// (``lostTrackBuffer`` to at least 0, ``minimumHits`` to at least 1). Computed once when the detector is
+    /// made.
+    package func resolved(detectionThreshold: Float) -> TrackingOptions {
+        var options = self
+        options.detectionThreshold = detectionThreshold
+        options.newTrackThreshold = detectionThreshold
+        options.rescueThreshold = min(rescueThreshold, detectionThreshold)
+        options.lostTrackBuffer = max(0, lostTrackBuffer)
+        options.minimumHits = max(1, minimumHits)
+        return options
+    }
+}
