@@ -73,19 +73,37 @@ struct CLITests {
         #expect(mapped.count < 30, "label mapped \(mapped.count) files: \(mapped.sorted())")
     }
 
+    /// Starts the program at `path` (standard output discarded, standard error on a pipe). A program copied just
+    /// now may be refused for a moment with ETXTBSY ("text file busy"): a child that another test starts meanwhile
+    /// holds the copy's descriptor, open for writing, between its fork and its exec. It is started again then.
+    static func start(_ path: String, _ arguments: [String]) throws -> (process: Process, errors: Pipe) {
+        var attempt = 0
+        while true {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            do {
+                try process.run()
+                return (process, errors)
+            } catch let error as NSError
+                where attempt < 100 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
+            {
+                attempt += 1
+                usleep(20_000)
+            }
+        }
+    }
+
     @Test("track without litevision-media next to litevision: exit 2 naming the missing program and how to build it")
     func missingMediaProgram() throws {
         let folder = TestData.temporaryDirectory("cli-alone")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("litevision").path
         try FileManager.default.copyItem(atPath: LiteVisionExecutable.path, toPath: copy)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: copy)
-        process.arguments = ["track", TestData.path("video/cup.mp4")]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, errors) = try Self.start(copy, ["track", TestData.path("video/cup.mp4")])
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
