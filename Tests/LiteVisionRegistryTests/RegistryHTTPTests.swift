@@ -47,8 +47,8 @@ struct RegistryHTTPTests {
         }
         let server = Server(
             base: "http://127.0.0.1:\(bound)", registry: registry,
-            publishToken: try registry.createToken(role: .publish),
-            readToken: try registry.createToken(role: .read))
+            publishToken: try await service.createToken(role: .publish),
+            readToken: try await service.createToken(role: .read))
         try await body(server)
     }
 
@@ -293,12 +293,12 @@ struct RegistryHTTPTests {
             #expect(
                 try await Self.send("POST", server.base + "/v1/models/m/promote?version=1", token: server.publishToken)
                     .status == 200)
-            #expect(try server.registry.info("m").model.latestVersion == 1)
+            #expect(try await server.registry.service.info("m").model.latestVersion == 1)
             let rollout = try await Self.send(
                 "POST", server.base + "/v1/models/m/rollout?version=2&percent=30", token: server.publishToken)
             #expect(rollout.status == 200 && Self.json(rollout.body)["rolloutPercent"] as? Int == 30)
             #expect(try await Self.send("DELETE", versions + "/2", token: server.publishToken).status == 204)
-            #expect(try server.registry.info("m").versions.map(\.version) == [1])
+            #expect(try await server.registry.service.info("m").versions.map(\.version) == [1])
             #expect(try await Self.send("DELETE", versions + "/7", token: server.publishToken).status == 404)
         }
     }
