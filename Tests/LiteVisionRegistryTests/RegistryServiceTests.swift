@@ -10,7 +10,16 @@ struct RegistryServiceTests {
     static func withRegistry(_ body: (RegistryService, URL) async throws -> Void) async throws {
         let folder = TestData.temporaryDirectory("registry")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(try ModelRegistry(dataFolder: folder.path).service, folder)
+        try await body(Self.service(try ModelRegistry(dataFolder: folder.path)), folder)
+    }
+
+    /// The service of `registry` without the upload's trial run (RegistryHTTPTests test the trial): these tests are
+    /// about publishing, versions and files, and the trials of their many publishes would load the other suites
+    /// running in this process.
+    static func service(_ registry: ModelRegistry) -> RegistryService {
+        var service = registry.service
+        service.uploadTrialTimeout = nil
+        return service
     }
 
     /// Uploads the shared model `file` as `name`.
@@ -134,7 +143,7 @@ struct RegistryServiceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let registry = try ModelRegistry(dataFolder: folder.path)
-            try await Self.publish(registry.service, "bird.tflite", as: "m")
+            try await Self.publish(Self.service(registry), "bird.tflite", as: "m")
         }
         let blobs = folder.appendingPathComponent("blobs")
         try Data("half an upload".utf8).write(to: blobs.appendingPathComponent(".incoming-1-abc"))
@@ -167,7 +176,7 @@ struct RegistryServiceTests {
     func racingPublishers() async throws {
         let folder = TestData.temporaryDirectory("registry")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let registry = try ModelRegistry(dataFolder: folder.path).service
+        let registry = Self.service(try ModelRegistry(dataFolder: folder.path))
         let versions = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
                 group.addTask { try await Self.publish(registry, "automl_flowers.tflite", as: "race").version }
