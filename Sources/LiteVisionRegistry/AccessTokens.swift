@@ -68,24 +68,3 @@ package enum AccessTokens {
         return difference == 0
     }
 }
-
-extension ModelRegistry {
-    /// Creates a token with `role` (for read tokens, optionally limited to `model`), valid for `lifetime` seconds
-    /// (nil: until revoked), and returns it: the only time it exists in clear. The registry keeps its SHA-256.
-    package func createToken(
-        role: TokenRole, model: String? = nil, lifetime: Int? = nil
-    ) throws(RegistryError) -> String {
-        if let model { try Self.validate(name: model) }
-        try AccessTokens.validate(lifetime: lifetime)
-        let made = AccessTokens.make(role: role, model: model, lifetime: lifetime)
-        try metadata.insertTokenNow(made.record)
-        return made.token
-    }
-
-    /// The role of `token` and the model it is limited to, or nil when it is not a token of this registry.
-    /// The token is hashed first and the stored hash compared in constant time.
-    package func authorize(_ token: String) -> TokenGrant? {
-        guard let hash = AccessTokens.lookupHash(token) else { return nil }
-        return AccessTokens.grant(try? metadata.tokenNow(hash: hash), hash: hash)
-    }
-}

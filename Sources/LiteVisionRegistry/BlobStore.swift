@@ -44,42 +44,41 @@ final class BlobStore: RegistryBlobStore {
         }
     }
 
-    /// Moves a complete incoming file to its content address (pinned until ``release(_:recorded:)``).
-    func storeNow(_ upload: IncomingBlob) throws(RegistryError) -> StoredBlob {
+    /// Moves a complete incoming file to its content address (pinned until ``release(_:recorded:)``): the fsyncs
+    /// and the rename run on a thread of their own (``DedicatedThread``), never on the caller's.
+    func store(_ upload: IncomingBlob) async throws(RegistryError) -> StoredBlob {
         let blob = StoredBlob(sha256: upload.sha256, size: upload.size)
+        let (descriptor, incoming, target, blobs) = (upload.descriptor, upload.path, path(of: blob.sha256), folder)
         pins.withLock { $0[blob.sha256, default: 0] += 1 }
-        do {
-            if fsync(upload.descriptor) != 0 { throw SystemError.fromErrno(.write, path: upload.path) }
-            guard rename(upload.path, path(of: blob.sha256)) == 0 else {
-                throw SystemError.fromErrno(.write, path: path(of: blob.sha256))
-            }
-        } catch {
-            releaseNow(blob, recorded: false)
-            throw .storage("\(error)")
+        let failure = await DedicatedThread.run { () -> SystemError? in
+            if fsync(descriptor) != 0 { return .fromErrno(.write, path: incoming) }
+            guard rename(incoming, target) == 0 else { return .fromErrno(.write, path: target) }
+            AtomicFile.syncFolder(blobs)
+            return nil
+        }
+        if let failure {
+            await release(blob, recorded: false)
+            throw .storage("\(failure)")
         }
         upload.markTaken()
-        AtomicFile.syncFolder(folder)
         return blob
     }
 
-    func store(_ upload: IncomingBlob) async throws(RegistryError) -> StoredBlob { try storeNow(upload) }
-
-    /// Unpins `blob`; removes it when its version was not recorded and nothing refers to it.
-    func releaseNow(_ blob: StoredBlob, recorded: Bool) {
-        pins.withLock { pins in
-            let left = (pins[blob.sha256] ?? 1) - 1
-            pins[blob.sha256] = left > 0 ? left : nil
-            if !recorded && left <= 0 && !isReferenced(blob.sha256) { unlink(path(of: blob.sha256)) }
+    /// Unpins `blob`; removes it when its version was not recorded and nothing refers to it (on a thread of its
+    /// own: the metadata is asked synchronously, under the pins' lock).
+    func release(_ blob: StoredBlob, recorded: Bool) async {
+        await DedicatedThread.run { [self] in
+            pins.withLock { pins in
+                let left = (pins[blob.sha256] ?? 1) - 1
+                pins[blob.sha256] = left > 0 ? left : nil
+                if !recorded && left <= 0 && !isReferenced(blob.sha256) { unlink(path(of: blob.sha256)) }
+            }
         }
     }
-
-    func release(_ blob: StoredBlob, recorded: Bool) async { releaseNow(blob, recorded: recorded) }
 
     func size(of sha256: String) async throws(RegistryError) -> Int? {
         try? FileContents.requireRegularFile(atPath: path(of: sha256))
     }
-
-    func localFile(of sha256: String) -> String? { path(of: sha256) }
 
     func read(
         _ sha256: String, size: Int, range: ClosedRange<Int>, into write: (ByteBuffer) async throws -> Void
@@ -103,18 +102,25 @@ final class BlobStore: RegistryBlobStore {
         }
     }
 
-    /// Removes the blob `sha256` if it is neither pinned nor referred to.
-    func removeIfUnreferencedNow(_ sha256: String) {
-        pins.withLock { pins in
-            if pins[sha256] == nil && !isReferenced(sha256) { unlink(path(of: sha256)) }
+    /// Removes the blob `sha256` if it is neither pinned nor referred to (on a thread of its own, as
+    /// ``release(_:recorded:)``).
+    func removeIfUnreferenced(_ sha256: String) async {
+        await DedicatedThread.run { [self] in
+            pins.withLock { pins in
+                if pins[sha256] == nil && !isReferenced(sha256) { unlink(path(of: sha256)) }
+            }
         }
     }
 
-    func removeIfUnreferenced(_ sha256: String) async { removeIfUnreferencedNow(sha256) }
+    @discardableResult
+    func removeOrphans(keeping referenced: Set<String>) async -> Int {
+        await DedicatedThread.run { [self] in removeOrphanFiles(keeping: referenced) }
+    }
 
     /// Deletes incoming files and every blob whose SHA-256 is not in `referenced`; returns how many were removed.
+    /// Synchronous: for opening a data folder, and for ``removeOrphans(keeping:)`` on a thread of its own.
     @discardableResult
-    func removeOrphansNow(keeping referenced: Set<String>) -> Int {
+    func removeOrphanFiles(keeping referenced: Set<String>) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var removed = 0
         for name in names where name.hasPrefix(".incoming-") || !referenced.contains(name) {
@@ -122,7 +128,4 @@ final class BlobStore: RegistryBlobStore {
         }
         return removed
     }
-
-    @discardableResult
-    func removeOrphans(keeping referenced: Set<String>) async -> Int { removeOrphansNow(keeping: referenced) }
 }

@@ -21,8 +21,16 @@ extension ModelRegistry {
     /// backup may be deleted by hand). `destination` must not exist: a backup never overwrites anything. The copy's
     /// folders are `0700` and its files `0600`, as in the data folder.
     ///
-    /// Returns the number of versions and blobs copied.
-    package func backup(to destination: String) throws(RegistryError) -> (versions: Int, blobs: Int) {
+    /// Returns the number of versions and blobs copied. The copy runs on a thread of its own (``DedicatedThread``).
+    package func backup(to destination: String) async throws(RegistryError) -> (versions: Int, blobs: Int) {
+        let done = await DedicatedThread.run { [self] in
+            Result { () throws(RegistryError) in try copy(to: destination) }
+        }
+        return try done.get()
+    }
+
+    /// ``backup(to:)``, synchronously.
+    private func copy(to destination: String) throws(RegistryError) -> (versions: Int, blobs: Int) {
         // An empty path would build the copy in the current folder and then fail to rename it.
         guard !destination.isEmpty else { throw .invalidRequest("the backup folder's path is empty") }
         var existing = stat()
@@ -141,7 +149,10 @@ extension ModelRegistry {
         let actual = SHA256Digest.hex(hash.finalize())
         guard actual == sha256 else {
             file.discard()
-            let owners = ((try? versions(ofBlob: sha256)) ?? []).map { "\($0.model) version \($0.version)" }
+            let rows = try? database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT name, version FROM version WHERE sha256 = ?", arguments: [sha256])
+            }
+            let owners = (rows ?? []).map { "\($0["name"] as String) version \($0["version"] as Int)" }
             throw .storage(
                 "the model file \(blobs.path(of: sha256)) is corrupted: its SHA-256 is \(actual), not its name "
                     + "(the file of \(owners.isEmpty ? "no version now" : owners.joined(separator: ", "))); "

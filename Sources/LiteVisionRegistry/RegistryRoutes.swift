@@ -51,15 +51,23 @@ package struct RegistryRoutes: Sendable {
         cache = ResponseCache(blobSizeLimit: min(32 << 20, blobMemory), blobMemoryLimit: blobMemory)
     }
 
-    /// The routes of the embedded registry `registry`.
-    package init(registry: ModelRegistry, uploadLimit: Int = 200_000_000, metrics: RegistryMetrics = RegistryMetrics())
-    {
-        self.init(service: registry.service, uploadLimit: uploadLimit, metrics: metrics)
-    }
-
     /// Adds the routes to `router`.
     package func add(to router: Router<RegistryRequestContext>) {
         router.add(middleware: RequestCounter(metrics: metrics))
+        addProcessRoutes(to: router)
+        addOpenAPIRoute(to: router)
+        addReadingRoutes(to: router)
+        addChangingRoutes(to: router)
+        router.get("v1/blobs/:sha256") { request, context in
+            try await self.blob(request, context: context)
+        }
+        router.head("v1/blobs/:sha256") { request, context in
+            try await self.blob(request, context: context, headersOnly: true)
+        }
+    }
+
+    /// `GET /health`, `/ready` and `/metrics`: the process and its storage, for orchestrators and monitoring.
+    private func addProcessRoutes(to router: Router<RegistryRequestContext>) {
         router.get("health") { _, _ in Self.json(["status": "ok"]) }
         router.get("ready") { _, _ in
             do throws(RegistryError) {
@@ -75,11 +83,14 @@ package struct RegistryRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
         }
-        addOpenAPIRoute(to: router)
+    }
+
+    /// `GET /v1/models` and `GET /v1/models/{name}`.
+    private func addReadingRoutes(to router: Router<RegistryRequestContext>) {
         router.get("v1/models") { request, _ in
             await self.respond { () async throws(RegistryError) in
                 let grant = try await self.grant(request)
-                let readable = try await service.list().filter { ModelRegistry.canRead($0, with: grant) }
+                let readable = try await service.list().filter { RegistryService.canRead($0, with: grant) }
                 return Self.json(["models": readable.map(ModelListing.init)])
             }
         }
@@ -90,7 +101,7 @@ package struct RegistryRoutes: Sendable {
                 let grant = try await self.grant(request)
                 let entry = try await cache.model(name, in: service)
                 try Self.requireRead([entry.model], grant: grant, what: "model \(name)")
-                guard let served = ModelRegistry.served(entry.model, versions: entry.versions, to: client) else {
+                guard let served = RegistryService.served(entry.model, versions: entry.versions, to: client) else {
                     throw .notFound(name)
                 }
                 let body = cache.answer(entry, served: served) {
@@ -100,6 +111,10 @@ package struct RegistryRoutes: Sendable {
                     status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
             }
         }
+    }
+
+    /// Publish, promote, rollout and delete: each needs a publish token.
+    private func addChangingRoutes(to router: Router<RegistryRequestContext>) {
         router.post("v1/models/:name/versions") { request, context in
             let name = context.parameters.get("name") ?? ""
             if let refusal = await self.refusal(request, needing: .publish) { return refusal }
@@ -149,12 +164,6 @@ package struct RegistryRoutes: Sendable {
                 return Response(status: .noContent)
             }
         }
-        router.get("v1/blobs/:sha256") { request, context in
-            try await self.blob(request, context: context)
-        }
-        router.head("v1/blobs/:sha256") { request, context in
-            try await self.blob(request, context: context, headersOnly: true)
-        }
     }
 
     /// Streams the body to an incoming blob (never whole in memory), stopping at the size limit, then publishes.
@@ -162,7 +171,7 @@ package struct RegistryRoutes: Sendable {
         _ request: Request, as name: String, isPrivate: Bool?, logger: Logger
     ) async throws -> Response {
         do {
-            try ModelRegistry.validate(name: name)
+            try RegistryService.validate(name: name)
             // A declared length over the limit is refused before a byte of the body is read.
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > uploadLimit {
                 throw RegistryError.tooLarge(limit: uploadLimit)
@@ -199,166 +208,9 @@ package struct RegistryRoutes: Sendable {
         }
     }
 
-    /// A model file by content address: immutable, with `ETag`, `If-None-Match` and single `Range` support
-    /// (`headersOnly` for `HEAD`: the same status and headers, no body).
-    private func blob(
-        _ request: Request, context: RegistryRequestContext, headersOnly: Bool = false
-    ) async throws -> Response {
-        let sha256 = context.parameters.get("sha256") ?? ""
-        guard sha256.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            return Self.error(.invalidRequest("a blob is named by 64 lowercase hexadecimal digits"))
-        }
-        var owners: ResponseCache.BlobOwners?
-        let size: Int
-        do {
-            let grant = try await self.grant(request)
-            owners = try await cache.owners(ofBlob: sha256, in: service)
-            guard let owners, !owners.models.isEmpty else { throw RegistryError.notFound("blob \(sha256)") }
-            try Self.requireRead(owners.models, grant: grant, what: "blob \(sha256)")
-            guard let stored = try await service.blobs.size(of: sha256) else {
-                throw RegistryError.notFound("blob \(sha256)")
-            }
-            size = stored
-        } catch let error as RegistryError {
-            // A refusal depends on the token (or its absence) and is never to be cached, whether or not the blob's
-            // owners were looked up before the token was refused.
-            var refusal = Self.error(error)
-            refusal.headers.append(contentsOf: Self.privateBlobHeaders)
-            return refusal
-        }
-        guard let owners else { return Self.error(.notFound("blob \(sha256)")) }
-        var headers: HTTPFields = [
-            .eTag: "\"\(sha256)\"", .acceptRanges: "bytes", .contentType: "application/octet-stream",
-        ]
-        headers.append(contentsOf: Self.isPrivate(owners) ? Self.privateBlobHeaders : Self.publicBlobHeaders)
-        if let condition = request.headers[.ifNoneMatch],
-            condition.contains(sha256) || condition.trimmingCharacters(in: .whitespaces) == "*"
-        {
-            return Response(status: .notModified, headers: headers)
-        }
-        var range = 0...(max(size, 1) - 1)
-        var status = HTTPResponse.Status.ok
-        let ifRange = request.headers[.ifRange]
-        if let header = request.headers[.range], ifRange == nil || ifRange!.contains(sha256) {
-            switch Self.byteRange(header, size: size) {
-            case .whole:
-                break
-            case .unsatisfiable:
-                headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            case .range(let requested):
-                range = requested
-                status = .partialContent
-                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-            }
-        }
-        headers[.contentLength] = String(range.count)
-        if headersOnly { return Response(status: status, headers: headers) }
-        let privateNames = Set(owners.models.filter(\.isPrivate).map(\.name))
-        metrics.blobSent(
-            bytes: range.count, fromStart: range.lowerBound == 0,
-            versions: owners.versions.map {
-                privateNames.contains($0.model) ? ("(private)", nil) : ($0.model, $0.version)
-            })
-        // Piece by piece as the client reads (each piece once the connection has taken the ones before), from
-        // memory for a kept file, else from the store: never more than a few pieces per connection.
-        let channel = context.channel
-        if let bytes = await cache.blob(sha256, size: size, from: service.blobs),
-            let slice = bytes.getSlice(at: range.lowerBound, length: range.count)
-        {
-            let body = ResponseBody(contentLength: slice.readableBytes) { writer in
-                try await Self.write(slice, to: &writer, on: channel)
-                try await writer.finish(nil)
-            }
-            return Response(status: status, headers: headers, body: body)
-        }
-        let blobs = service.blobs
-        let bytes = range
-        let body = ResponseBody(contentLength: bytes.count) { writer in
-            try await blobs.read(sha256, size: size, range: bytes) { piece in
-                try await Self.write(piece, to: &writer, on: channel)
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: headers, body: body)
-    }
-
-    /// The most bytes of a download handed to a connection at once.
-    package static let downloadPiece = 64 << 10
-
-    /// The most bytes of a download from memory or from a file the registry holds for one connection whose client
-    /// does not read: NIO's write buffer up to its high-water mark (64 KiB) and the piece that passed it, and the
-    /// next piece, waiting in Hummingbird's writer until the channel is writable again (from PostgreSQL the 1 MiB
-    /// chunk that piece was cut from). Measured: 800 such clients, +181 MB (232 KiB each, with the connection's
-    /// own state).
-    package static let bufferedBytesPerConnection = 3 * downloadPiece
-
-    /// Writes `buffer` to `writer` in pieces of at most ``downloadPiece`` bytes, each after the previous one was
-    /// taken by the connection `channel`.
-    ///
-    /// Hummingbird's writer (NIO's `NIOAsyncWriter`) waits while the channel is not writable, but a write returns
-    /// as soon as it is queued for the channel's event loop, and the writer only learns that the channel stopped
-    /// being writable once the loop has run the writes queued before: a task reading pieces from a file faster
-    /// than a busy loop runs them queued ~1 MB per connection that never reads (300 such clients: +333 MB). So
-    /// after each piece this waits for a task queued behind the write on the loop (the loop runs its tasks in
-    /// order): the write has then reached the channel, whose writability the writer knows before the next piece.
-    private static func write(
-        _ buffer: ByteBuffer, to writer: inout any ResponseBodyWriter, on channel: any Channel
-    ) async throws {
-        var rest = buffer
-        while rest.readableBytes > 0, let piece = rest.readSlice(length: min(downloadPiece, rest.readableBytes)) {
-            try await writer.write(piece)
-            try await channel.eventLoop.submit {}.get()
-        }
-    }
-
-    /// Whether a blob is readable only with a token: every model that has it is private (a blob that a public
-    /// model also has is public).
-    private static func isPrivate(_ owners: ResponseCache.BlobOwners) -> Bool {
-        !owners.models.isEmpty && owners.models.allSatisfy(\.isPrivate)
-    }
-
-    /// A public blob: immutable, and any cache (a CDN) may keep it for a year.
-    private static let publicBlobHeaders: HTTPFields = [.cacheControl: "public, max-age=31536000, immutable"]
-
-    /// A private blob (answers and refusals alike): no shared cache may keep it, and the answer depends on the
-    /// token, so a cache that does keep it must key it by `Authorization`.
-    private static let privateBlobHeaders: HTTPFields = [.cacheControl: "private, no-store", .vary: "Authorization"]
-
-    /// What a `Range` header asks of a `size`-byte file.
-    package enum ByteRange: Equatable {
-        /// The header is not a single byte range this server serves (several ranges, other units, malformed):
-        /// ignored, as HTTP allows, and the whole file sent.
-        case whole
-        /// A valid range that starts past the end of the file.
-        case unsatisfiable
-        case range(ClosedRange<Int>)
-    }
-
-    /// The single range of a `Range: bytes=START-[END]` or `bytes=-SUFFIX` header within `size` bytes.
-    package static func byteRange(_ header: String, size: Int) -> ByteRange {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
-        let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return .whole }
-        let digits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
-        // A number too large for Int is past any file's end: as large as can be.
-        let number = { (part: Substring) in Int(part) ?? Int.max }
-        if parts[0].isEmpty {  // the last SUFFIX bytes
-            guard digits(parts[1]) else { return .whole }
-            let suffix = number(parts[1])
-            return suffix > 0 && size > 0 ? .range(max(0, size - min(suffix, size))...(size - 1)) : .unsatisfiable
-        }
-        guard digits(parts[0]), parts[1].isEmpty || digits(parts[1]) else { return .whole }
-        let start = number(parts[0])
-        guard start < size else { return .unsatisfiable }
-        let end = parts[1].isEmpty ? size - 1 : number(parts[1])
-        guard end >= start else { return .whole }
-        return .range(start...min(end, size - 1))
-    }
-
     /// What the request's bearer token grants: nil without an `Authorization` header; an error when the header
     /// is not a bearer token of this registry.
-    private func grant(_ request: Request) async throws(RegistryError) -> TokenGrant? {
+    func grant(_ request: Request) async throws(RegistryError) -> TokenGrant? {
         guard let header = request.headers[.authorization] else { return nil }
         // The scheme name is case-insensitive (RFC 9110).
         guard header.prefix(7).lowercased() == "bearer ",
@@ -370,8 +222,8 @@ package struct RegistryRoutes: Sendable {
     }
 
     /// Throws unless `grant` may read one of `models` (the models holding what is asked for).
-    private static func requireRead(_ models: [ModelRecord], grant: TokenGrant?, what: String) throws(RegistryError) {
-        guard !models.contains(where: { ModelRegistry.canRead($0, with: grant) }) else { return }
+    static func requireRead(_ models: [ModelRecord], grant: TokenGrant?, what: String) throws(RegistryError) {
+        guard !models.contains(where: { RegistryService.canRead($0, with: grant) }) else { return }
         if grant == nil {
             throw .unauthorized("\(what) is private: send a read token (Authorization: Bearer <token>)")
         }
@@ -394,70 +246,12 @@ package struct RegistryRoutes: Sendable {
         return nil
     }
 
+    /// The response `body` makes, or its error as an error response.
     private func respond(_ body: () async throws(RegistryError) -> Response) async -> Response {
         do {
             return try await body()
         } catch {
             return Self.error(error)
         }
-    }
-
-    static func error(_ error: RegistryError) -> Response {
-        var response = json(["error": error.description])
-        response.status = HTTPResponse.Status(code: error.status)
-        return response
-    }
-
-    static func json(_ value: some Encodable) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: encoded(value)))
-    }
-
-    /// `value` as JSON: sorted keys, ISO 8601 dates.
-    static func encoded(_ value: some Encodable) -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("{}".utf8))
-    }
-}
-
-/// A model in listings.
-struct ModelListing: Encodable {
-    var name: String
-    var latestVersion: Int?
-    var rolloutVersion: Int?
-    var rolloutPercent: Int
-    var isPrivate: Bool
-
-    init(_ model: ModelRecord) {
-        name = model.name
-        latestVersion = model.latestVersion
-        rolloutVersion = model.rolloutVersion
-        rolloutPercent = model.rolloutPercent
-        isPrivate = model.isPrivate
-    }
-}
-
-/// A model's details: its versions, and the version the asking client gets with its blob's address.
-struct ModelInfo: Encodable {
-    var name: String
-    var latestVersion: Int?
-    var rolloutVersion: Int?
-    var rolloutPercent: Int
-    var isPrivate: Bool
-    var versions: [PublishedVersion]
-    var served: PublishedVersion
-    var servedBlob: String
-
-    init(model: ModelRecord, versions: [PublishedVersion], served: PublishedVersion) {
-        name = model.name
-        latestVersion = model.latestVersion
-        rolloutVersion = model.rolloutVersion
-        rolloutPercent = model.rolloutPercent
-        isPrivate = model.isPrivate
-        self.versions = versions
-        self.served = served
-        servedBlob = "/v1/blobs/" + served.sha256
     }
 }

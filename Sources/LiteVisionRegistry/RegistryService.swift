@@ -4,7 +4,9 @@ import LiteVisionRegistryStorage
 import NIOCore
 
 /// The registry's logic on any storage: a ``RegistryMetadataStore`` and a ``RegistryBlobStore`` (SQLite and files
-/// for the embedded registry, ``ModelRegistry/service``; PostgreSQL for replicas). What the HTTP routes use.
+/// for the embedded registry, ``ModelRegistry/service``; PostgreSQL for replicas). The one front door of the
+/// registry: what the HTTP routes and the command line (`token`, `backup`) use. Its rules (names, rollout buckets,
+/// who may read what) are in ``RegistryService`` once, whatever the storage.
 ///
 /// Nothing here is kept between requests but what the stores keep, so any number of services on one shared
 /// storage (replicas) behave as one: a client's rollout bucket comes from the model name and its id alone.
@@ -13,8 +15,8 @@ package struct RegistryService: Sendable {
     package let metadata: any RegistryMetadataStore
     /// Model files.
     package let blobs: any RegistryBlobStore
-    /// What the stores need kept alive (the embedded registry, which holds its data folder's lock).
-    private let owner: (any Sendable)?
+    /// The embedded registry whose stores these are (kept alive: it holds its data folder's lock), if they are.
+    private let embedded: ModelRegistry?
     /// The deadline of an upload's trial run (``UploadTrial``: the model run once, as clients will, before it is
     /// published), in seconds; `nil` publishes without one. ``defaultUploadTrialTimeout`` by default.
     package var uploadTrialTimeout: Double? = Self.defaultUploadTrialTimeout
@@ -23,11 +25,18 @@ package struct RegistryService: Sendable {
     /// (`ProcessingOptions.inferenceTimeout`).
     package static let defaultUploadTrialTimeout = 10.0
 
-    /// The registry on `metadata` and `blobs`; `owner` is kept alive as long as the service.
-    package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore, owner: (any Sendable)? = nil) {
+    /// The registry on `metadata` and `blobs` (PostgreSQL's, say).
+    package init(metadata: any RegistryMetadataStore, blobs: any RegistryBlobStore) {
         self.metadata = metadata
         self.blobs = blobs
-        self.owner = owner
+        embedded = nil
+    }
+
+    /// The registry of the data folder of `embedded`.
+    init(embedded: ModelRegistry) {
+        metadata = embedded.metadata
+        blobs = embedded.blobs
+        self.embedded = embedded
     }
 
     /// How many times a publish stores its blob and records its version before a collision with deletes of the
@@ -37,14 +46,15 @@ package struct RegistryService: Sendable {
     /// A new upload to write and then ``publish(_:as:isPrivate:)``.
     package func incoming() throws(RegistryError) -> IncomingBlob { try blobs.makeUpload() }
 
-    /// Publishes the model in `upload` (complete) as the next version of `name`, which becomes its latest (see
-    /// ``ModelRegistry/publish(_:as:isPrivate:)``).
+    /// Publishes the model in `upload` (complete) as the next version of `name`, which becomes its latest.
+    /// The file must be a classifier or detector LiteVision accepts and, unless ``uploadTrialTimeout`` is nil, pass
+    /// its trial run (``UploadCheck``). `isPrivate`, when given, makes the model private (served only with a read
+    /// token) or public; when nil a new model is public and an existing one keeps its setting.
     package func publish(
         _ upload: IncomingBlob, as name: String, isPrivate: Bool? = nil
     ) async throws(RegistryError) -> PublishedVersion {
-        try ModelRegistry.validate(name: name)
-        let summary = try UploadCheck.summary(of: upload)
-        if let uploadTrialTimeout { try await UploadTrial.run(upload, kind: summary.kind, timeout: uploadTrialTimeout) }
+        try Self.validate(name: name)
+        let summary = try await UploadCheck.check(upload, trialTimeout: uploadTrialTimeout)
         let summaryText = UploadCheck.encoded(summary)
         var attempt = 1
         while true {
@@ -70,36 +80,38 @@ package struct RegistryService: Sendable {
     /// A model and its versions, newest first.
     package func info(_ name: String) async throws(RegistryError) -> (model: ModelRecord, versions: [PublishedVersion])
     {
-        try ModelRegistry.validate(name: name)
+        try Self.validate(name: name)
         let (model, versions) = try await metadata.model(name)
         return (model, versions.map { PublishedVersion($0) })
     }
 
-    /// Makes `version` the latest of `name`.
+    /// Makes `version` the latest of `name` (a rollback when it is older).
     package func promote(_ name: String, version: Int) async throws(RegistryError) {
-        try ModelRegistry.validate(name: name)
+        try Self.validate(name: name)
         try await metadata.promote(name, version: version)
     }
 
     /// Serves `version` to `percent` % of clients (0 ends the rollout).
     package func rollout(_ name: String, version: Int, percent: Int) async throws(RegistryError) {
-        try ModelRegistry.validate(percent: percent)
-        try ModelRegistry.validate(name: name)
+        try Self.validate(percent: percent)
+        try Self.validate(name: name)
         try await metadata.rollout(name, version: version, percent: percent)
     }
 
-    /// Deletes a version; its file goes when no other version has the same content.
+    /// Deletes a version; the latest moves to the newest remaining one, a rollout of it ends, and its file goes
+    /// when no other version has the same content.
     package func delete(_ name: String, version: Int) async throws(RegistryError) {
-        try ModelRegistry.validate(name: name)
+        try Self.validate(name: name)
         let deleted = try await metadata.deleteVersion(name, version: version)
         await blobs.removeIfUnreferenced(deleted.sha256)
     }
 
-    /// Creates a token (see ``ModelRegistry/createToken(role:model:lifetime:)``).
+    /// Creates a token with `role` (for read tokens, optionally limited to `model`), valid for `lifetime` seconds
+    /// (nil: until revoked), and returns it: the only time it exists in clear. The registry keeps its SHA-256.
     package func createToken(
         role: TokenRole, model: String? = nil, lifetime: Int? = nil
     ) async throws(RegistryError) -> String {
-        if let model { try ModelRegistry.validate(name: model) }
+        if let model { try Self.validate(name: model) }
         try AccessTokens.validate(lifetime: lifetime)
         let made = AccessTokens.make(role: role, model: model, lifetime: lifetime)
         try await metadata.insertToken(made.record)
@@ -139,9 +151,12 @@ package struct RegistryService: Sendable {
         return TokenListing(try await metadata.revokeToken(id: id, hash: hash))
     }
 
-    /// Removes what interrupted publishes left: blobs no version refers to. Returns how many were removed.
-    @discardableResult
-    package func removeOrphans() async throws(RegistryError) -> Int {
-        await blobs.removeOrphans(keeping: try await metadata.referencedBlobs())
+    /// Copies the registry into the new folder `destination` while it keeps serving (see
+    /// ``ModelRegistry/backup(to:)``): a data folder's registry only. Returns the number of versions and blobs copied.
+    package func backup(to destination: String) async throws(RegistryError) -> (versions: Int, blobs: Int) {
+        guard let embedded else {
+            throw .invalidRequest("backup copies a data folder (--data); back up a PostgreSQL database with pg_dump")
+        }
+        return try await embedded.backup(to: destination)
     }
 }

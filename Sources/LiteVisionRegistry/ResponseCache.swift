@@ -50,7 +50,7 @@ final class ResponseCache: Sendable {
 
     /// The model `name` and its versions, from memory when nothing changed since they were read.
     func model(_ name: String, in service: RegistryService) async throws(RegistryError) -> ModelEntry {
-        try ModelRegistry.validate(name: name)
+        try RegistryService.validate(name: name)
         // Read before the models, so a change in between is noticed.
         let generation = try await service.metadata.generation()
         if let entry = models.withLock({ $0[name] }), entry.generation == generation { return entry }

@@ -6,8 +6,9 @@ import Synchronization
 /// The embedded registry's metadata: SQLite in the data folder (``RegistryDatabase``), for one server process.
 ///
 /// Every change is one write transaction, so versions of a name are numbered 1, 2, 3… without gaps or duplicates
-/// even when publishers race, and the "latest" pointer and the rollout change atomically. The methods are
-/// synchronous (GRDB); the ``RegistryMetadataStore`` ones call them.
+/// even when publishers race, and the "latest" pointer and the rollout change atomically. Every method goes
+/// through GRDB's async API: the database work runs on GRDB's own queues, never on an event loop or a thread of
+/// Swift concurrency's pool, which wait for it without being held.
 final class SQLiteMetadataStore: RegistryMetadataStore {
     let database: RegistryDatabase
     /// See ``changeCount``.
@@ -21,22 +22,26 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
     /// folder makes it complete; tools beside the server change only tokens).
     var changeCount: Int { changes.load(ordering: .acquiring) }
 
+    func generation() async throws(RegistryError) -> Int { changeCount }
+
     // MARK: Reading
 
-    func modelsNow() throws(RegistryError) -> [ModelRecord] {
-        try read { db in try ModelRecord.filter(Column("latestVersion") != nil).order(Column("name")).fetchAll(db) }
+    func models() async throws(RegistryError) -> [ModelRecord] {
+        try await read { db in
+            try ModelRecord.filter(Column("latestVersion") != nil).order(Column("name")).fetchAll(db)
+        }
     }
 
-    func modelNow(_ name: String) throws(RegistryError) -> (model: ModelRecord, versions: [VersionRecord]) {
-        try read { db in
+    func model(_ name: String) async throws(RegistryError) -> (model: ModelRecord, versions: [VersionRecord]) {
+        try await read { db in
             guard let model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
             let versions = try VersionRecord.filter(Column("name") == name).order(Column("version").desc).fetchAll(db)
             return (model, versions)
         }
     }
 
-    func ownersNow(ofBlob sha256: String) throws(RegistryError) -> BlobOwnership {
-        try read { db in
+    func owners(ofBlob sha256: String) async throws(RegistryError) -> BlobOwnership {
+        try await read { db in
             BlobOwnership(
                 models: try ModelRecord.fetchAll(
                     db, sql: "SELECT * FROM model WHERE name IN (SELECT name FROM version WHERE sha256 = ?)",
@@ -47,28 +52,41 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         }
     }
 
-    func referencedBlobsNow() throws(RegistryError) -> Set<String> {
-        try read { db in try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version")) }
+    func referencedBlobs() async throws(RegistryError) -> Set<String> {
+        try await read { db in try Set(String.fetchAll(db, sql: "SELECT sha256 FROM version")) }
     }
 
-    /// Whether a version refers to the blob `sha256`; true when the database cannot say.
+    /// Whether a version refers to the blob `sha256`; true when the database cannot say. Synchronous: for the
+    /// ``BlobStore``'s removals, which run on a thread of their own.
     func isReferenced(_ sha256: String) -> Bool {
         (try? database.pool.read { db in try VersionRecord.filter(Column("sha256") == sha256).fetchCount(db) > 0 })
             ?? true
     }
 
-    func tokenNow(hash: String) throws(RegistryError) -> TokenRecord? {
-        try read { db in try TokenRecord.filter(Column("hash") == hash).fetchOne(db) }
+    func token(hash: String) async throws(RegistryError) -> TokenRecord? {
+        try await read { db in try TokenRecord.filter(Column("hash") == hash).fetchOne(db) }
+    }
+
+    func tokens() async throws(RegistryError) -> [TokenRecord] {
+        try await read { db in try TokenRecord.order(Column("id")).fetchAll(db) }
+    }
+
+    func checkReady() async throws(RegistryError) {
+        do {
+            _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        } catch {
+            throw .unavailable("the SQLite database cannot be read: \(error)")
+        }
     }
 
     // MARK: Changing
 
-    func recordVersionNow(
+    func recordVersion(
         of name: String, blob: StoredBlob, summary: String, isPrivate: Bool?
-    ) throws(RegistryError) -> VersionRecord {
+    ) async throws(RegistryError) -> VersionRecord {
         defer { changes.add(1, ordering: .releasing) }
         do {
-            return try database.pool.write { db in
+            return try await database.pool.write { db in
                 var model = try ModelRecord.fetchOne(db, key: name) ?? ModelRecord(name: name)
                 let highest =
                     try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name]) ?? 0
@@ -87,28 +105,29 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         }
     }
 
-    func promoteNow(_ name: String, version: Int) throws(RegistryError) {
-        try change(name) { db, model in
+    func promote(_ name: String, version: Int) async throws(RegistryError) {
+        try await change(name) { db, model in
             guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
                 throw RegistryError.notFound("\(name) version \(version)")
             }
             model.latestVersion = version
+            return nil
         }
     }
 
-    func rolloutNow(_ name: String, version: Int, percent: Int) throws(RegistryError) {
-        try change(name) { db, model in
+    func rollout(_ name: String, version: Int, percent: Int) async throws(RegistryError) {
+        try await change(name) { db, model in
             guard try VersionRecord.exists(db, key: ["name": name, "version": version]) else {
                 throw RegistryError.notFound("\(name) version \(version)")
             }
             model.rolloutVersion = percent == 0 ? nil : version
             model.rolloutPercent = percent
+            return nil
         }
     }
 
-    func deleteVersionNow(_ name: String, version: Int) throws(RegistryError) -> VersionRecord {
-        var deleted: VersionRecord?
-        try change(name) { db, model in
+    func deleteVersion(_ name: String, version: Int) async throws(RegistryError) -> VersionRecord {
+        let deleted = try await change(name) { db, model in
             guard let record = try VersionRecord.fetchOne(db, key: ["name": name, "version": version]) else {
                 throw RegistryError.notFound("\(name) version \(version)")
             }
@@ -121,29 +140,27 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
                 model.rolloutVersion = nil
                 model.rolloutPercent = 0
             }
-            deleted = record
+            return record
         }
         guard let deleted else { throw .notFound("\(name) version \(version)") }
         return deleted
     }
 
-    func insertTokenNow(_ token: TokenRecord) throws(RegistryError) {
-        var record = token
+    func insertToken(_ token: TokenRecord) async throws(RegistryError) {
         do {
-            try database.pool.write { db in try record.insert(db) }
+            try await database.pool.write { db in
+                var record = token
+                try record.insert(db)
+            }
         } catch {
             throw .storage("the token could not be stored: \(error)")
         }
     }
 
-    func tokensNow() throws(RegistryError) -> [TokenRecord] {
-        try read { db in try TokenRecord.order(Column("id")).fetchAll(db) }
-    }
-
-    func revokeTokenNow(id: Int64?, hash: String?) throws(RegistryError) -> TokenRecord {
+    func revokeToken(id: Int64?, hash: String?) async throws(RegistryError) -> TokenRecord {
         let found: TokenRecord?
         do {
-            found = try database.pool.write { db in
+            found = try await database.pool.write { db in
                 let token =
                     if let id { try TokenRecord.fetchOne(db, key: id) } else {
                         try TokenRecord.filter(Column("hash") == hash ?? "").fetchOne(db)
@@ -158,9 +175,9 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         return found
     }
 
-    func markTokenUsedNow(id: Int64, at date: Date) throws(RegistryError) {
+    func markTokenUsed(id: Int64, at date: Date) async throws(RegistryError) {
         do {
-            try database.pool.write { db in
+            try await database.pool.write { db in
                 try db.execute(sql: "UPDATE token SET lastUsed = ? WHERE id = ?", arguments: [date, id])
             }
         } catch {
@@ -168,13 +185,18 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         }
     }
 
-    private func change(_ name: String, _ body: (Database, inout ModelRecord) throws -> Void) throws(RegistryError) {
+    /// Changes the model `name` in one write transaction; returns what `body` returns.
+    @discardableResult
+    private func change(
+        _ name: String, _ body: @escaping @Sendable (Database, inout ModelRecord) throws -> VersionRecord?
+    ) async throws(RegistryError) -> VersionRecord? {
         defer { changes.add(1, ordering: .releasing) }
         do {
-            try database.pool.write { db in
+            return try await database.pool.write { db in
                 guard var model = try ModelRecord.fetchOne(db, key: name) else { throw RegistryError.notFound(name) }
-                try body(db, &model)
+                let result = try body(db, &model)
                 try model.update(db)
+                return result
             }
         } catch let error as RegistryError {
             throw error
@@ -183,49 +205,15 @@ final class SQLiteMetadataStore: RegistryMetadataStore {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(RegistryError) -> T {
+    private func read<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(RegistryError) -> T {
         do {
-            return try database.pool.read(body)
+            return try await database.pool.read(body)
         } catch let error as RegistryError {
             throw error
         } catch {
             throw .storage("\(error)")
-        }
-    }
-
-    // MARK: RegistryMetadataStore
-
-    func generation() async throws(RegistryError) -> Int { changeCount }
-    func models() async throws(RegistryError) -> [ModelRecord] { try modelsNow() }
-    func model(_ name: String) async throws(RegistryError) -> (model: ModelRecord, versions: [VersionRecord]) {
-        try modelNow(name)
-    }
-    func owners(ofBlob sha256: String) async throws(RegistryError) -> BlobOwnership { try ownersNow(ofBlob: sha256) }
-    func referencedBlobs() async throws(RegistryError) -> Set<String> { try referencedBlobsNow() }
-    func recordVersion(
-        of name: String, blob: StoredBlob, summary: String, isPrivate: Bool?
-    ) async throws(RegistryError) -> VersionRecord {
-        try recordVersionNow(of: name, blob: blob, summary: summary, isPrivate: isPrivate)
-    }
-    func promote(_ name: String, version: Int) async throws(RegistryError) { try promoteNow(name, version: version) }
-    func rollout(_ name: String, version: Int, percent: Int) async throws(RegistryError) {
-        try rolloutNow(name, version: version, percent: percent)
-    }
-    func deleteVersion(_ name: String, version: Int) async throws(RegistryError) -> VersionRecord {
-        try deleteVersionNow(name, version: version)
-    }
-    func insertToken(_ token: TokenRecord) async throws(RegistryError) { try insertTokenNow(token) }
-    func token(hash: String) async throws(RegistryError) -> TokenRecord? { try tokenNow(hash: hash) }
-    func tokens() async throws(RegistryError) -> [TokenRecord] { try tokensNow() }
-    func revokeToken(id: Int64?, hash: String?) async throws(RegistryError) -> TokenRecord {
-        try revokeTokenNow(id: id, hash: hash)
-    }
-    func markTokenUsed(id: Int64, at date: Date) async throws(RegistryError) { try markTokenUsedNow(id: id, at: date) }
-    func checkReady() async throws(RegistryError) {
-        do {
-            _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-        } catch {
-            throw .unavailable("the SQLite database cannot be read: \(error)")
         }
     }
 }

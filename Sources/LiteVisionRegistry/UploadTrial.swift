@@ -1,38 +1,16 @@
 import LiteVision
 import LiteVisionRegistryStorage
-import LiteVisionSystem
-import Synchronization
 
-/// The upload check's last step: the model is run once, as a client would run it, on a grey picture, with an
-/// inference deadline, so that a model that loops forever in a way the verifier cannot prove (or that the runtime
-/// cannot run at all) is refused before a fleet of clients downloads it. One trial at a time, on a thread of its
-/// own (``DedicatedThread``): a trial may take up to its deadline and never holds an event loop or a thread of
-/// the concurrency pool.
+/// The upload check's last step (``UploadCheck``): the model is run once, as a client would run it, on a grey
+/// picture, with an inference deadline, so that a model that loops forever in a way the verifier cannot prove (or
+/// that the runtime cannot run at all) is refused before a fleet of clients downloads it. Run by the check on its
+/// thread, one at a time: a trial may take up to its deadline and never holds an event loop or a thread of the
+/// concurrency pool.
 enum UploadTrial {
-    /// Trials run one at a time: the model's bytes are in memory while it runs.
-    private static let serial = Mutex(())
-
-    /// Runs the model in `upload` (a `classifier` or a `detector`, as ``ModelSummary/kind`` says) once with a
-    /// `timeout`-second deadline.
-    ///
-    /// - Throws: ``RegistryError/notAModel(_:)`` with the runtime's reason when it cannot run the model or the
-    ///   run passes its deadline; ``RegistryError/unavailable(_:)`` when the runtime cannot be loaded here.
-    static func run(_ upload: IncomingBlob, kind: String, timeout: Double) async throws(RegistryError) {
-        let (path, size) = (upload.path, upload.size)  // the upload is complete: its file is read on the thread
-        let failure = await DedicatedThread.run {
-            serial.withLock { _ -> RegistryError? in
-                do {
-                    return trial(try FileContents.read(atPath: path, maximumSize: size), kind: kind, timeout: timeout)
-                } catch {
-                    return .storage("the upload cannot be read back: \(error)")
-                }
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// One inference of the model in `bytes`; the error a publisher should get, if any.
-    private static func trial(_ bytes: [UInt8], kind: String, timeout: Double) -> RegistryError? {
+    /// One inference of the model in `bytes` (a `classifier` or a `detector`, as ``ModelSummary/kind`` says) with
+    /// a `timeout`-second deadline; the error a publisher should get, if any: ``RegistryError/notAModel(_:)`` with
+    /// the runtime's reason, or ``RegistryError/unavailable(_:)`` when the runtime cannot be loaded here.
+    static func run(_ bytes: [UInt8], kind: String, timeout: Double) -> RegistryError? {
         var processing = ProcessingOptions()
         processing.threadCount = 1
         processing.inferenceTimeout = timeout

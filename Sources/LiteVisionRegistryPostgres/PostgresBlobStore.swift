@@ -195,8 +195,6 @@ package final class PostgresBlobStore: RegistryBlobStore {
     /// holds that much of it (with the pieces being written) instead of a whole chunk.
     static let pieceSize = 256 << 10
 
-    package func localFile(of sha256: String) -> String? { nil }
-
     package func removeIfUnreferenced(_ sha256: String) async {
         _ = await remove(sha256)
     }

@@ -4,7 +4,7 @@ import LiteVisionRegistry
 import LiteVisionSystem
 
 /// `litevision registry backup`.
-struct BackupCommand: ParsableCommand {
+struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy the registry into a new folder, consistently, while the server runs.",
@@ -22,7 +22,7 @@ struct BackupCommand: ParsableCommand {
     @Argument(help: "The new folder for the copy.")
     var out: String
 
-    func run() throws {
+    func run() async throws {
         // Opening a registry creates one where there is none: a mistyped --data must not become an empty backup.
         guard (try? FileContents.requireRegularFile(atPath: data + "/registry.sqlite")) != nil else {
             Console.error(
@@ -32,8 +32,7 @@ struct BackupCommand: ParsableCommand {
         }
         let copied: (versions: Int, blobs: Int)
         do {
-            let registry = try ModelRegistry(dataFolder: data, access: .shared)
-            copied = try registry.backup(to: out)
+            copied = try await ModelRegistry(dataFolder: data, access: .shared).service.backup(to: out)
         } catch {
             Console.error("litevision registry: \(error)")
             throw ExitCode(1)

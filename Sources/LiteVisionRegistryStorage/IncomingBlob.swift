@@ -44,11 +44,6 @@ package final class IncomingBlob {
     /// The SHA-256 of the bytes written so far, in hexadecimal.
     package var sha256: String { SHA256Digest.hex(hash.finalize()) }
 
-    /// The whole file, read back (for validating the model before it is stored).
-    package func contents() throws(SystemError) -> [UInt8] {
-        try FileContents.read(atPath: path)
-    }
-
     /// Up to `count` bytes from `offset` into `buffer` (which must hold `count` bytes); fewer only at the end of the
     /// file.
     package func read(

@@ -27,9 +27,6 @@ package protocol RegistryBlobStore: Sendable {
         _ sha256: String, size: Int, range: ClosedRange<Int>, into write: (ByteBuffer) async throws -> Void
     ) async throws
 
-    /// The local file that holds the blob, for stores that keep files (a server may send it itself); nil otherwise.
-    func localFile(of sha256: String) -> String?
-
     /// Removes the blob `sha256` if no version refers to it and no ``store(_:)`` of it is awaiting its
     /// ``release(_:recorded:)``; keeps it otherwise (a removal that cannot be done now is left to
     /// ``removeOrphans(keeping:)``).

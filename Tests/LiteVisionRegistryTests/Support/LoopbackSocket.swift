@@ -77,4 +77,30 @@ final class LoopbackSocket {
         }
         return received
     }
+
+    /// Reads one HTTP response (its head, and a body of its `Content-Length`) within `seconds`: its text, or nil
+    /// when it did not arrive whole in time or the peer closed the connection first.
+    func readResponse(seconds: Double) -> String? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = String(decoding: received, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let head = text[..<end.lowerBound].lowercased()
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
+                    return text
+                }
+            }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 10) <= 0 { continue }
+            let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+            if got <= 0 { return nil }
+            received += buffer[0..<got]
+        }
+        return nil
+    }
 }

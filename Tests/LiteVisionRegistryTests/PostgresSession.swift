@@ -1,0 +1,46 @@
+import Foundation
+import LiteVisionTestSupport
+
+/// An interactive psql session (a transaction the test keeps open while it does other things).
+final class PostgresSession {
+    private let process = Process()
+    private let input = Pipe()
+    private let log = OutputLog()
+
+    init(_ server: PostgresServer) throws {
+        process.executableURL = URL(fileURLWithPath: PostgresServer.binaries + "/psql")
+        process.arguments = [
+            "-h", "127.0.0.1", "-p", String(server.port), "-U", "postgres", "-d", server.database, "-At", "-v",
+            "ON_ERROR_STOP=1",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        output.fileHandleForReading.readabilityHandler = { [log] handle in log.append(handle.availableData) }
+        try process.run()
+    }
+
+    /// Sends `sql` and waits until `marker` appears in the output.
+    func run(_ sql: String, until marker: String) throws {
+        let before = log.text.components(separatedBy: marker).count
+        input.fileHandleForWriting.write(Data((sql + "\n").utf8))
+        let deadline = Date().addingTimeInterval(30)
+        while log.text.components(separatedBy: marker).count == before {
+            guard Date() < deadline, process.isRunning else {
+                throw PostgresServerError(message: "psql session: \(sql): \(log.text)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    func close() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
