@@ -20,10 +20,11 @@ import LiteVisionModelStore
 /// - Transfers resume: the bytes of an interrupted download are kept and only the rest is fetched next time,
 ///   also by another process. Nothing is installed before it is complete and verified (the source's SHA-256,
 ///   and the TFLite identifier), and a failed download never replaces the version already there.
-/// - Concurrent downloads of one model with the same conditions share one transfer (and one `Progress`). A
-///   download asked with other conditions than the running one's is not folded into it: it gets its own
-///   `Progress` and runs under its own conditions once the running transfer has ended (finding the model
-///   installed then, when that transfer succeeded and its conditions allow it).
+/// - Concurrent downloads of one model with the same conditions share one transfer (and one `Progress`), running
+///   or waiting. A download asked with other conditions is not folded into another: it gets its own `Progress`
+///   and runs under its own conditions once the transfers of that model asked before it have ended (finding the
+///   model installed then, when one of them succeeded). Cancelling a download that waits for its turn ends it
+///   at once, posted as failed with ``ModelDownloadError/Reason/cancelled``.
 /// - The outcome is posted on `NotificationCenter.default`, from a background thread, as
 ///   `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`, with the model under
 ///   ``ModelDownloadUserInfoKey/remoteModel`` and, on failure, the ``ModelDownloadError`` under
@@ -34,7 +35,7 @@ import LiteVisionModelStore
 public final class ModelManager: @unchecked Sendable {
     // @unchecked: `transfers` is only read and written with `lock` held; `downloader` is an immutable value.
     private let lock = NSLock()
-    private var transfers: [RemoteModel: Transfer] = [:]
+    private var transfers: [RemoteModel: [Transfer]] = [:]
     private let downloader: ModelDownloader
 
     private static let shared = ModelManager(downloader: ModelDownloader())
@@ -107,41 +108,64 @@ public final class ModelManager: @unchecked Sendable {
         }
     }
 
-    /// The running transfer of `model` when it has the same `conditions`, or a new one: started now, or, when a
-    /// transfer with other conditions is running, once that one has ended.
+    /// The transfer of `model` with the same `conditions`, running or waiting, or a new one: started now when no
+    /// other transfer of `model` is under way, else once the last of them has ended (transfers of one model take
+    /// turns, each under its own conditions).
     private func transfer(of model: RemoteModel, conditions: ModelDownloadConditions) -> Transfer {
-        lock.lock()
-        defer { lock.unlock() }
-        let running = transfers[model]
-        if let running, running.conditions == conditions { return running }
-        let transfer = Transfer(conditions: conditions)
-        transfers[model] = transfer
-        if let running {
-            running.whenDone { [self] _ in start(transfer, of: model) }
-        } else {
+        let (transfer, predecessor): (Transfer, Transfer?) = lock.withLock {
+            let queue = transfers[model, default: []]
+            if let same = queue.first(where: { $0.conditions == conditions }) { return (same, nil) }
+            let transfer = Transfer(conditions: conditions)
+            transfers[model] = queue + [transfer]
+            return (transfer, queue.last ?? transfer)
+        }
+        guard let predecessor else { return transfer }  // joined one already there
+        if predecessor === transfer {
             start(transfer, of: model)
+        } else {
+            // A transfer cancelled while it waits ends at once, without waiting for its turn.
+            transfer.progress.cancellationHandler = { [self] in
+                if transfer.claimStart() { post(Self.cancelled(model), for: transfer, of: model) }
+            }
+            predecessor.whenDone { [self] _ in start(transfer, of: model) }
         }
         return transfer
     }
 
-    /// Runs `transfer` on a background thread, then posts its outcome.
+    /// Runs `transfer` on a background thread, then posts its outcome (unless it was cancelled while waiting,
+    /// which has posted already).
     private func start(_ transfer: Transfer, of model: RemoteModel) {
+        guard transfer.claimStart() else { return }
         let downloader = downloader
         DispatchQueue.global(qos: .utility).async { [self] in
-            let outcome = Self.run(downloader, model, conditions: transfer.conditions, progress: transfer.progress)
-            lock.withLock {
-                if transfers[model] === transfer { transfers[model] = nil }
-            }
-            var userInfo: [AnyHashable: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: model]
-            switch outcome {
-            case .success:
-                NotificationCenter.default.post(name: .mlkitModelDownloadDidSucceed, object: self, userInfo: userInfo)
-            case .failure(let error):
-                userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
-                NotificationCenter.default.post(name: .mlkitModelDownloadDidFail, object: self, userInfo: userInfo)
-            }
-            transfer.finish(outcome)
+            let outcome =
+                transfer.progress.isCancelled
+                ? .failure(Self.cancelled(model))
+                : Self.run(downloader, model, conditions: transfer.conditions, progress: transfer.progress)
+            post(outcome, for: transfer, of: model)
         }
+    }
+
+    /// Removes `transfer` from the transfers of `model`, posts its outcome and hands it to whoever waits for it.
+    private func post(_ outcome: Result<Void, ModelDownloadError>, for transfer: Transfer, of model: RemoteModel) {
+        lock.withLock {
+            transfers[model]?.removeAll { $0 === transfer }
+            if transfers[model]?.isEmpty == true { transfers[model] = nil }
+        }
+        var userInfo: [AnyHashable: Any] = [ModelDownloadUserInfoKey.remoteModel.rawValue: model]
+        switch outcome {
+        case .success:
+            NotificationCenter.default.post(name: .mlkitModelDownloadDidSucceed, object: self, userInfo: userInfo)
+        case .failure(let error):
+            userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
+            NotificationCenter.default.post(name: .mlkitModelDownloadDidFail, object: self, userInfo: userInfo)
+        }
+        transfer.finish(outcome)
+    }
+
+    /// The error of a download of `model` cancelled before it started.
+    private static func cancelled(_ model: RemoteModel) -> ModelDownloadError {
+        ModelDownloadError(url: model.sourceURL, expectedSHA256: "", reason: .cancelled)
     }
 
     private static func run(
@@ -164,17 +188,26 @@ public final class ModelManager: @unchecked Sendable {
 
 /// One running download: its progress, and whoever waits for its outcome.
 private final class Transfer: @unchecked Sendable {
-    // @unchecked: `outcome` and `waiters` are only touched with `lock` held; `progress` is thread-safe;
+    // @unchecked: `outcome`, `started` and `waiters` are only touched with `lock` held; `progress` is thread-safe;
     // `conditions` is an immutable value.
     let progress = Progress(totalUnitCount: -1)
     /// The conditions it runs under.
     let conditions: ModelDownloadConditions
     private let lock = NSLock()
     private var outcome: Result<Void, ModelDownloadError>?
+    private var started = false
     private var waiters: [@Sendable (Result<Void, ModelDownloadError>) -> Void] = []
 
     init(conditions: ModelDownloadConditions) {
         self.conditions = conditions
+    }
+
+    /// True once, for whoever starts the transfer or ends it before it started (a cancellation while it waits).
+    func claimStart() -> Bool {
+        lock.withLock {
+            defer { started = true }
+            return !started
+        }
     }
 
     /// Calls `body` with the outcome once the transfer has ended (at once if it has).

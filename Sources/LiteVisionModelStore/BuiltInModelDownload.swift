@@ -11,6 +11,10 @@ extension ModelDownloader {
         return base + "/" + model.rawValue
     }
 
+    /// The most bytes a built-in model's download may bring (200 MB; the files are a few MB): a mirror sending
+    /// more is cut off before it fills the disk, whatever ``TransferSettings/sizeLimit`` allows other models.
+    package static let builtInSizeLimit = 200_000_000
+
     /// Downloads the built-in `model` into the cache folder (``ModelCache/path(of:)``) and returns its path there:
     /// the same transfer as any model at an address pinned by its SHA-256, so it resumes the bytes of an
     /// interrupted download, stops when `isCancelled` says so (asked about once a second) and trusts the
@@ -23,8 +27,11 @@ extension ModelDownloader {
         let source = CustomRemoteModel(remoteModelSource: URLModelSource(url: url(of: model), sha256: model.sha256))
         let path = cache.path(of: model)
         defer { rmdir(cache.remoteFolder) }  // gone when no other model uses it
+        var downloader = self
+        downloader.settings.sizeLimit = min(settings.sizeLimit, Self.builtInSizeLimit)
         do {
-            _ = try download(source, clientID: nil, adoptingAs: path, progress: progress, isCancelled: isCancelled)
+            _ = try downloader.download(
+                source, clientID: nil, adoptingAs: path, progress: progress, isCancelled: isCancelled)
             return path
         } catch {
             var error = error

@@ -3,8 +3,9 @@ import LiteVisionSystem
 
 /// The downloaded copies of models on this machine: the one reader and writer of the cache's format. Remote
 /// models have one folder each under `<cache>/remote/<key>/`, where `<cache>` is `LITEVISION_MODEL_CACHE`, else
-/// `$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models`; built-in models are kept as
-/// `<cache>/<file name>` once downloaded (their transfer goes through a remote folder, removed afterwards).
+/// `$XDG_CACHE_HOME/litevision/models`, else `~/.cache/litevision/models` (or the folder the cache is made
+/// with). Built-in models are kept as `<file name>` in their own cache, `ModelCatalog.cacheFolder`, once
+/// downloaded (their transfer goes through a remote folder there, removed afterwards).
 ///
 /// A folder holds the installed version as `<sha256>.tflite` and `model.json`, the record naming it. Installing
 /// a version writes its file completely, then replaces `model.json` atomically: that rename is the moment the

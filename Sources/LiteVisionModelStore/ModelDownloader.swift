@@ -159,6 +159,12 @@ package struct ModelDownloader: Sendable {
             return try transfer(model, curl: curl, target: target, progress: progress, isCancelled: isCancelled)
         }
         // A built-in model: its file moves to `adopted`, and its folder goes, unless bytes wait to be resumed.
+        // A download of it that held the lock before this one may have put it there already (verified).
+        if let size = try? FileContents.requireRegularFile(atPath: adopted) {
+            lock.release(removing: ModelCache.transferFiles)
+            let record = InstalledModel.Record(url: target.url, sha256: target.expectedSHA256 ?? "", size: size)
+            return InstalledModel(folder: lock.folder, record: record)
+        }
         var keepsFolder = false
         defer { lock.release(removing: keepsFolder ? nil : ModelCache.transferFiles) }
         do throws(ModelDownloadError) {

@@ -6,9 +6,10 @@ import Synchronization
 /// The embedded registry's metadata: SQLite in the data folder (``RegistryDatabase``), for one server process.
 ///
 /// Every change is one write transaction, so versions of a name are numbered 1, 2, 3… without gaps or duplicates
-/// even when publishers race, and the "latest" pointer and the rollout change atomically. Every method goes
-/// through GRDB's async API: the database work runs on GRDB's own queues, never on an event loop or a thread of
-/// Swift concurrency's pool, which wait for it without being held.
+/// even when publishers race, and the "latest" pointer and the rollout change atomically. Every method of the
+/// ``RegistryMetadataStore`` protocol goes through GRDB's async API: the database work runs on GRDB's own queues,
+/// never on an event loop or a thread of Swift concurrency's pool, which wait for it without being held. The one
+/// synchronous read, ``isReferenced(_:)``, is called only from the ``BlobStore``'s removals on a thread of their own.
 final class SQLiteMetadataStore: RegistryMetadataStore {
     let database: RegistryDatabase
     /// See ``changeCount``.

@@ -167,6 +167,42 @@ struct ModelManagerTests {
         #expect(server.requests.count == 2)
     }
 
+    @Test("A waiting download joins by its conditions, and ends at once when cancelled while it waits")
+    func waitingDownloads() throws {
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let folder = TestData.temporaryDirectory("manager-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
+        downloader.settings.lowSpeedTime = 120
+        let manager = ModelManager(downloader: downloader)
+        let recorder = Recorder(manager)
+        let model = Self.model(server, "stall")
+        let loose = ModelDownloadConditions()
+        let strict = ModelDownloadConditions(allowsCellularAccess: false)
+        let first = manager.download(model, conditions: loose)
+        let second = manager.download(model, conditions: strict)
+        // A third call with the first's conditions joins the first, not a new transfer behind the second.
+        #expect(manager.download(model, conditions: loose) === first)
+        #expect(manager.download(model, conditions: strict) === second)
+        let deadline = Date().addingTimeInterval(20)
+        while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        // The waiting one, cancelled, ends within a second although the first still runs.
+        let cancelled = Date()
+        second.cancel()
+        let posted = recorder.wait(for: 1)
+        #expect(posted.first?.name == .mlkitModelDownloadDidFail)
+        #expect(posted.first?.error?.reason == .cancelled)
+        #expect(Date().timeIntervalSince(cancelled) < 5)  // not after the first (stalled until cancelled)
+        #expect(server.requests.count == 1)  // it never started a transfer
+        #expect(first.completedUnitCount == 1000 && !first.isCancelled)
+        first.cancel()
+        #expect(recorder.wait(for: 2).last?.error?.reason == .cancelled)
+        #expect(server.requests.count == 1)
+    }
+
     @Test("The async variants download and delete")
     func asyncVariants() async throws {
         try await Self.withManager { server, manager, cache in

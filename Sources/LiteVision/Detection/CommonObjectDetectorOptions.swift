@@ -117,11 +117,11 @@ public class CommonObjectDetectorOptions: @unchecked Sendable {
         set { self[setting: \.modelDirectory] = newValue }
     }
 
-    /// The model cache folder (LiteVision addition): where a built-in model found in no other folder is
-    /// downloaded to, and where the downloaded copy of a remote classifier is read from (the folder given to
-    /// `ModelManager(cacheFolder:)` or `litevision models download --cache`). When unset (`nil`), the defaults:
-    /// built-in models in `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set), remote models in
-    /// `LITEVISION_MODEL_CACHE`, else the same folder.
+    /// The model cache folder of the remote classifier (LiteVision addition): where its downloaded copy is read
+    /// from (the folder given to `ModelManager(cacheFolder:)` or `litevision models download --cache`). When unset
+    /// (`nil`), `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set). Built-in
+    /// models do not use it: they are looked for in ``modelDirectory``, `LITEVISION_MODEL_DIR` and
+    /// `~/.cache/litevision/models`, and downloaded to the last.
     public var modelCacheFolder: String? {
         get { self[setting: \.modelCacheFolder] }
         set { self[setting: \.modelCacheFolder] = newValue }

@@ -73,8 +73,7 @@ final class DetectionEngine: VisionEngine {
         do {
             return try ModelCatalog.path(
                 of: model, modelDirectory: options.modelDirectory,
-                downloader: ModelDownloader(
-                    cache: ModelCache(root: options.modelCacheFolder ?? ModelCatalog.cacheFolder)),
+                downloader: ModelDownloader(cache: ModelCache(root: ModelCatalog.cacheFolder)),
                 allowDownload: options.allowsModelDownload)
         } catch {
             throw VisionError(error)
