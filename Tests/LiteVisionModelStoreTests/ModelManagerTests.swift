@@ -45,6 +45,24 @@ struct ModelManagerTests {
         }
     }
 
+    /// Runs `body` with a manager whose downloads of `model` stall after the server's first 1000 bytes (the
+    /// low-speed timeout far beyond the test): only a cancel ends them. Synchronous on purpose: an async test can
+    /// wait seconds for a cooperative thread on a loaded 2-core machine.
+    static func withStalledTransfer(
+        _ body: (LoopbackModelServer, ModelManager, Recorder, RemoteModel) throws -> Void
+    ) throws {
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let folder = TestData.temporaryDirectory("manager-cache")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
+        downloader.settings.lowSpeedTime = 120
+        let manager = ModelManager(downloader: downloader)
+        try body(server, manager, Recorder(manager), model(server, "stall"))
+    }
+
     static func withManager(
         _ body: (LoopbackModelServer, ModelManager, ModelCache) async throws -> Void
     ) async throws {
@@ -103,104 +121,74 @@ struct ModelManagerTests {
 
     @Test("Concurrent downloads of one model share one transfer and one Progress; cancel stops it")
     func sharedAndCancelled() throws {
-        // Synchronous on purpose: an async test can wait seconds for a cooperative thread on a loaded 2-core
-        // machine, and only the cancel must end this transfer (the low-speed timeout is set far beyond it).
-        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
-        let folder = TestData.temporaryDirectory("manager-cache")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
+        try Self.withStalledTransfer { server, manager, recorder, model in
+            let first = manager.download(model, conditions: ModelDownloadConditions())
+            let second = manager.download(Self.model(server, "stall"), conditions: ModelDownloadConditions())
+            #expect(first === second)
+            let deadline = Date().addingTimeInterval(20)
+            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(first.completedUnitCount == 1000)  // the stalling server's first bytes arrived
+            let cancelled = Date()
+            first.cancel()
+            let posted = recorder.wait(for: 1)
+            #expect(posted.map(\.name) == [.mlkitModelDownloadDidFail])
+            #expect(posted.first?.error?.reason == .cancelled)
+            #expect(Date().timeIntervalSince(cancelled) < 5)
+            #expect(server.requests.count == 1)
         }
-        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
-        downloader.settings.lowSpeedTime = 120
-        let manager = ModelManager(downloader: downloader)
-        let recorder = Recorder(manager)
-        let model = Self.model(server, "stall")
-        let first = manager.download(model, conditions: ModelDownloadConditions())
-        let second = manager.download(Self.model(server, "stall"), conditions: ModelDownloadConditions())
-        #expect(first === second)
-        let deadline = Date().addingTimeInterval(20)
-        while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(first.completedUnitCount == 1000)  // the stalling server's first bytes arrived
-        let cancelled = Date()
-        first.cancel()
-        let posted = recorder.wait(for: 1)
-        #expect(posted.map(\.name) == [.mlkitModelDownloadDidFail])
-        #expect(posted.first?.error?.reason == .cancelled)
-        #expect(Date().timeIntervalSince(cancelled) < 5)
-        #expect(server.requests.count == 1)
     }
 
     @Test("A download with other conditions is not folded into the running one: it waits, then runs its own")
     func differentConditions() throws {
-        // Synchronous, as sharedAndCancelled: only the cancels end these stalled transfers.
-        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
-        let folder = TestData.temporaryDirectory("manager-cache")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
+        try Self.withStalledTransfer { server, manager, recorder, model in
+            let first = manager.download(model, conditions: ModelDownloadConditions())
+            let strict = ModelDownloadConditions(allowsCellularAccess: false)
+            let second = manager.download(model, conditions: strict)
+            #expect(first !== second)
+            #expect(manager.download(model, conditions: strict) === second)  // the same conditions share one
+            let deadline = Date().addingTimeInterval(20)
+            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(first.completedUnitCount == 1000)
+            #expect(server.requests.count == 1)  // the second waits for the first to end
+            first.cancel()
+            #expect(recorder.wait(for: 1).first?.error?.reason == .cancelled)
+            // Then the second runs under its own conditions (this machine is not on a modem), resuming the bytes.
+            while second.completedUnitCount < 2000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(second.completedUnitCount == 2000)
+            #expect(server.requests.last?.contains("range=bytes=1000-") == true, "\(server.requests)")
+            second.cancel()
+            let posted = recorder.wait(for: 2)
+            #expect(posted.map(\.name) == [.mlkitModelDownloadDidFail, .mlkitModelDownloadDidFail])
+            #expect(posted.last?.error?.reason == .cancelled)
+            #expect(server.requests.count == 2)
         }
-        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
-        downloader.settings.lowSpeedTime = 120
-        let manager = ModelManager(downloader: downloader)
-        let recorder = Recorder(manager)
-        let model = Self.model(server, "stall")
-        let first = manager.download(model, conditions: ModelDownloadConditions())
-        let strict = ModelDownloadConditions(allowsCellularAccess: false)
-        let second = manager.download(model, conditions: strict)
-        #expect(first !== second)
-        #expect(manager.download(model, conditions: strict) === second)  // the same conditions share one
-        let deadline = Date().addingTimeInterval(20)
-        while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(first.completedUnitCount == 1000)
-        #expect(server.requests.count == 1)  // the second waits for the first to end
-        first.cancel()
-        #expect(recorder.wait(for: 1).first?.error?.reason == .cancelled)
-        // Then the second runs under its own conditions (this machine is not on a modem), resuming the bytes.
-        while second.completedUnitCount < 2000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(second.completedUnitCount == 2000)
-        #expect(server.requests.last?.contains("range=bytes=1000-") == true, "\(server.requests)")
-        second.cancel()
-        let posted = recorder.wait(for: 2)
-        #expect(posted.map(\.name) == [.mlkitModelDownloadDidFail, .mlkitModelDownloadDidFail])
-        #expect(posted.last?.error?.reason == .cancelled)
-        #expect(server.requests.count == 2)
     }
 
     @Test("A waiting download joins by its conditions, and ends at once when cancelled while it waits")
     func waitingDownloads() throws {
-        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
-        let folder = TestData.temporaryDirectory("manager-cache")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
+        try Self.withStalledTransfer { server, manager, recorder, model in
+            let loose = ModelDownloadConditions()
+            let strict = ModelDownloadConditions(allowsCellularAccess: false)
+            let first = manager.download(model, conditions: loose)
+            let second = manager.download(model, conditions: strict)
+            // A third call with the first's conditions joins the first, not a new transfer behind the second.
+            #expect(manager.download(model, conditions: loose) === first)
+            #expect(manager.download(model, conditions: strict) === second)
+            let deadline = Date().addingTimeInterval(20)
+            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            // The waiting one, cancelled, ends at once although the first still runs.
+            let cancelled = Date()
+            second.cancel()
+            let posted = recorder.wait(for: 1)
+            #expect(posted.first?.name == .mlkitModelDownloadDidFail)
+            #expect(posted.first?.error?.reason == .cancelled)
+            #expect(Date().timeIntervalSince(cancelled) < 5)  // not after the first (stalled until cancelled)
+            #expect(server.requests.count == 1)  // it never started a transfer
+            #expect(first.completedUnitCount == 1000 && !first.isCancelled)
+            first.cancel()
+            #expect(recorder.wait(for: 2).last?.error?.reason == .cancelled)
+            #expect(server.requests.count == 1)
         }
-        var downloader = ModelDownloader(cache: ModelCache(root: folder.path))
-        downloader.settings.lowSpeedTime = 120
-        let manager = ModelManager(downloader: downloader)
-        let recorder = Recorder(manager)
-        let model = Self.model(server, "stall")
-        let loose = ModelDownloadConditions()
-        let strict = ModelDownloadConditions(allowsCellularAccess: false)
-        let first = manager.download(model, conditions: loose)
-        let second = manager.download(model, conditions: strict)
-        // A third call with the first's conditions joins the first, not a new transfer behind the second.
-        #expect(manager.download(model, conditions: loose) === first)
-        #expect(manager.download(model, conditions: strict) === second)
-        let deadline = Date().addingTimeInterval(20)
-        while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        // The waiting one, cancelled, ends within a second although the first still runs.
-        let cancelled = Date()
-        second.cancel()
-        let posted = recorder.wait(for: 1)
-        #expect(posted.first?.name == .mlkitModelDownloadDidFail)
-        #expect(posted.first?.error?.reason == .cancelled)
-        #expect(Date().timeIntervalSince(cancelled) < 5)  // not after the first (stalled until cancelled)
-        #expect(server.requests.count == 1)  // it never started a transfer
-        #expect(first.completedUnitCount == 1000 && !first.isCancelled)
-        first.cancel()
-        #expect(recorder.wait(for: 2).last?.error?.reason == .cancelled)
-        #expect(server.requests.count == 1)
     }
 
     @Test("The async variants download and delete")
