@@ -125,7 +125,7 @@ public final class ModelManager: @unchecked Sendable {
         } else {
             // A transfer cancelled while it waits ends at once, without waiting for its turn.
             transfer.progress.cancellationHandler = { [self] in
-                if transfer.claimStart() { post(Self.cancelled(model), for: transfer, of: model) }
+                if transfer.claimStart() { post(.failure(Self.cancelled(model)), for: transfer, of: model) }
             }
             predecessor.whenDone { [self] _ in start(transfer, of: model) }
         }
