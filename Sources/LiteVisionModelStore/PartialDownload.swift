@@ -55,95 +55,144 @@ struct PartialDownload {
         failure: (ModelDownloadError.Reason) -> ModelDownloadError
     ) throws(ModelDownloadError) -> Outcome {
         try loadPartial(failure: failure)
-        // Not through a symbolic link, nor into a pipe or a device that someone put in the cache folder: the bytes
-        // go into a regular file of this folder only (O_NONBLOCK: opening a FIFO does not wait for a reader).
-        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
-        }
+        let descriptor = try openPartialFile(failure: failure)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw failure(
-                .fileSystem(path: partialPath, detail: "it is not a regular file; remove it and download again"))
-        }
         let resumeFrom = size
-        var headers = extraHeaders
-        if resumeFrom > 0, let etag { headers.append("If-Range: \(etag)") }
-        if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag.flatMap(Self.headerValue) {
-            headers.append("If-None-Match: \(known)")
-        }
         let request = settings.request(
-            url, headers: headers, resumeFrom: resumeFrom, sizeLimit: settings.sizeLimit,
-            deadline: settings.downloadDeadline)
+            url, headers: requestHeaders(extraHeaders, resumeFrom: resumeFrom, installed: installed),
+            resumeFrom: resumeFrom, sizeLimit: settings.sizeLimit, deadline: settings.downloadDeadline)
+        var state = TransferState()
+        let response = CurlTransfer.perform(
+            curl, request,
+            onResponse: { status, headers in
+                guard begin(status: status, headers: headers, resumeFrom: resumeFrom, descriptor: descriptor, &state)
+                else { return false }
+                progress(size, state.total)
+                return true
+            },
+            body: { bytes in
+                guard append(bytes, descriptor: descriptor, sizeLimit: settings.sizeLimit, &state) else { return false }
+                progress(size, state.total)
+                return true
+            }, shouldCancel: isCancelled)
+        return try outcome(
+            of: response, state, descriptor: descriptor, installed: installed, sizeLimit: settings.sizeLimit,
+            failure: failure)
+    }
+
+    /// What a transfer's callbacks found, for ``outcome(of:_:descriptor:installed:sizeLimit:failure:)``.
+    private struct TransferState {
+        /// The whole file's size, once the server has said it.
         var total: Int64?
         var writeError: SystemError?
         var tooLarge = false
         var largerThanAnnounced = false
+        /// The server's range does not continue the partial bytes.
         var restart = false
-        let response = CurlTransfer.perform(
-            curl, request,
-            onResponse: { status, headers in
-                // 206 continues the partial file; anything else (200: the server ignored the range, or the file
-                // changed under If-Range) is the whole file from its first byte.
-                if status == 206 {
-                    guard headers["content-range"].flatMap(Self.rangeStart) == resumeFrom else {
-                        restart = true
-                        return false
-                    }
-                } else if size > 0 {
-                    if ftruncate(descriptor, 0) != 0 {
-                        writeError = .fromErrno(.write, path: partialPath)
-                        return false
-                    }
-                    hash = SHA256()
-                    size = 0
-                }
-                total = Self.totalSize(status: status, headers: headers, resumeFrom: resumeFrom)
-                etag = headers["etag"].flatMap(Self.headerValue)
-                do {
-                    // Not fsynced: losing the record in a power failure only means the download starts afresh (an
-                    // empty or unreadable record is ignored), and the transfer does not wait for the disk.
-                    try AtomicFile.write(
-                        Array(try JSONEncoder().encode(Record(url: url, sha256: expectedSHA256, etag: etag))),
-                        to: recordPath, durable: false)
-                } catch let error as SystemError {
-                    writeError = error
-                    return false
-                } catch {
-                    writeError = SystemError(.write, path: recordPath, reason: "\(error)")
-                    return false
-                }
-                progress(size, total)
-                return true
-            },
-            body: { bytes in
-                if let announcedSize, size + Int64(bytes.count) > Int64(announcedSize) {
-                    largerThanAnnounced = true
-                    return false
-                }
-                guard size + Int64(bytes.count) <= Int64(settings.sizeLimit) else {
-                    tooLarge = true
-                    return false
-                }
-                do throws(SystemError) {
-                    try Platform.writeAll(bytes, to: descriptor, path: partialPath)
-                } catch {
-                    writeError = error
-                    return false
-                }
-                hash.update(bufferPointer: bytes)
-                size += Int64(bytes.count)
-                progress(size, total)
-                return true
-            }, shouldCancel: isCancelled)
+    }
+
+    /// `download.partial`, opened for appending. Not through a symbolic link, nor into a pipe or a device that
+    /// someone put in the cache folder: the bytes go into a regular file of this folder only (O_NONBLOCK: opening
+    /// a FIFO does not wait for a reader).
+    private func openPartialFile(
+        failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> Int32 {
+        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw failure(
+                .fileSystem(path: partialPath, detail: "it is not a regular file; remove it and download again"))
+        }
+        return descriptor
+    }
+
+    /// The request's headers: `extra`, `If-Range` when continuing, `If-None-Match` when a version without a
+    /// known SHA-256 is installed.
+    private func requestHeaders(_ extra: [String], resumeFrom: Int64, installed: InstalledModel?) -> [String] {
+        var headers = extra
+        if resumeFrom > 0, let etag { headers.append("If-Range: \(etag)") }
+        if resumeFrom == 0, expectedSHA256 == nil, let known = installed?.etag.flatMap(Self.headerValue) {
+            headers.append("If-None-Match: \(known)")
+        }
+        return headers
+    }
+
+    /// The response's head has arrived: continue the partial file (206 from where it ends), or start it afresh
+    /// (anything else: the server ignored the range, or the file changed under If-Range); records what the bytes
+    /// are a part of. False ends the transfer.
+    private mutating func begin(
+        status: Int, headers: [String: String], resumeFrom: Int64, descriptor: Int32, _ state: inout TransferState
+    ) -> Bool {
+        if status == 206 {
+            guard headers["content-range"].flatMap(Self.rangeStart) == resumeFrom else {
+                state.restart = true
+                return false
+            }
+        } else if size > 0 {
+            if ftruncate(descriptor, 0) != 0 {
+                state.writeError = .fromErrno(.write, path: partialPath)
+                return false
+            }
+            hash = SHA256()
+            size = 0
+        }
+        state.total = Self.totalSize(status: status, headers: headers, resumeFrom: resumeFrom)
+        etag = headers["etag"].flatMap(Self.headerValue)
+        do {
+            // Not fsynced: losing the record in a power failure only means the download starts afresh (an
+            // empty or unreadable record is ignored), and the transfer does not wait for the disk.
+            try AtomicFile.write(
+                Array(try JSONEncoder().encode(Record(url: url, sha256: expectedSHA256, etag: etag))),
+                to: recordPath, durable: false)
+        } catch let error as SystemError {
+            state.writeError = error
+            return false
+        } catch {
+            state.writeError = SystemError(.write, path: recordPath, reason: "\(error)")
+            return false
+        }
+        return true
+    }
+
+    /// Appends a piece of the body, within the announced size and the size limit. False ends the transfer.
+    private mutating func append(
+        _ bytes: UnsafeRawBufferPointer, descriptor: Int32, sizeLimit: Int, _ state: inout TransferState
+    ) -> Bool {
+        if let announcedSize, size + Int64(bytes.count) > Int64(announcedSize) {
+            state.largerThanAnnounced = true
+            return false
+        }
+        guard size + Int64(bytes.count) <= Int64(sizeLimit) else {
+            state.tooLarge = true
+            return false
+        }
+        do throws(SystemError) {
+            try Platform.writeAll(bytes, to: descriptor, path: partialPath)
+        } catch {
+            state.writeError = error
+            return false
+        }
+        hash.update(bufferPointer: bytes)
+        size += Int64(bytes.count)
+        return true
+    }
+
+    /// How the transfer ended, from libcurl's `response` and what the callbacks found.
+    private mutating func outcome(
+        of response: CurlTransfer.Response, _ state: TransferState, descriptor: Int32, installed: InstalledModel?,
+        sizeLimit: Int, failure: (ModelDownloadError.Reason) -> ModelDownloadError
+    ) throws(ModelDownloadError) -> Outcome {
         // The partial bytes cannot be continued: the server refused the range (416), answered a range request
         // with the whole file (libcurl stops with a range error), or sent a range that does not start where asked.
-        if restart || response.status == 416 || response.code == LiteVisionCurlCode(kLiteVisionCurlRangeError) {
+        if state.restart || response.status == 416 || response.code == LiteVisionCurlCode(kLiteVisionCurlRangeError) {
             return .restart
         }
         if response.status == 304, let installed { return .upToDate(installed) }
-        if largerThanAnnounced, let announcedSize {
+        if state.largerThanAnnounced, let announcedSize {
             discard()
             throw failure(
                 .invalidRegistryResponse(
@@ -152,7 +201,7 @@ struct PartialDownload {
                 ))
         }
         if let reason = ModelDownloadError.Reason(
-            response, sizeLimit: settings.sizeLimit, writeError: writeError, tooLarge: tooLarge)
+            response, sizeLimit: sizeLimit, writeError: state.writeError, tooLarge: state.tooLarge)
         {
             var error = failure(reason)
             error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
