@@ -97,31 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "litevision.registry")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        var service: RegistryService
-        let services: [any Service]
-        let served: String
-        var postgres: PostgresRegistryStorage?
-        do {
-            postgres = try storage.postgres(logger: logger)
-            if let postgres {
-                service = RegistryService(metadata: postgres.metadata, blobs: postgres.blobs)
-                services = postgres.services
-                served = postgres.url.description
-            } else {
-                let data = storage.data ?? ""
-                let registry = try ModelRegistry(dataFolder: data)
-                for path in registry.tightenedPermissions {
-                    Console.error(
-                        "litevision registry: warning: \(path) could be read by other users; it is now private")
-                }
-                service = registry.service
-                services = []
-                served = data
-            }
-        } catch {
-            Console.error("litevision registry: \(error)")
-            throw ExitCode(1)
-        }
+        let (opened, services, served, postgres) = try openStorage(logger: logger)
+        var service = opened
         service.uploadTrialTimeout = uploadTrialTimeout > 0 ? uploadTrialTimeout : nil
         let tls = try tlsCertificate.map { certificate in
             do {
@@ -162,6 +139,30 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             postgres?.removeUploadFolder()
             Console.error("litevision registry: cannot serve on \(host):\(port): \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The registry on the storage the options name: its service, the services to run beside the server (the
+    /// PostgreSQL connection pool), what it serves (for the start line) and the PostgreSQL storage, if that.
+    private func openStorage(
+        logger: Logger
+    ) throws -> (RegistryService, [any Service], String, PostgresRegistryStorage?) {
+        do {
+            if let postgres = try storage.postgres(logger: logger) {
+                return (
+                    RegistryService(metadata: postgres.metadata, blobs: postgres.blobs), postgres.services,
+                    postgres.url.description, postgres
+                )
+            }
+            let data = storage.data ?? ""
+            let registry = try ModelRegistry(dataFolder: data)
+            for path in registry.tightenedPermissions {
+                Console.error("litevision registry: warning: \(path) could be read by other users; it is now private")
+            }
+            return (registry.service, [], data, nil)
+        } catch {
+            Console.error("litevision registry: \(error)")
             throw ExitCode(1)
         }
     }
