@@ -1,12 +1,12 @@
 import ArgumentParser
-import LiteVisionCommandSupport
 import FoundationEssentials
 import LiteVision
 import LiteVisionModelStore
 
-/// `litevision models download`.
-struct ModelsDownloadCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The arguments of `litevision models download`, and the command's work.
+package struct ModelsDownloadArguments: ParsableArguments {
+    /// The command's name and help.
+    package static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download the version of a model this machine gets into the model cache.",
         discussion: """
@@ -16,38 +16,42 @@ struct ModelsDownloadCommand: ParsableCommand {
             ~/.cache/litevision/models.
             """)
 
-    @OptionGroup var connection: RegistryConnection
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
+    @OptionGroup package var connection: RegistryConnection
 
     @Option(name: .long, help: "The model cache folder.")
-    var cache: String?
+    package var cache: String?
 
     @Option(
         name: .customLong("client-id"),
         help: "The client id a rollout is decided by (default: the cache's own, made on first use).")
-    var clientID: String?
+    package var clientID: String?
 
     @Flag(
         name: .customLong("no-cellular"),
         help: "Do not download over a cellular network (a modem interface, or one NetworkManager marks metered).")
-    var noCellular = false
+    package var noCellular = false
 
     @Flag(
         name: .long,
         help:
             "Wait out network problems (retry after 1, 2, 4 … 60 s, for up to --wait-limit seconds) instead of failing."
     )
-    var wait = false
+    package var wait = false
 
     @Option(name: .customLong("wait-limit"), help: "With --wait: give up after this many seconds (default 86400).")
-    var waitLimit: Double = 86_400
+    package var waitLimit: Double = 86_400
 
     @Flag(name: .long, help: "Print one JSON object: name, version, sha256, path.")
-    var json = false
+    package var json = false
 
     @Argument(help: "The model's name.")
-    var name: String
+    package var name: String
 
-    func run() throws {
+    /// Runs the command: prints its result, or the registry's error with exit status 1.
+    package func run() throws {
         try RemoteModelArguments.checkCache(cache)
         let model = try RemoteModelArguments.model(named: name, connection: connection)
         let remote = RemoteModelArguments.download(model, connection: connection, cache: cache, clientID: clientID) {
@@ -56,7 +60,7 @@ struct ModelsDownloadCommand: ParsableCommand {
             downloader.isBackground = wait
             downloader.backgroundTimeLimit = waitLimit
         }
-        let installed = try ModelsCommand.request { () throws(ModelDownloadError) in try remote.get() }
+        let installed = try RegistryAnswer.request { () throws(ModelDownloadError) in try remote.get() }
         if json {
             struct Output: Encodable {
                 var name: String
