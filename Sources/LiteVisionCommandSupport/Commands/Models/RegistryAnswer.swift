@@ -44,7 +44,7 @@ enum RegistryAnswer {
 
     /// One line describing a model.
     static func line(_ model: Model) -> ConsoleText {
-        package var text: ConsoleText = "\(model.name)  latest \(model.latestVersion.map(String.init) ?? "-")"
+        var text: ConsoleText = "\(model.name)  latest \(model.latestVersion.map(String.init) ?? "-")"
         if let rollout = model.rolloutVersion, model.rolloutPercent > 0 {
             text.append("  rollout v\(rollout) to \(model.rolloutPercent)%")
         }
