@@ -6,7 +6,8 @@ import LiteVisionModelStore
 /// The arguments of `litevision models list`, and the command's work.
 package struct ModelsListArguments: ParsableArguments {
     /// The command's name and help.
-    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registry's models.")
+    package static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the registry's models.")
 
     /// The arguments, as ArgumentParser fills them.
     package init() {}
