@@ -217,6 +217,7 @@ let package = Package(
                 "LiteVisionRegistry", "LiteVisionRegistryPostgres", "LiteVisionRegistryStorage", "LiteVisionModelStore",
                 "LiteVisionModelManager", "LiteVisionTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "LiteVisionSystemTests", dependencies: ["LiteVisionSystem", "LiteVisionTestSupport"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "LiteVisionSystem", "LiteVisionTestSupport"]),

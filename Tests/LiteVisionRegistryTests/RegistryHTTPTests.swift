@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 import LiteVisionModelStore
 import LiteVisionRegistry
 import LiteVisionTestSupport
@@ -36,20 +38,32 @@ struct RegistryHTTPTests {
             routes: RegistryRoutes(service: service, uploadLimit: uploadLimit), port: 0,
             onRunning: { bound in port.withLock { $0 = bound } })
         // On threads of its own: the tests' synchronous clients hold threads of the cooperative pool while they
-        // wait for this server (see DedicatedThreadExecutor).
-        let running = Task(executorPreference: DedicatedThreadExecutor.shared) { try await app.run() }
-        defer { running.cancel() }
-        let deadline = Date().addingTimeInterval(60)
-        while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        guard let bound = port.withLock({ $0 }) else {
-            Issue.record("the registry did not start within 60 s")
-            return
+        // wait for this server (see DedicatedThreadExecutor). Stopped by a graceful shutdown, not by cancelling
+        // its task: cancelling a task that prefers a task executor while the server's merged sequences run on it
+        // deadlocked once in the Swift runtime (the canceller holds the task's status lock and waits for the
+        // merge's lock, whose holder waits for that status lock).
+        let group = ServiceGroup(services: [app], logger: Logger(label: "registry-http-tests"))
+        let running = Task(executorPreference: DedicatedThreadExecutor.shared) { try await group.run() }
+        let outcome: Result<Void, any Error>
+        do {
+            let deadline = Date().addingTimeInterval(60)
+            while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            if let bound = port.withLock({ $0 }) {
+                let server = Server(
+                    base: "http://127.0.0.1:\(bound)", registry: registry,
+                    publishToken: try await service.createToken(role: .publish),
+                    readToken: try await service.createToken(role: .read))
+                try await body(server)
+            } else {
+                Issue.record("the registry did not start within 60 s")
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
-        let server = Server(
-            base: "http://127.0.0.1:\(bound)", registry: registry,
-            publishToken: try await service.createToken(role: .publish),
-            readToken: try await service.createToken(role: .read))
-        try await body(server)
+        await group.triggerGracefulShutdown()
+        _ = await running.result
+        try outcome.get()
     }
 
     /// Sends a request and returns the status, the body and the response headers.
