@@ -48,10 +48,10 @@ public final class ModelManager: @unchecked Sendable {
         self.downloader = downloader
     }
 
-    /// A manager keeping its downloaded models in `cacheFolder` instead of the default cache (see above); a
-    /// labeler or detector finds them there when given the same folder.
+    /// A manager keeping its downloaded models in `cacheFolder` instead of the default cache (see above; an empty
+    /// `cacheFolder` means the default cache); a labeler or detector finds them there when given the same folder.
     public convenience init(cacheFolder: String) {
-        self.init(downloader: ModelDownloader(cache: ModelCache(root: cacheFolder)))
+        self.init(downloader: ModelDownloader(cache: ModelCache(folder: cacheFolder)))
     }
 
     /// Whether a downloaded copy of `remoteModel` is on this machine (a labeler or detector can be made from it).
@@ -125,7 +125,11 @@ public final class ModelManager: @unchecked Sendable {
         } else {
             // A transfer cancelled while it waits ends at once, without waiting for its turn.
             transfer.progress.cancellationHandler = { [self] in
-                if transfer.claimStart() { post(.failure(Self.cancelled(model)), for: transfer, of: model) }
+                guard transfer.claimStart() else { return }
+                // Posted from a background thread, as every outcome is, not from the caller of `cancel()`.
+                DispatchQueue.global(qos: .utility).async {
+                    self.post(.failure(Self.cancelled(model)), for: transfer, of: model)
+                }
             }
             predecessor.whenDone { [self] _ in start(transfer, of: model) }
         }

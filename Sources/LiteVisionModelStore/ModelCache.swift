@@ -21,9 +21,10 @@ package struct ModelCache: Sendable {
         self.root = root
     }
 
-    /// The cache in `folder`, or the default one (``defaultRoot``) when nil.
+    /// The cache in `folder`, or the default one (``defaultRoot``) when nil or empty (an empty folder would
+    /// otherwise put the cache's files at the root of the file system).
     package init(folder: String?) {
-        self.root = folder ?? Self.defaultRoot
+        self.root = folder.flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultRoot
     }
 
     /// `LITEVISION_MODEL_CACHE`, else the built-in models' cache folder: the one place the setting is read.

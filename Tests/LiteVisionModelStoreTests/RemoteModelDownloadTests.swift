@@ -302,4 +302,11 @@ struct ModelCacheFolderTests {
         detectorOptions.modelCacheFolder = folder.path
         #expect(try ObjectDetector(options: detectorOptions).results(in: image).count == 1)
     }
+
+    @Test("An empty cache folder is the default cache, never the root of the file system")
+    func emptyCacheFolder() {
+        #expect(ModelCache(folder: "").root == ModelCache.defaultRoot)
+        #expect(ModelCache(folder: "").remoteFolder == ModelCache(folder: nil).remoteFolder)
+        #expect(!ModelCache.defaultRoot.isEmpty && ModelCache(folder: "").remoteFolder != "/remote")
+    }
 }

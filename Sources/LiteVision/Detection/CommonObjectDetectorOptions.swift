@@ -119,7 +119,7 @@ public class CommonObjectDetectorOptions: @unchecked Sendable {
 
     /// The model cache folder of the remote classifier (LiteVision addition): where its downloaded copy is read
     /// from (the folder given to `ModelManager(cacheFolder:)` or `litevision models download --cache`). When unset
-    /// (`nil`), `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set). Built-in
+    /// (`nil`) or empty, `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set). Built-in
     /// models do not use it: they are looked for in ``modelDirectory``, `LITEVISION_MODEL_DIR` and
     /// `~/.cache/litevision/models`, and downloaded to the last.
     public var modelCacheFolder: String? {

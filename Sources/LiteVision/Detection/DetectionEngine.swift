@@ -72,9 +72,7 @@ final class DetectionEngine: VisionEngine {
     private static func builtIn(_ model: BuiltInModel, _ options: DetectorConfiguration) throws(VisionError) -> String {
         do {
             return try ModelCatalog.path(
-                of: model, modelDirectory: options.modelDirectory,
-                downloader: ModelDownloader(cache: ModelCache(root: ModelCatalog.cacheFolder)),
-                allowDownload: options.allowsModelDownload)
+                of: model, modelDirectory: options.modelDirectory, allowDownload: options.allowsModelDownload)
         } catch {
             throw VisionError(error)
         }

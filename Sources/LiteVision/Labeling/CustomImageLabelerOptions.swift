@@ -68,7 +68,7 @@ public final class CustomImageLabelerOptions: Sendable {
     }
 
     /// The model cache folder holding the downloaded copy of a remote model (LiteVision addition): the folder
-    /// given to `ModelManager(cacheFolder:)` or to `litevision models download --cache`. When unset (`nil`),
+    /// given to `ModelManager(cacheFolder:)` or to `litevision models download --cache`. When unset (`nil`) or empty,
     /// the default cache: `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set).
     public var modelCacheFolder: String? {
         get { state.withLock { $0.modelCacheFolder } }
