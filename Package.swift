@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "LiteVision", targets: ["LiteVision"]),
         // Hosted models: ML Kit's ModelManager (uses Foundation, so it is a library of its own).
         .library(name: "LiteVisionModelManager", targets: ["LiteVisionModelManager"]),
+        // Cameras, network streams and video files as frames (FFmpeg, so it is a library of its own).
+        .library(name: "LiteVisionVideo", targets: ["LiteVisionVideo"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
         // `litevision track` and `detect --annotate` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
@@ -69,7 +71,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+            providers: [
+                .apt(["libavformat-dev", "libavdevice-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])
+            ]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
 
         // Layer 2: the system layer (platform imports, whole-file reading, atomic writing, error text, locks)
@@ -155,7 +159,7 @@ let package = Package(
             ]),
         .target(
             name: "LiteVisionVideo",
-            dependencies: ["CFFmpeg", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
+            dependencies: ["CFFmpeg", "LiteVision", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
         .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging", "LiteVisionGeometry"]),
 
         // What the commands share: their arguments, output formats, the console, starting a sibling program.

@@ -27,7 +27,7 @@ dev=0 bench=0
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
-              libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
+              libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
 # small tmpfs for a full disk (mount, util-linux); the PostgreSQL tests run initdb and postgres as the user postgres
 # (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas; the ffmpeg command makes videos of

@@ -3,8 +3,7 @@ import LiteVision
 import LiteVisionCommandSupport
 import LiteVisionSystem
 
-/// How `litevision track` prints and writes what it found: the line per frame, MOTChallenge rows, and the output
-/// files, written whole or not at all.
+/// How `litevision track` prints what it found: the line per frame, and MOTChallenge rows.
 enum TrackOutput {
     /// One MOTChallenge row: `frame,id,x,y,w,h,score,-1,-1,-1` (`frame` counted from 1).
     static func motRow(frame: Int, object: DetectedObject) -> String {
@@ -21,26 +20,5 @@ enum TrackOutput {
         }
         // The labels' texts are escaped as one interpolated value.
         return "frame \(frame): \(items.isEmpty ? "-" : items.joined(separator: "  "))"
-    }
-
-    /// The temporary file of the output `path` (renamed to `path` by ``commit(_:to:)``); a folder that is missing or
-    /// cannot be written is printed and ends the command with status 2.
-    static func openFile(_ path: String) throws -> AtomicFile {
-        do throws(SystemError) {
-            return try AtomicFile(path: path)
-        } catch {
-            Console.error("litevision: \(VisionError.fileNotWritable(path: path, reason: error.reason))")
-            throw ExitCode(2)
-        }
-    }
-
-    /// Writes `text` to the temporary `file` and renames it over its path: never a half-written file.
-    static func commit(_ text: String, to file: AtomicFile) throws {
-        do throws(SystemError) {
-            try file.write(Array(text.utf8))
-            try file.commit()
-        } catch {
-            throw VisionError.fileNotWritable(path: file.path, reason: error.reason)
-        }
     }
 }

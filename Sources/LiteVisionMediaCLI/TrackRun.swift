@@ -1,64 +1,98 @@
 import ArgumentParser
+import Dispatch
 import LiteVision
 import LiteVisionCommandSupport
 import LiteVisionSystem
 import LiteVisionVideo
 
 extension TrackArguments {
-    /// Runs `litevision track`: detects and tracks the objects of every frame of the video and prints a line per
-    /// frame, or writes the outputs asked for (`--json`, `--mot`, `--annotate`). A bad video or output path ends
-    /// the command with status 2 before any work; a damaged video, or an output that cannot be written, with 1
-    /// once the outputs are written.
+    /// Runs `litevision track`: detects and tracks the objects of every frame of the source (a file, a camera or a
+    /// network stream) and prints a line per frame, or writes the outputs asked for (`--json`, `--mot`,
+    /// `--annotate`) as frames come. A bad source or output path ends the command with status 2 before any work;
+    /// a source that fails part-way (a damaged file, a stream lost for good), or an output that cannot be written,
+    /// with 1 once the outputs are complete. `--duration`, `--frames`, SIGINT and SIGTERM end it with 0.
     func run() throws {
-        // The video by the bytes of its name (one that is not UTF-8 too); messages and JSON name it by `named.name`.
-        let named = CommandLinePath.arguments([video])[0]
+        let signals = StopSignals()  // before any thread starts, so that every thread leaves the signals to it
+        // The source by the bytes of its name (a file name that is not UTF-8 too).
+        let named = CommandLinePath.arguments([source])[0]
         if let problem = named.problem {
             Console.error("litevision: \(named.name): \(problem)")
             throw ExitCode(2)
         }
-        try checkOutputPaths(video: named.path)
-        // Their temporary files are made now, so a folder that cannot be written fails before the video is processed.
-        let jsonFile = try json.map(TrackOutput.openFile), motFile = try mot.map(TrackOutput.openFile)
+        try checkOutputPaths(source: named.path)
+        // Their temporary files are made now, so a folder that cannot be written fails before the source is opened.
+        let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
         let objectDetector = try detector.makeDetector(mode: .stream)
-        let frames = try openFrames(named.path)
-        var pass = TrackingPass(arguments: self, videoName: named.name, encoder: try openEncoder(for: frames.info))
-        pass.process(frames, with: objectDetector)
-        if case .live(let source) = frames, source.droppedFrames > 0 {
-            Console.error("litevision: \(source.droppedFrames) frames dropped while the detector was busy (--live)")
+        let video = try openSource(named.path)
+        let stopReason = StopReason()
+        signals.onStop {
+            stopReason.set("signal")
+            video.stop()
         }
-        try pass.writeOutputs(json: jsonFile, mot: motFile)
+        if let duration {
+            DispatchQueue.global().asyncAfter(deadline: .now() + duration) {
+                stopReason.set("duration")
+                video.stop()
+            }
+        }
+        var pass = TrackingPass(
+            arguments: self, source: video, encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
+        pass.process(with: objectDetector, stopReason: stopReason)
+        video.stop()
+        if video.statistics.dropped > 0 {
+            let dropped = video.statistics.dropped
+            Console.error("litevision: \(dropped) frames dropped while the detector was busy (--every-frame: none)")
+        }
+        try pass.finish(stopped: stopReason.isSet)
     }
 
-    /// Before the model loads and the video is read: no output may replace the video, a model, or another output.
-    private func checkOutputPaths(video: String) throws {
-        try OutputPaths.check(inputs: [video] + detector.inputPaths, cache: detector.remote.cache) {
-            outputs throws(OutputPathError) in
+    /// Before the model loads and the source is read: no output may replace the source, a model, or another output.
+    private func checkOutputPaths(source: String) throws {
+        let inputs = source.contains("://") ? detector.inputPaths : [source] + detector.inputPaths
+        try OutputPaths.check(inputs: inputs, cache: detector.remote.cache) { outputs throws(OutputPathError) in
             if let json { try outputs.claimFile(json, for: "--json") }
             if let mot { try outputs.claimFile(mot, for: "--mot") }
             if let annotate { try outputs.claimFile(annotate, for: "--annotate") }
         }
     }
 
-    /// The frames of the video at `path`: all of them, or at real-time pace with `--live`. A video that cannot be
-    /// opened is printed and ends the command with status 2.
-    private func openFrames(_ path: String) throws -> FrameStream {
+    /// The source at `location`, with the delivery, reconnection and device settings of the arguments; one that
+    /// cannot be opened is printed and ends the command with status 2. Connection events are printed as they come.
+    private func openSource(_ location: String) throws -> VideoSource {
+        var options = VideoSource.Options()
+        options.rtspTransport = rtspTransport == .udp ? .udp : .tcp
+        options.reconnectTimeout = reconnectTimeout
+        options.stallTimeout = stallTimeout
+        if let deviceSize, let size = DeviceSize(deviceSize) {
+            options.device.width = size.width
+            options.device.height = size.height
+        }
+        options.device.frameRate = deviceFrameRate
+        options.device.pixelFormat = devicePixelFormat
+        options.eventHandler = { event in Console.error("litevision: \(event)") }
         do {
-            return live ? try .live(LiveFrameSource(path: path)) : try .offline(VideoDecoder(path: path))
+            // The kind decides the delivery: a file is read frame by frame unless --live, a camera or a stream
+            // delivers the newest frame unless --every-frame.
+            let kind = try VideoSource.kind(of: location)
+            options.delivery = kind == .file ? (live ? .latest : .every) : (everyFrame ? .every : .latest)
+            return try VideoSource(location, options: options)
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }
     }
 
-    /// The encoder of the drawn video (`--annotate`), upright, at the video's frame rate (25 when unknown); nil
-    /// without `--annotate`. One that cannot be made is printed and ends the command with status 2.
-    private func openEncoder(for info: VideoInfo) throws -> VideoEncoder? {
+    /// The encoder of the drawn video (`--annotate`), upright, at the source's frame rate (25 when unknown), as
+    /// fragmented MP4 that grows as frames come; nil without `--annotate`. One that cannot be made is printed and
+    /// ends the command with status 2.
+    private func openEncoder(for source: VideoSource) throws -> VideoEncoder? {
         guard let annotate else { return nil }
+        let info = source.info
         let upright = info.orientation.uprightSize(width: info.width, height: info.height)
         do {
             return try VideoEncoder(
                 path: annotate, width: upright.0, height: upright.1,
-                frameRate: info.frameRate > 0 ? info.frameRate : 25)
+                frameRate: info.frameRate > 0 && info.frameRate <= 1000 ? info.frameRate : 25, fragmented: true)
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)

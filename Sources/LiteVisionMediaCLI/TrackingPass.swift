@@ -4,82 +4,95 @@ import LiteVisionCommandSupport
 import LiteVisionDrawing
 import LiteVisionSystem
 import LiteVisionVideo
+import Synchronization
 
-/// One pass of `litevision track` through a video: the objects of each frame, gathered for the outputs, and how
-/// the pass ended.
+/// Why a run of `litevision track` was asked to stop before its source ended (`--duration`, a signal), if it was;
+/// set from other threads.
+final class StopReason: Sendable {
+    private let reason = Mutex<String?>(nil)
+
+    /// Records the first reason.
+    func set(_ text: String) { reason.withLock { $0 = $0 ?? text } }
+
+    /// Whether a stop was asked for.
+    var isSet: Bool { reason.withLock { $0 != nil } }
+}
+
+/// One pass of `litevision track` through a source: the objects of each frame, written to the outputs as they
+/// come, and how the pass ended.
 struct TrackingPass {
     let arguments: TrackArguments
-    /// How messages and JSON name the video.
-    let videoName: String
+    let source: VideoSource
     /// The drawn video (`--annotate`), while it can be written.
     var encoder: VideoEncoder?
-    private var jsonLines: [String] = []
-    private var motRows: [String] = []
+    let json: StreamedOutput?
+    let mot: StreamedOutput?
     private var processed = 0
-    /// Why the pass stopped before the end of the video (damaged data, a frame that failed), if it did.
+    /// Why the pass stopped before the end of the source (damaged data, a lost stream, a frame that failed).
     private var failure: String?
     /// How many outputs could not be written.
     private var unwritten = 0
 
-    init(arguments: TrackArguments, videoName: String, encoder: VideoEncoder?) {
+    init(
+        arguments: TrackArguments, source: VideoSource, encoder: VideoEncoder?, json: StreamedOutput?,
+        mot: StreamedOutput?
+    ) {
         self.arguments = arguments
-        self.videoName = videoName
+        self.source = source
         self.encoder = encoder
+        self.json = json
+        self.mot = mot
     }
 
-    /// Runs every frame of `frames` through `objectDetector`, until the end of the video or the first failure.
-    mutating func process(_ frames: FrameStream, with objectDetector: ObjectDetector) {
-        let info = frames.info
-        let progress = ProgressBar(total: info.frameCount ?? 0)
-        while true {
+    /// Runs the frames of the source through `objectDetector` until the source ends, fails, is stopped
+    /// (`stopReason`), or `--frames` frames were processed.
+    mutating func process(with objectDetector: ObjectDetector, stopReason: StopReason) {
+        let progress = ProgressBar(total: source.kind == .file ? source.info.frameCount ?? 0 : 0)
+        while !stopReason.isSet {
             let frame: VideoFrame?
             do {
-                frame = try frames.next()
+                frame = try source.next()
             } catch {
                 failure = "\(error)"
                 break
             }
             guard let frame else { break }
             do {
-                guard try add(frame, info: info, objectDetector: objectDetector, progress: progress) else { break }
+                guard try add(frame, objectDetector: objectDetector, progress: progress) else { break }
             } catch {
                 failure = "frame \(frame.index): \(error)"
                 break
             }
             progress.advance()
+            if let limit = arguments.frames, processed >= limit { break }
         }
         progress.finish()
     }
 
-    /// Detects the objects of `frame` and adds them to the outputs (or prints them, without any); false when the
+    /// Detects the objects of `frame` and writes them to the outputs (or prints them, without any); false when the
     /// pass is to stop: the drawn video, the only output, cannot be written.
-    private mutating func add(
-        _ frame: VideoFrame, info: VideoInfo, objectDetector: ObjectDetector, progress: ProgressBar
-    ) throws -> Bool {
-        let (json, mot) = (arguments.json, arguments.mot)
-        let image = VisionImage(buffer: frame.image, orientation: info.orientation)
-        let objects = try objectDetector.results(in: image)
+    private mutating func add(_ frame: VideoFrame, objectDetector: ObjectDetector, progress: ProgressBar) throws -> Bool {
+        let objects = try objectDetector.results(in: frame.image)
+        let latency = ContinuousClock.now - frame.receivedAt
         processed += 1
-        if json != nil {
-            jsonLines.append(
-                DetectOutput.jsonLine(
-                    file: videoName, frame: frame.index, objects: objects,
-                    classification: arguments.detector.classification
-                ).rendered)
-        }
-        if mot != nil { motRows += objects.map { TrackOutput.motRow(frame: frame.index + 1, object: $0) } }
+        json?.append(
+            DetectOutput.trackLine(
+                source: source.location, frame: frame.index, timestamp: frame.timestamp,
+                latencyMs: Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1000,
+                objects: objects, classification: arguments.detector.classification
+            ).rendered + "\n")
+        mot?.append(objects.map { TrackOutput.motRow(frame: frame.index + 1, object: $0) + "\n" }.joined())
         if json == nil && mot == nil && arguments.annotate == nil {
             progress.clear()
             Console.output(TrackOutput.summary(frame: frame.index, objects: objects))
         }
         guard let active = encoder else { return true }
-        var upright = try image.uprightPixels()
+        var upright = try frame.image.uprightPixels()
         Annotator.drawInPlace(objects.map(Annotation.init), on: &upright)
         do {
             try active.append(upright)
         } catch {
-            // The drawn video cannot be written (a full disk): said now, its temporary file deleted, and the other
-            // outputs still get every frame.
+            // The drawn video cannot be written (a full disk): said now, and the other outputs still get every frame.
             Console.error("litevision: \(error)")
             encoder = nil
             unwritten += 1
@@ -88,26 +101,23 @@ struct TrackingPass {
         return true
     }
 
-    /// Writes whatever was processed, also when the video was damaged (an output that cannot be written is
-    /// reported and does not keep the others from being written), then ends the command with status 1 when the
-    /// pass failed or an output was lost.
-    func writeOutputs(json jsonFile: AtomicFile?, mot motFile: AtomicFile?) throws {
+    /// Completes the outputs (an output that cannot be completed is reported and does not keep the others from
+    /// being completed), then ends the command with status 1 when the pass failed or an output was lost. A pass that
+    /// was stopped (`--duration`, a signal) ends normally.
+    func finish(stopped: Bool) throws {
         var unwritten = unwritten
-        func save(_ body: () throws -> Void) {
+        if let encoder {
             do {
-                try body()
+                try encoder.finish()
             } catch {
                 Console.error("litevision: \(error)")
                 unwritten += 1
             }
         }
-        if let encoder { save { try encoder.finish() } }
-        let jsonText = jsonLines.map { $0 + "\n" }.joined(), motText = motRows.map { $0 + "\n" }.joined()
-        if let jsonFile { save { try TrackOutput.commit(jsonText, to: jsonFile) } }
-        if let motFile { save { try TrackOutput.commit(motText, to: motFile) } }
-        if let failure {
+        for output in [json, mot].compactMap({ $0 }) where !output.finish() { unwritten += 1 }
+        if let failure, !stopped {
             Console.error(
-                "litevision: \(videoName): \(failure) (\(processed) frames before it were processed and written)")
+                "litevision: \(source.location): \(failure) (\(processed) frames before it were processed and written)")
             throw ExitCode(1)
         }
         if unwritten > 0 { throw ExitCode(1) }

@@ -18,6 +18,8 @@ package final class AtomicFile {
     /// The temporary file, open for writing; -1 when another library writes it (see `init(path:opened:)`).
     package private(set) var descriptor: Int32 = -1
     private var finished = false
+    /// Whether ``publish()`` moved the temporary file to ``path`` already.
+    package private(set) var published = false
 
     /// Prepares to write `path`. With `opened` (the default) the temporary file is created now, exclusively;
     /// without, only its name is chosen, for a library that creates the file itself (FFmpeg).
@@ -47,20 +49,29 @@ package final class AtomicFile {
         try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try write(buffer) } }.get()
     }
 
+    /// Moves the file to ``path`` now, and keeps it open: what is written later goes straight to ``path``. For an
+    /// output that grows while a stream is processed (one whole record per write), so that a process that is
+    /// killed leaves everything written so far; ``commit()`` then only flushes and closes it.
+    package func publish() throws(SystemError) {
+        precondition(!finished && !published, "an AtomicFile is published once, before it is committed")
+        guard rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
+        published = true
+    }
+
     /// Flushes the temporary file to disk, closes it and renames it over ``path``. With `durable` false the two
     /// fsyncs are skipped: readers still see the old file or the whole new one, but after a power failure the file
     /// may be empty or missing, so only for files whose loss is harmless (a record that lets a download resume).
     package func commit(durable: Bool = true) throws(SystemError) {
         precondition(!finished, "an AtomicFile is committed once")
         if descriptor < 0 {
-            descriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+            descriptor = open(published ? path : temporaryPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .fromErrno(.write, path: path) }
         }
         if durable && fsync(descriptor) != 0 { throw .fromErrno(.write, path: path) }
         let closed = close(descriptor)
         descriptor = -1
         if closed != 0 { throw .fromErrno(.write, path: path) }
-        guard rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
+        guard published || rename(temporaryPath, path) == 0 else { throw .fromErrno(.write, path: path) }
         finished = true
         if durable { Self.syncFolder(containing: path) }
     }
@@ -71,7 +82,7 @@ package final class AtomicFile {
         finished = true
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        unlink(temporaryPath)
+        if !published { unlink(temporaryPath) }  // a published file keeps what was written
     }
 
     /// Writes `bytes` to `path` atomically (durably unless `durable` is false: see ``commit(durable:)``).

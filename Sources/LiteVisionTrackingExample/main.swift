@@ -1,11 +1,11 @@
 // ML Kit's iOS object-tracking camera code, ported to Linux (the porting guide's example program).
 //
 // On iOS, frames come from an AVCaptureSession to `captureOutput(_:didOutput:from:)` as CMSampleBuffers, with
-// `alwaysDiscardsLateVideoFrames` on. Here they come from a video file played as a camera: LiteVisionVideo's
-// live frame source releases frames at their real-time pace and drops the ones that arrive while the detector
-// is busy, keeping the newest. Everything else is written as ML Kit's guide writes it.
+// `alwaysDiscardsLateVideoFrames` on. Here they come from a LiteVisionVideo `VideoSource`: a camera (/dev/video0),
+// a network stream (rtsp://, http://, udp://, ...) or a video file played at its real pace; late frames are dropped
+// and the newest kept, as on iOS. Everything else is written as ML Kit's guide writes it.
 //
-//     litevision-track-example VIDEO [MODEL_FOLDER]
+//     litevision-track-example SOURCE [MODEL_FOLDER]
 //
 // MODEL_FOLDER is where the built-in detector and labeler are (default: LITEVISION_MODEL_DIR, then the cache).
 import LiteVision
@@ -25,10 +25,10 @@ final class CameraViewController {
     }
 
     /// ML Kit: `captureOutput(_:didOutput:from:)` of `AVCaptureVideoDataOutputSampleBufferDelegate`; the
-    /// sample buffer is the frame's pixels and its orientation comes from the file instead of the device.
-    func captureOutput(didOutput sampleBuffer: ImageBuffer, orientation: ImageOrientation, frameNumber: Int) {
-        let image = VisionImage(buffer: sampleBuffer)
-        image.orientation = orientation
+    /// frame's image carries the stream's orientation, as `VisionImage(buffer:)` with `orientation` set on iOS.
+    func captureOutput(didOutput frame: VideoFrame) {
+        let image = frame.image
+        let frameNumber = frame.index
 
         var objects: [Object]
         do {
@@ -56,22 +56,26 @@ final class CameraViewController {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 || arguments.count == 3 else {
-    print("usage: litevision-track-example VIDEO [MODEL_FOLDER]")
+    print("usage: litevision-track-example SOURCE [MODEL_FOLDER]")
     exit(2)
 }
-let camera: LiveFrameSource
+// The camera session: the newest frame whenever the detector is ready (a file too is played as a camera).
+var options = VideoSource.Options()
+options.delivery = .latest
+let camera: VideoSource
 do {
-    camera = try LiveFrameSource(path: arguments[1])
+    camera = try VideoSource(arguments[1], options: options)
 } catch {
     print("litevision-track-example: \(error)")
     exit(1)
 }
 let controller = CameraViewController(modelDirectory: arguments.count == 3 ? arguments[2] : nil)
-while let frame = camera.next() {
-    controller.captureOutput(didOutput: frame.image, orientation: camera.info.orientation, frameNumber: frame.index)
-}
-print("\(camera.droppedFrames) late frames dropped")
-if let error = camera.error {
+do {
+    while let frame = try camera.next() {
+        controller.captureOutput(didOutput: frame)
+    }
+} catch {
     print("litevision-track-example: \(error)")
     exit(1)
 }
+print("\(camera.statistics.dropped) late frames dropped")

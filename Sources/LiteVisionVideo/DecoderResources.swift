@@ -7,6 +7,9 @@ final class DecoderResources {
     var codec: UnsafeMutablePointer<AVCodecContext>?
     var packet: UnsafeMutablePointer<AVPacket>?
     var frame: UnsafeMutablePointer<AVFrame>?
+    /// The interrupt FFmpeg's callback points at: released after the container (stored properties are released
+    /// after `deinit` has run).
+    var interrupt: InputInterrupt?
 
     deinit {
         av_packet_free(&packet)

@@ -8,7 +8,7 @@ enum EncoderSetup {
     /// Everything ``VideoEncoder`` needs, ready for the first frame; the header is written.
     static func open(
         path: String, width: Int, height: Int, frameRate: Double,
-        codecChoice: VideoCodecChoice
+        codecChoice: VideoCodecChoice, fragmented: Bool = false
     ) throws(VideoError) -> (EncoderResources, codecName: String) {
         FFmpegLogging.applyDefault()
         let limit = RGBConverter.maximumDimension
@@ -64,7 +64,7 @@ enum EncoderSetup {
         let copied = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
         guard copied >= 0 else { throw .encoder("cannot describe the stream (\(FFmpegError.message(copied)))") }
 
-        try openFile(resources, format: format, container: container, finalPath: path)
+        try openFile(resources, format: format, container: container, finalPath: path, fragmented: fragmented)
         try allocateFrame(resources, width: width, height: height)
         return (resources, encoderName)
     }
@@ -96,7 +96,7 @@ enum EncoderSetup {
     /// Opens the temporary file and writes the container header.
     private static func openFile(
         _ resources: EncoderResources, format: UnsafeMutablePointer<AVFormatContext>,
-        container: UnsafePointer<AVOutputFormat>, finalPath: String
+        container: UnsafePointer<AVOutputFormat>, finalPath: String, fragmented: Bool
     ) throws(VideoError) {
         if container.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = avio_open(&format.pointee.pb, resources.temporaryPath, AVIO_FLAG_WRITE)
@@ -107,7 +107,14 @@ enum EncoderSetup {
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        _ = av_dict_set(&options, "movflags", "+faststart", 0)  // index first: playable while downloading
+        if fragmented {
+            // A header without samples, then a fragment per keyframe (every 2 s), each written out at once: the
+            // file plays up to its last fragment even if the process is killed.
+            _ = av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+            format.pointee.flush_packets = 1
+        } else {
+            _ = av_dict_set(&options, "movflags", "+faststart", 0)  // index first: playable while downloading
+        }
         let written = avformat_write_header(format, &options)
         guard written >= 0 else {
             throw .encoder("cannot write the header of '\(finalPath)' (\(FFmpegError.message(written)))")

@@ -12,6 +12,17 @@ enum FFmpegError {
     /// `AVERROR(EAGAIN)`: the call must be repeated after the other side of the codec API has been served.
     static let tryAgain = -Int32(EAGAIN)
 
+    /// `AVERROR_EXIT`: the interrupt callback ended a blocking call.
+    static let exit = tag(0x45, 0x58, 0x49, 0x54)  // "EXIT"
+    /// `AVERROR_INVALIDDATA`: the input is not what the demuxer expects.
+    static let invalidData = tag(0x49, 0x4E, 0x44, 0x41)  // "INDA"
+    /// `AVERROR_HTTP_UNAUTHORIZED` (401; RTSP's too).
+    static let httpUnauthorized = tag(0xF8, 0x34, 0x30, 0x31)  // "\xF8401"
+    /// `AVERROR_HTTP_FORBIDDEN` (403).
+    static let httpForbidden = tag(0xF8, 0x34, 0x30, 0x33)
+    /// `AVERROR_HTTP_NOT_FOUND` (404).
+    static let httpNotFound = tag(0xF8, 0x34, 0x30, 0x34)
+
     /// `AV_NOPTS_VALUE`: "no timestamp".
     static let noTimestamp = Int64.min
 

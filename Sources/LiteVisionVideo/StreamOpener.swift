@@ -18,25 +18,38 @@ struct OpenedStream {
 /// Opens a file, picks its video stream and opens a decoder for it, turning each failure into the
 /// ``VideoError`` case that names it.
 enum StreamOpener {
+    /// Opens the video file at `path` (the decoder's way: every frame, frame threading).
     static func open(path: String, threadCount: Int, maxPixelCount: Int) throws(VideoError) -> OpenedStream {
-        FFmpegLogging.applyDefault()
-        let size: Int
-        do {
-            size = try FileContents.requireRegularFile(atPath: path)
-        } catch {
-            throw .fileNotReadable(path: path, reason: error.reason)
-        }
-        guard size > 0 else { throw .fileNotReadable(path: path, reason: "the file is empty (0 bytes)") }
-        let resources = DecoderResources()
+        let location = try SourceLocation(file: path)
+        return try open(location, settings: OpenSettings(threadCount: threadCount, maxPixelCount: maxPixelCount))
+    }
 
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let openResult = avformat_open_input(&opened, path, nil, nil)
-        guard openResult >= 0, let format = opened else {
-            throw .notAVideo(
-                path: path,
-                reason: "its container is unknown or damaged (\(FFmpegError.message(openResult)))")
+    /// Opens any source: its container (with the protocols its kind may use), its video stream and a decoder. A
+    /// live source's decoder trades frame threading for low delay.
+    static func open(_ location: SourceLocation, settings: OpenSettings) throws(VideoError) -> OpenedStream {
+        FFmpegLogging.applyDefault()
+        do {
+            return try openStream(location, settings: settings)
+        } catch {
+            guard location.kind != .file else { throw error }
+            // What the file-oriented steps below say of a live source, said of a connection.
+            switch error {
+            case .notAVideo(_, let reason), .corrupt(_, _, let reason):
+                if settings.interrupt?.lastCause == .deadline {
+                    throw InputOpener.failure(FFmpegError.exit, location: location, settings: settings, stage: "")
+                }
+                if location.kind == .device { throw .deviceUnavailable(path: location.displayName, reason: reason) }
+                throw .connectionFailed(location: location.displayName, cause: .notAVideoStream(reason))
+            default: throw error
+            }
         }
-        resources.format = format
+    }
+
+    private static func openStream(_ location: SourceLocation, settings: OpenSettings) throws(VideoError) -> OpenedStream {
+        let path = location.displayName, maxPixelCount = settings.maxPixelCount
+        let resources = DecoderResources()
+        let format = try InputOpener.open(location, settings: settings, into: resources)
+        let live = location.kind != .file
         // Before probing, which decodes frames: refuse what the headers already declare too large.
         for index in 0..<Int(format.pointee.nb_streams) {
             guard let parameters = format.pointee.streams[index]?.pointee.codecpar,
@@ -83,8 +96,10 @@ enum StreamOpener {
         guard copied >= 0 else {
             throw .corrupt(path: path, frame: 0, reason: "bad codec parameters (\(FFmpegError.message(copied)))")
         }
-        codec.pointee.thread_count = Int32(max(0, threadCount))
-        codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        codec.pointee.thread_count = Int32(max(0, settings.threadCount))
+        // Frame threading holds frames back (one per thread): fine for files, latency for a live source.
+        codec.pointee.thread_type = live ? FF_THREAD_SLICE : FF_THREAD_FRAME | FF_THREAD_SLICE
+        if live { codec.pointee.flags |= Int32(AV_CODEC_FLAG_LOW_DELAY) }
         codec.pointee.pkt_timebase = stream.pointee.time_base
         codec.pointee.max_pixels = Int64(maxPixelCount)  // FFmpeg refuses larger frames met later in the stream
         let decoderOpened = avcodec_open2(codec, decoder, nil)
@@ -107,7 +122,7 @@ enum StreamOpener {
         return OpenedStream(
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
             startTicks: start == FFmpegError.noTimestamp ? 0 : start,
-            declaredFrameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
+            declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
     }
 
     /// Refuses a video stream whose declared frames have more than `limit` pixels (unknown sizes pass).

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LiteVisionImaging
+import LiteVisionSystem
 
 /// Reads the frames of a video file one after the other, as RGB images.
 ///
@@ -27,7 +28,8 @@ import LiteVisionImaging
 /// ``VideoError/corrupt(path:frame:reason:)``. ``damage`` still records the first damage, truncation included.
 ///
 /// A decoder is a sequential reader holding FFmpeg state: use it from one thread at a time (it is not
-/// `Sendable`). To share frames across threads, send the ``VideoFrame`` values, which are.
+/// `Sendable`). To share frames across threads, send the ``DecodedFrame`` values, which are. ``VideoSource`` is
+/// the public reader built on it (files, devices and network streams, on a thread of its own).
 package final class VideoDecoder {
     /// The file being read.
     package let path: String
@@ -42,7 +44,7 @@ package final class VideoDecoder {
     /// How many damaged packets (and undecodable frames) were skipped so far. Non-zero means the video is
     /// damaged and some frames were lost or shown with concealed errors: worth a warning to the user.
     package private(set) var damagedPackets = 0
-    /// How many frames ``nextFrame()`` has returned so far (also the ``VideoFrame/index`` of the next one).
+    /// How many frames ``nextFrame()`` has returned so far (also the ``DecodedFrame/index`` of the next one).
     package private(set) var framesDecoded = 0
     /// The first damage found so far, as a ``VideoError/corrupt(path:frame:reason:)`` saying at which frame and
     /// why; `nil` while the video is intact. In strict mode it is the error ``nextFrame()`` throws; in lenient mode
@@ -64,10 +66,17 @@ package final class VideoDecoder {
     private var phase = Phase.reading
     /// The damage that ends the video, thrown once the decoder has given back the frames decoded before it.
     private var pendingDamage: String?
-    private var packetsRead = 0
+    /// FFmpeg's code of the read that ended the input (`AVERROR_EOF` at the end), `nil` while reading.
+    package private(set) var lastReadError: Int32?
+    /// How many packets of the video stream were read (received) so far.
+    package private(set) var packetsRead = 0
     private var consecutiveDamaged = 0
     private var consecutiveRetries = 0
     private var lastTimestamp: Double?
+    /// When the last packet of the video stream was read.
+    private var lastArrival = ContinuousClock.now
+    /// Seconds a read of a live source may wait for data before the interrupt ends it (the stall timeout).
+    var readTimeout = Double.infinity
 
     /// Opens a video file and its decoder.
     ///
@@ -80,12 +89,23 @@ package final class VideoDecoder {
     ///   ``VideoError/notAVideo(path:reason:)`` when FFmpeg cannot parse it or it has no video stream,
     ///   ``VideoError/unsupportedCodec(path:codec:)`` when this FFmpeg build has no decoder for it,
     ///   ``VideoError/tooLarge(path:width:height:limit:)`` when its frames are declared larger than `maxPixelCount`.
-    package init(
+    package convenience init(
         path: String, threadCount: Int = 2, maxPixelCount: Int = ImageDecoder.defaultMaxPixelCount
     ) throws(VideoError) {
         precondition(maxPixelCount > 0, "VideoDecoder: maxPixelCount must be positive")
         let opened = try StreamOpener.open(path: path, threadCount: threadCount, maxPixelCount: maxPixelCount)
-        self.path = path
+        self.init(opened, name: path, maxPixelCount: maxPixelCount)
+    }
+
+    /// Opens any source; `name` is how messages call it.
+    convenience init(_ location: SourceLocation, settings: OpenSettings) throws(VideoError) {
+        let opened = try StreamOpener.open(location, settings: settings)
+        self.init(opened, name: location.displayName, maxPixelCount: settings.maxPixelCount)
+        if location.kind != .file { allowsDamagedData = true }
+    }
+
+    private init(_ opened: OpenedStream, name: String, maxPixelCount: Int) {
+        self.path = name
         self.maxPixelCount = maxPixelCount
         info = opened.info
         resources = opened.resources
@@ -99,7 +119,7 @@ package final class VideoDecoder {
     ///
     /// - Throws: ``VideoError/corrupt(path:frame:reason:)`` when the video is damaged (strict mode) or the
     ///   damage is beyond repair (lenient mode; see the type's documentation); later calls return `nil`.
-    package func nextFrame() throws(VideoError) -> VideoFrame? {
+    package func nextFrame() throws(VideoError) -> DecodedFrame? {
         guard let codec = resources.codec, let frame = resources.frame else { return nil }
         while phase != .finished {
             let received = avcodec_receive_frame(codec, frame)
@@ -124,7 +144,7 @@ package final class VideoDecoder {
     /// Calls `body` with every remaining frame, in order.
     ///
     /// - Throws: A ``VideoError`` from decoding, or whatever `body` throws (which stops the loop).
-    package func forEachFrame(_ body: (VideoFrame) throws -> Void) throws {
+    package func forEachFrame(_ body: (DecodedFrame) throws -> Void) throws {
         while let frame = try nextFrame() { try body(frame) }
     }
 
@@ -135,13 +155,22 @@ package final class VideoDecoder {
             phase = .finished
             return
         }
+        resources.interrupt?.arm(seconds: readTimeout)
         let read = av_read_frame(format, packet)
-        if read == FFmpegError.tryAgain, consecutiveRetries < 100 {
-            consecutiveRetries += 1
-            return
+        if read == FFmpegError.tryAgain {
+            // A live input with no data yet: wait a little, until the stall timeout.
+            if readTimeout.isFinite, (ContinuousClock.now - lastArrival) < .seconds(readTimeout) {
+                usleep(2000)
+                return
+            }
+            if !readTimeout.isFinite, consecutiveRetries < 100 {
+                consecutiveRetries += 1
+                return
+            }
         }
         consecutiveRetries = 0
         guard read >= 0 else {
+            lastReadError = read
             guard read == FFmpegError.endOfFile else {
                 return stop("the file is truncated or its container is damaged: \(FFmpegError.message(read))")
             }
@@ -151,6 +180,7 @@ package final class VideoDecoder {
         defer { av_packet_unref(packet) }
         guard packet.pointee.stream_index == streamIndex else { return }
         packetsRead += 1
+        lastArrival = .now
         if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
             let reason =
                 "packet \(packetsRead - 1) of the video stream is incomplete or corrupt (the file may be cut short)"
@@ -184,7 +214,7 @@ package final class VideoDecoder {
 
     /// Converts a decoded frame; a frame that cannot be converted counts as damage and is skipped (`nil`), as
     /// is, in strict mode, a frame in which FFmpeg concealed errors.
-    private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame? {
+    private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> DecodedFrame? {
         if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
             let reason = "FFmpeg had to conceal errors in frame \(framesDecoded) (its data is damaged)"
             if !allowsDamagedData { try fail(reason) }
@@ -201,7 +231,7 @@ package final class VideoDecoder {
         let timestamp = timestamp(of: frame)
         lastTimestamp = timestamp
         defer { framesDecoded += 1 }
-        return VideoFrame(image: image, index: framesDecoded, timestamp: timestamp)
+        return DecodedFrame(image: image, index: framesDecoded, timestamp: timestamp, receivedAt: lastArrival)
     }
 
     /// The frame's presentation time in seconds from the start of the stream.

@@ -19,7 +19,7 @@ package final class VideoEncoder {
     /// The file that ``finish()`` creates (or replaces).
     package let path: String
     /// The size of the images appended, in pixels (the video itself is one pixel wider or taller when this is
-    /// odd; see ``init(path:width:height:frameRate:codec:)``).
+    /// odd; see ``init(path:width:height:frameRate:codec:fragmented:)``).
     package let width: Int, height: Int
     /// Frames per second.
     package let frameRate: Double
@@ -29,6 +29,8 @@ package final class VideoEncoder {
     package private(set) var frameCount = 0
 
     /// The FFmpeg state; `nil` once finished or failed (which also deleted the temporary file if needed).
+    /// Whether the file is fragmented MP4 that appears at ``path`` with its first frame and grows from there.
+    package let fragmented: Bool
     private var resources: EncoderResources?
     private var failure: VideoError?
 
@@ -42,15 +44,19 @@ package final class VideoEncoder {
     ///   - height: Frame height in pixels; an odd height is padded by one row the same way.
     ///   - frameRate: Frames per second, in (0, 1000].
     ///   - codec: Which encoder to use; H.264 when available by default.
+    ///   - fragmented: Write fragmented MP4 that appears at `path` with the first frame and grows as frames come
+    ///     (for a live stream: a killed process leaves a playable file); otherwise the file appears whole at
+    ///     ``finish()``.
     /// - Throws: ``VideoError/invalidArgument(_:)`` for a bad size or frame rate, ``VideoError/encoder(_:)``
     ///   when the encoder or the file cannot be created.
     package init(
         path: String, width: Int, height: Int, frameRate: Double,
-        codec: VideoCodecChoice = .automatic
+        codec: VideoCodecChoice = .automatic, fragmented: Bool = false
     ) throws(VideoError) {
         let (resources, codecName) = try EncoderSetup.open(
             path: path, width: width, height: height,
-            frameRate: frameRate, codecChoice: codec)
+            frameRate: frameRate, codecChoice: codec, fragmented: fragmented)
+        self.fragmented = fragmented
         self.path = path
         self.width = width
         self.height = height
@@ -87,6 +93,13 @@ package final class VideoEncoder {
                 throw .encoder("the encoder refused frame \(frameCount) (\(FFmpegError.message(sent)))")
             }
             try FrameWriter.writePackets(resources)
+            if fragmented, frameCount == 0 {
+                do throws(SystemError) {
+                    try resources.file.publish()
+                } catch {
+                    throw .encoder("cannot move the video to '\(path)' (\(error.reason))")
+                }
+            }
         }
         frameCount += 1
     }

@@ -1,22 +1,39 @@
-import LiteVisionImaging
+import LiteVision
 
-/// One decoded picture of a video.
-package struct VideoFrame: Sendable {
-    /// The pixels, always ``PixelFormat/rgb8`` with tightly packed rows (`bytesPerRow == width * 3`), as stored
-    /// in the file: not rotated (see ``VideoInfo/orientation``). Its size is normally ``VideoInfo/width`` x
-    /// ``VideoInfo/height``, but follows the stream if the stream changes size part-way.
-    package var image: ImageBuffer
-    /// Position of this frame among the frames delivered so far, from 0. Frames a damaged stream lost
-    /// are not counted; frames a ``LiveFrameSource`` dropped are (so a gap shows the drop).
-    package var index: Int
-    /// Presentation time in seconds from the start of the stream (the first frame is normally at 0),
-    /// from the frame's timestamp, or from its index and the frame rate when the file gives none.
-    package var timestamp: Double
+/// One picture from a ``VideoSource``: ready for a detector or labeler, with where it sits in the stream and
+/// when its data arrived.
+///
+/// ```swift
+/// for try await frame in source.frames {
+///     let objects = try detector.results(in: frame.image)
+///     let latency = ContinuousClock.now - frame.receivedAt
+/// }
+/// ```
+public struct VideoFrame: Sendable {
+    /// The picture, its ``VisionImage/orientation`` set from the stream's rotation (phones record portrait video
+    /// as rotated landscape frames): hand it to a detector as it is.
+    public let image: VisionImage
+    /// The same pixels as stored in the stream (not rotated): RGB, tightly packed rows.
+    public let pixels: ImageBuffer
+    /// The frame's position in the stream, from 0. With ``VideoSource/Delivery/latest`` the frames a busy consumer
+    /// missed leave gaps (frame 7 follows frame 4: 5 and 6 were dropped).
+    public let index: Int
+    /// Seconds of stream time: from the start of a file, or of a live source's first connection (continuing,
+    /// across reconnections, with the time the stream was away).
+    public let timestamp: Double
+    /// When the frame's data arrived (its last packet was read), on the continuous clock:
+    /// `ContinuousClock.now - frame.receivedAt` is how old the picture is.
+    public let receivedAt: ContinuousClock.Instant
 
-    /// Wraps a picture with its position in the video.
-    package init(image: ImageBuffer, index: Int, timestamp: Double) {
-        self.image = image
+    /// A frame of `pixels` shown with `orientation`.
+    public init(
+        pixels: ImageBuffer, orientation: ImageOrientation = .up, index: Int, timestamp: Double,
+        receivedAt: ContinuousClock.Instant
+    ) {
+        self.image = VisionImage(buffer: pixels, orientation: orientation)
+        self.pixels = pixels
         self.index = index
         self.timestamp = timestamp
+        self.receivedAt = receivedAt
     }
 }

@@ -8,11 +8,18 @@ package struct TrackArguments: ParsableArguments {
         commandName: "track",
         abstract: "Detect and track objects through a video (ML Kit's stream mode, with tracking IDs).",
         discussion: """
-            Every frame goes through the detector in stream mode; objects keep their tracking ID while they stay in \
-            view. Without an output option, prints one line per frame. --live plays the video at its real pace and \
-            drops the frames that arrive while the detector is busy, as a camera would (ML Kit's \
-            alwaysDiscardsLateVideoFrames); otherwise every frame is processed. A damaged video is processed up to \
-            the damage, the outputs are written, and the exit status is 1.
+            SOURCE is a video file, a V4L2 camera (/dev/video0) or a network stream: rtsp://, rtsps://, http(s):// \
+            (MJPEG, HLS, MPEG-TS), udp://, rtp://, tcp://. Every frame goes through the detector in stream mode; \
+            objects keep their tracking ID while they stay in view. Without an output option, prints one line per \
+            frame; outputs are written as frames come (a stopped or killed run leaves every frame written so far).
+
+            Cameras and network streams deliver the newest frame whenever the detector is ready, dropping the ones \
+            that arrived meanwhile (ML Kit's alwaysDiscardsLateVideoFrames); --every-frame processes them all, \
+            falling behind if the detector is slower. Files are read frame by frame; --live plays a file at its real \
+            pace and drops frames as a camera would. A network stream that drops or stalls is reconnected \
+            (--reconnect-timeout). --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, \
+            exit status 0). The exit status is 1 when the source failed (a damaged file, a stream lost for good), \
+            after the outputs are written; 2 when it cannot be opened. A password in a URL is shown as ***.
             """
     )
 
@@ -21,8 +28,8 @@ package struct TrackArguments: ParsableArguments {
 
     @OptionGroup package var detector: DetectorArguments
 
-    @Argument(help: "The video file (anything FFmpeg decodes: MP4/H.264, AVI/MPEG-4, ...).")
-    package var video: String
+    @Argument(help: "A video file, a camera (/dev/video0) or a stream URL (rtsp://, http://, udp://, ...).")
+    package var source: String
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -33,6 +40,70 @@ package struct TrackArguments: ParsableArguments {
     @Option(name: .long, help: "Write the video with the tracked objects drawn on it (MP4).")
     package var annotate: String?
 
-    @Flag(name: .long, help: "Play at real-time pace and drop frames that arrive while the detector is busy.")
+    @Flag(name: .long, help: "Play a file at real-time pace and drop frames that arrive while the detector is busy.")
     package var live = false
+
+    @Flag(name: .long, help: "Process every frame of a camera or stream, even when the detector falls behind.")
+    package var everyFrame = false
+
+    @Option(name: .long, help: "Stop after this many seconds.")
+    package var duration: Double?
+
+    @Option(name: .long, help: "Stop after this many processed frames.")
+    package var frames: Int?
+
+    @Option(name: .long, help: "RTSP transport: tcp (the default) or udp.")
+    package var rtspTransport: RTSPTransportArgument = .tcp
+
+    @Option(name: .long, help: "Seconds a lost stream keeps trying to reconnect before the run fails (0: never).")
+    package var reconnectTimeout: Double = 60
+
+    @Option(name: .long, help: "Seconds without data before a stream counts as stalled and is reconnected.")
+    package var stallTimeout: Double = 10
+
+    @Option(name: .long, help: "Camera frame size, e.g. 1280x720 (V4L2 devices).")
+    package var deviceSize: String?
+
+    @Option(name: .long, help: "Camera frame rate, e.g. 30 (V4L2 devices).")
+    package var deviceFrameRate: Double?
+
+    @Option(name: .long, help: "Camera pixel format by FFmpeg's name, e.g. mjpeg or yuyv422 (V4L2 devices).")
+    package var devicePixelFormat: String?
+
+    /// Checks what ArgumentParser cannot: positive limits.
+    package func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive, got \(frames)") }
+        guard reconnectTimeout >= 0 else {
+            throw ValidationError("--reconnect-timeout must be 0 or more, got \(reconnectTimeout)")
+        }
+        guard stallTimeout > 0 && stallTimeout.isFinite else {
+            throw ValidationError("--stall-timeout must be a positive number of seconds, got \(stallTimeout)")
+        }
+        if let deviceSize, DeviceSize(deviceSize) == nil {
+            throw ValidationError("--device-size must be WIDTHxHEIGHT, such as 1280x720, got '\(deviceSize)'")
+        }
+    }
+}
+
+/// `--rtsp-transport`.
+package enum RTSPTransportArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case tcp, udp
+}
+
+/// A `WIDTHxHEIGHT` argument.
+package struct DeviceSize: Sendable {
+    package let width: Int, height: Int
+
+    /// Parses `1280x720`; `nil` for anything else (sizes 1 to 65,535).
+    package init?(_ text: String) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+            (1...65_535).contains(width), (1...65_535).contains(height)
+        else { return nil }
+        self.width = width
+        self.height = height
+    }
 }

@@ -20,8 +20,11 @@ package enum DetectOutput {
     }
 
     private struct Line: Encodable {
-        var file: String
+        var file: String?
+        var source: String?
         var frame: Int?
+        var timestamp: Double?
+        var latencyMs: Double?
         var objects: [Object]?
         var error: String?
     }
@@ -41,14 +44,32 @@ package enum DetectOutput {
     package static func jsonLine(
         file: String, frame: Int? = nil, objects: [DetectedObject], classification: Bool
     ) -> ConsoleText {
-        let objects = objects.map {
+        return encode(Line(file: file, frame: frame, objects: json(objects, classification: classification)))
+    }
+
+    /// `litevision track`'s record of a frame: `{"source": ..., "frame": N, "timestamp": seconds, "latencyMs": ...,
+    /// "objects": [...]}`, the objects as in ``jsonLine(file:frame:objects:classification:)``. `source` is the
+    /// location with any password masked; `latencyMs` is from the frame's data arriving to its result.
+    package static func trackLine(
+        source: String, frame: Int, timestamp: Double, latencyMs: Double, objects: [DetectedObject],
+        classification: Bool
+    ) -> ConsoleText {
+        return encode(
+            Line(
+                source: source, frame: frame, timestamp: (timestamp * 1e6).rounded() / 1e6,
+                latencyMs: (latencyMs * 100).rounded() / 100, objects: json(objects, classification: classification)))
+    }
+
+    /// The objects as JSON records.
+    private static func json(_ objects: [DetectedObject], classification: Bool) -> [Object] {
+        objects.map {
             Object(
                 frame: $0.frame, trackingID: $0.trackingID, labels: classification ? $0.labels : nil,
                 detectorLabel: $0.detectorLabel, detectionConfidence: $0.detectionConfidence)
         }
-        return encode(Line(file: file, frame: frame, objects: objects))
     }
 
+    /// `{"file": ..., "error": ...}`: a file that could not be processed.
     package static func jsonError(file: String, error: String) -> ConsoleText {
         encode(Line(file: file, error: error))
     }

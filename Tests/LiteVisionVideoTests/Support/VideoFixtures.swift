@@ -15,7 +15,7 @@ enum VideoFixtures {
 
     /// Decodes every frame, handing each to `body`; returns how decoding ended (`nil` for a normal end).
     @discardableResult
-    static func decodeAll(_ decoder: VideoDecoder, _ body: (VideoFrame) -> Void = { _ in }) -> VideoError? {
+    static func decodeAll(_ decoder: VideoDecoder, _ body: (DecodedFrame) -> Void = { _ in }) -> VideoError? {
         do {
             while let frame = try decoder.nextFrame() { body(frame) }
             return nil

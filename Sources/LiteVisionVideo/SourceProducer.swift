@@ -1,0 +1,162 @@
+import LiteVisionGeometry
+import LiteVisionSystem
+
+/// The work of a ``VideoSource``'s thread: decode, pace a file played as a camera, hand frames to the slot, and
+/// bring a lost network stream back. The only code that touches the decoder once the source has started.
+final class SourceProducer {
+    /// Longest wait between two frames of a paced file, in seconds of video, whatever the timestamps say.
+    static let maximumGap = 5.0
+    /// Longest wait between two reconnection attempts.
+    static let maximumBackoff = 8.0
+
+    private let location: SourceLocation
+    private let options: VideoSource.Options
+    private let settings: OpenSettings
+    private let delivery: VideoSource.Delivery
+    private let slot: FrameSlot
+    private let interrupt: InputInterrupt
+    private var decoder: VideoDecoder?
+    private let orientation: ImageOrientation
+    private let frameStep: Double
+
+    /// Frames decoded so far, over every connection: the next frame's index.
+    private var decoded = 0
+    /// Counters of the connections before the current one.
+    private var earlierPackets = 0, earlierDamaged = 0
+    /// The last frame's timestamp as delivered, and when it was decoded.
+    private var lastTimestamp: Double?
+    private var lastFrameTime = MonotonicClock.now()
+    /// Added to the current connection's timestamps (set at its first frame).
+    private var timestampOffset = 0.0
+    private var offsetPending = false
+
+    init(
+        location: SourceLocation, options: VideoSource.Options, settings: OpenSettings,
+        delivery: VideoSource.Delivery, slot: FrameSlot, interrupt: InputInterrupt, decoder: VideoDecoder
+    ) {
+        self.location = location
+        self.options = options
+        self.settings = settings
+        self.delivery = delivery
+        self.slot = slot
+        self.interrupt = interrupt
+        self.decoder = decoder
+        orientation = decoder.info.orientation
+        frameStep = decoder.info.frameRate > 0 ? 1 / decoder.info.frameRate : 1.0 / 30
+    }
+
+    /// Runs until the frames end or the source is stopped; the decoder is released before it returns.
+    func run() {
+        defer { decoder = nil }
+        let paced = location.kind == .file && delivery == .latest
+        var due = MonotonicClock.now()
+        var previousFileTimestamp: Double?
+        while !slot.isCancelled, let current = decoder {
+            let decodedFrame: DecodedFrame?
+            var failure: VideoError?
+            do {
+                decodedFrame = try current.nextFrame()
+            } catch {
+                decodedFrame = nil
+                failure = error
+            }
+            count(current)
+            guard let decodedFrame else {
+                guard !interrupt.isStopped, !slot.isCancelled else { return }
+                guard location.kind == .network, options.reconnectTimeout > 0 else {
+                    return slot.end(failure: failure)
+                }
+                decoder = nil  // the old connection closes before the new one opens
+                decoder = reconnect(after: reason(failure, current), interrupted: current)
+                continue
+            }
+            if paced {
+                if let previous = previousFileTimestamp {
+                    due += min(max(decodedFrame.timestamp - previous, 0), Self.maximumGap) / options.playbackSpeed
+                }
+                previousFileTimestamp = decodedFrame.timestamp
+                guard slot.sleep(until: due) else { return }
+            }
+            guard slot.publish(frame(from: decodedFrame)) else { return }
+        }
+    }
+
+    /// The public frame of a decoded one: its index over every connection, its timestamp continuing across them.
+    private func frame(from decodedFrame: DecodedFrame) -> VideoFrame {
+        let now = MonotonicClock.now()
+        if offsetPending, let last = lastTimestamp {
+            // The first frame of a new connection follows the last one by the time the stream was away.
+            timestampOffset = last + max(frameStep, now - lastFrameTime) - decodedFrame.timestamp
+            offsetPending = false
+        }
+        let timestamp = decodedFrame.timestamp + timestampOffset
+        lastTimestamp = timestamp
+        lastFrameTime = now
+        defer { decoded += 1 }
+        return VideoFrame(
+            pixels: decodedFrame.image, orientation: orientation, index: decoded, timestamp: timestamp,
+            receivedAt: decodedFrame.receivedAt)
+    }
+
+    /// Copies the decoder's counters into the slot's statistics.
+    private func count(_ current: VideoDecoder) {
+        let packets = earlierPackets + current.packetsRead, damaged = earlierDamaged + current.damagedPackets
+        let frames = decoded
+        slot.updateCounts {
+            $0.received = packets
+            $0.damaged = damaged
+            $0.decoded = frames
+        }
+    }
+
+    /// Why the connection of `current` ended, for events and the final error.
+    private func reason(_ failure: VideoError?, _ current: VideoDecoder) -> String {
+        if interrupt.lastCause == .deadline { return "no data for \(formatted(options.stallTimeout)) s" }
+        if let code = current.lastReadError, code != FFmpegError.endOfFile {
+            return "the connection failed: \(location.scrubbed(FFmpegError.message(code)))"
+        }
+        if case .corrupt(_, _, let reason)? = failure { return location.scrubbed(reason) }
+        return "the server ended the stream"
+    }
+
+    /// A new connection to the source, trying with backoff until ``VideoSource/Options/reconnectTimeout``; `nil`
+    /// when the source was stopped or reconnecting gave up (the slot is then ended with the error).
+    private func reconnect(after reason: String, interrupted old: VideoDecoder) -> VideoDecoder? {
+        earlierPackets += old.packetsRead
+        earlierDamaged += old.damagedPackets
+        options.eventHandler?(.disconnected(reason: reason))
+        let start = MonotonicClock.now()
+        var lastReason = reason, delay = 0.5, attempt = 0
+        while true {
+            let elapsed = MonotonicClock.now() - start
+            guard elapsed < options.reconnectTimeout else {
+                slot.end(
+                    failure: .streamLost(
+                        location: location.displayName, frames: decoded, seconds: options.reconnectTimeout,
+                        reason: lastReason))
+                return nil
+            }
+            guard slot.sleep(until: start + elapsed + min(delay, options.reconnectTimeout - elapsed)) else { return nil }
+            attempt += 1
+            do throws(VideoError) {
+                let fresh = try VideoDecoder(location, settings: settings)
+                fresh.readTimeout = options.stallTimeout
+                slot.updateCounts { $0.reconnects += 1 }
+                offsetPending = true
+                options.eventHandler?(.reconnected(attempts: attempt, downtime: MonotonicClock.now() - lastFrameTime))
+                return fresh
+            } catch {
+                guard !interrupt.isStopped else { return nil }
+                lastReason = Self.phrase(error)
+                delay = min(delay * 2, Self.maximumBackoff)
+                options.eventHandler?(.reconnectFailed(attempt: attempt, reason: lastReason, retryIn: delay))
+            }
+        }
+    }
+
+    /// A failed attempt's error as a phrase (the cause, without the location).
+    private static func phrase(_ error: VideoError) -> String {
+        if case .connectionFailed(_, let cause) = error { return cause.description }
+        return error.description
+    }
+}
