@@ -35,8 +35,10 @@ extension TrackArguments {
                 video.stop()
             }
         }
+        // Messages and JSON name a file as the user typed it (its bytes escaped), a URL with its password masked.
         var pass = TrackingPass(
-            arguments: self, source: video, encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
+            arguments: self, source: video, sourceName: video.kind == .file ? named.name : video.location,
+            encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
         pass.process(with: objectDetector, stopReason: stopReason)
         video.stop()
         if video.statistics.dropped > 0 {

@@ -23,6 +23,8 @@ final class StopReason: Sendable {
 struct TrackingPass {
     let arguments: TrackArguments
     let source: VideoSource
+    /// How messages and JSON name the source.
+    let sourceName: String
     /// The drawn video (`--annotate`), while it can be written.
     var encoder: VideoEncoder?
     let json: StreamedOutput?
@@ -34,11 +36,12 @@ struct TrackingPass {
     private var unwritten = 0
 
     init(
-        arguments: TrackArguments, source: VideoSource, encoder: VideoEncoder?, json: StreamedOutput?,
-        mot: StreamedOutput?
+        arguments: TrackArguments, source: VideoSource, sourceName: String, encoder: VideoEncoder?,
+        json: StreamedOutput?, mot: StreamedOutput?
     ) {
         self.arguments = arguments
         self.source = source
+        self.sourceName = sourceName
         self.encoder = encoder
         self.json = json
         self.mot = mot
@@ -77,7 +80,7 @@ struct TrackingPass {
         processed += 1
         json?.append(
             DetectOutput.trackLine(
-                source: source.location, frame: frame.index, timestamp: frame.timestamp,
+                source: sourceName, frame: frame.index, timestamp: frame.timestamp,
                 latencyMs: Double(latency.components.attoseconds) / 1e15 + Double(latency.components.seconds) * 1000,
                 objects: objects, classification: arguments.detector.classification
             ).rendered + "\n")
@@ -117,7 +120,7 @@ struct TrackingPass {
         for output in [json, mot].compactMap({ $0 }) where !output.finish() { unwritten += 1 }
         if let failure, !stopped {
             Console.error(
-                "litevision: \(source.location): \(failure) (\(processed) frames before it were processed and written)")
+                "litevision: \(sourceName): \(failure) (\(processed) frames before it were processed and written)")
             throw ExitCode(1)
         }
         if unwritten > 0 { throw ExitCode(1) }

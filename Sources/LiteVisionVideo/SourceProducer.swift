@@ -8,6 +8,8 @@ final class SourceProducer {
     static let maximumGap = 5.0
     /// Longest wait between two reconnection attempts.
     static let maximumBackoff = 8.0
+    /// The name of the thread (seen in `top -H`, gdb and `/proc/PID/task/*/comm`).
+    static let threadName = "VideoSource"
 
     private let location: SourceLocation
     private let options: VideoSource.Options
@@ -47,6 +49,7 @@ final class SourceProducer {
 
     /// Runs until the frames end or the source is stopped; the decoder is released before it returns.
     func run() {
+        Self.nameThread()
         defer { decoder = nil }
         let paced = location.kind == .file && delivery == .latest
         var due = MonotonicClock.now()
@@ -79,6 +82,14 @@ final class SourceProducer {
             }
             guard slot.publish(frame(from: decodedFrame)) else { return }
         }
+    }
+
+    /// Names the calling thread ``threadName`` (`pthread_setname_np` is not visible to Swift here).
+    private static func nameThread() {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = threadName.withCString { write(descriptor, $0, strlen($0)) }
+        close(descriptor)
     }
 
     /// The public frame of a decoded one: its index over every connection, its timestamp continuing across them.

@@ -58,7 +58,7 @@ struct NonUTF8PathCLITests {
         let lines = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n")
         #expect(lines.count > 100)
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
-        #expect(first?["file"] as? String == folder.path + #"/cup\x{FF}.mp4"#, "\(lines[0])")
+        #expect(first?["source"] as? String == folder.path + #"/cup\x{FF}.mp4"#, "\(lines[0])")
     }
 
     @Test(

@@ -35,6 +35,10 @@ enum VideoFixtures {
         case .encoder: "encoder"
         case .invalidArgument: "invalidArgument"
         case .systemResource: "systemResource"
+        case .unsupportedLocation: "unsupportedLocation"
+        case .deviceUnavailable: "deviceUnavailable"
+        case .connectionFailed: "connectionFailed"
+        case .streamLost: "streamLost"
         }
     }
 

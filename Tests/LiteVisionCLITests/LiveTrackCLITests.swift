@@ -1,0 +1,99 @@
+import Foundation
+import LiteVisionTestSupport
+import Testing
+
+/// `litevision track` on live network streams from real servers on loopback, run as a user would.
+@Suite("litevision track on live streams", .serialized)
+struct LiveTrackCLITests {
+    static let models = ["--model-dir", TestData.path("models")]
+
+    /// The JSON records of a run.
+    private func records(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("RTSP with a password: tracked with one ID, written per frame, the password in no output or message")
+    func rtsp() throws {
+        let folder = TestData.temporaryDirectory("cli-rtsp")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
+        let server = try RTSPTestServer(clip: clip, user: "operator", password: "pa55-w0rd-x")
+        let json = folder.appendingPathComponent("live.jsonl").path, mot = folder.appendingPathComponent("live.txt").path
+        let result = try LiteVisionExecutable.run(
+            ["track", "--duration", "8", "--json", json, "--mot", mot] + Self.models + [server.authenticatedURL])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = try records(json)
+        #expect(lines.count >= 150, "\(lines.count) frames in 8 s of a 26.8 fps stream")
+        let masked = "rtsp://operator:***@127.0.0.1:\(server.port)/cam"
+        #expect(lines.allSatisfy { $0["source"] as? String == masked })
+        #expect(lines.allSatisfy { ($0["latencyMs"] as? Double).map { $0 >= 0 && $0 < 1000 } ?? false })
+        let frames = lines.compactMap { $0["frame"] as? Int }, stamps = lines.compactMap { $0["timestamp"] as? Double }
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 } && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
+        let ids = lines.flatMap { ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int } }
+        let dominant = Dictionary(grouping: ids, by: { $0 }).values.map(\.count).max() ?? 0
+        #expect(Double(dominant) >= 0.9 * Double(lines.count), "IDs \(Dictionary(grouping: ids, by: { $0 }).mapValues(\.count))")
+        let everything = [result.output, result.errors, try String(contentsOfFile: json, encoding: .utf8),
+            try String(contentsOfFile: mot, encoding: .utf8)].joined()
+        #expect(!everything.contains("pa55-w0rd-x"))
+    }
+
+    @Test("the server killed and restarted mid-run: frames resume, the run ends at --duration with status 0")
+    func restart() throws {
+        let folder = TestData.temporaryDirectory("cli-rtsp-restart")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 3, in: folder)
+        let server = try RTSPTestServer(clip: clip)
+        let json = folder.appendingPathComponent("live.jsonl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
+        process.arguments = ["track", "--duration", "14", "--json", json] + Self.models + [server.url]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 5)
+        server.stop()
+        Thread.sleep(forTimeInterval: 2)
+        try server.restart()
+        let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+        #expect(messages.contains("stream lost") && messages.contains("reconnected"), "\(messages)")
+        let lines = try records(json)
+        let stamps = lines.compactMap { $0["timestamp"] as? Double }
+        let gap = stamps.indices.dropLast().first { stamps[$0 + 1] - stamps[$0] > 1 } ?? stamps.count
+        #expect(gap > 60 && stamps.count - gap > 60, "\(stamps.count) frames, the gap after \(gap)")
+    }
+
+    @Test("nothing listening, a server that never answers, a 401: each a clear error and status 2, in time")
+    func failures() throws {
+        let closed = LoopbackModelServer.closedPort()
+        let stalled = try StalledTestServer()
+        let locked = try RTSPTestServer(user: "operator", password: "secret-word")
+        let cases: [(String, String, Double)] = [
+            ("rtsp://127.0.0.1:\(closed)/cam", "refused", 5),
+            (stalled.url(scheme: "rtsp"), "no answer within 10 s", 15),
+            (locked.url, "401", 5),
+            (locked.url(user: "operator", password: "wrong-word"), "401", 5),
+        ]
+        for (url, expected, limit) in cases {
+            let start = Date()
+            let result = try LiteVisionExecutable.run(["track"] + Self.models + [url])
+            let elapsed = Date().timeIntervalSince(start)
+            #expect(result.status == 2 && result.errors.contains(expected), "\(url): \(result.errors)")
+            #expect(elapsed < limit, "\(url): \(elapsed) s")
+            #expect(!result.errors.contains("wrong-word"))
+        }
+    }
+
+    @Test("an HLS playlist pointing at a local file: refused, the file never opened")
+    func hostilePlaylist() throws {
+        let server = try HTTPStreamTestServer()
+        let result = try LiteVisionExecutable.run(["track"] + Self.models + [server.url("/evil/index.m3u8")])
+        #expect(result.status != 0, "\(result.output)")
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(!server.secretWasOpened)
+    }
+}

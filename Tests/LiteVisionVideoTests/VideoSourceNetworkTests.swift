@@ -1,0 +1,140 @@
+import Foundation
+import LiteVisionTestSupport
+import LiteVisionVideo
+import Synchronization
+import Testing
+
+extension VideoTests {
+    /// Network sources against real servers on loopback: GStreamer's RTSP server, an HTTP server streaming MJPEG
+    /// and HLS, a listener that never answers.
+    @Suite("VideoSource: network streams from real servers on loopback") struct Network {
+        @Test("RTSP: a slow consumer gets recent frames, not a backlog; stop leaves no thread or socket")
+        func latestOverRTSP() throws {
+            let server = try RTSPTestServer()
+            let source = try VideoSource(server.url)
+            #expect(source.kind == .network && source.delivery == .latest)
+            #expect(source.info.width == 640 && source.info.height == 480 && source.info.codec == "h264")
+            let interval = 1 / source.info.frameRate, work = 0.15
+            var ages: [Double] = [], indices: [Int] = []
+            let start = Date()
+            while Date().timeIntervalSince(start) < 3, let frame = try source.next() {
+                let age = ContinuousClock.now - frame.receivedAt
+                ages.append(Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18)
+                indices.append(frame.index)
+                Thread.sleep(forTimeInterval: work)  // a detector that needs 150 ms a frame
+            }
+            // After the first frames (probing delivers a few at once), each frame is at most two frame intervals
+            // plus the consumer's time old: never a backlog.
+            let settled = ages.dropFirst(3)
+            #expect(settled.allSatisfy { $0 < 2 * interval + work }, "ages \(ages)")
+            #expect(indices.count >= 12 && zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(indices.last! - indices.first! > indices.count * 3, "gaps where frames were dropped: \(indices)")
+            #expect(source.statistics.dropped > 20 && source.statistics.received >= source.statistics.decoded)
+            #expect(SourceResources.sockets(toPort: server.port) == 1 && SourceResources.threads() == 1)
+            let stopping = Date()
+            source.stop()
+            #expect(Date().timeIntervalSince(stopping) < 1)
+            #expect(SourceResources.sockets(toPort: server.port) == 0 && SourceResources.threads() == 0)
+        }
+
+        @Test("RTSP: the server killed and restarted mid-stream; frames resume, indices and timestamps go on")
+        func reconnects() throws {
+            let folder = TestData.temporaryDirectory("rtsp-restart")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 3, in: folder)
+            let server = try RTSPTestServer(clip: clip)
+            let events = Mutex<[VideoSource.Event]>([])
+            var options = VideoSource.Options()
+            options.delivery = .every
+            options.eventHandler = { event in events.withLock { $0.append(event) } }
+            let source = try VideoSource(server.url, options: options)
+            var frames: [VideoFrame] = []
+            let start = Date()
+            var restarted = false
+            while Date().timeIntervalSince(start) < 12, let frame = try source.next() {
+                frames.append(frame)
+                if !restarted, Date().timeIntervalSince(start) > 3 {
+                    server.stop()
+                    Thread.sleep(forTimeInterval: 1.5)
+                    try server.restart()
+                    restarted = true
+                }
+            }
+            source.stop()
+            let seen = events.withLock { $0 }
+            #expect(seen.contains { if case .disconnected = $0 { true } else { false } }, "\(seen)")
+            #expect(seen.contains { if case .reconnected = $0 { true } else { false } }, "\(seen)")
+            #expect(source.statistics.reconnects == 1)
+            let gap = frames.indices.dropLast().first { frames[$0 + 1].timestamp - frames[$0].timestamp > 1 } ?? frames.count
+            #expect(gap > 40 && frames.count - gap > 60, "\(frames.count) frames, the gap after \(gap)")
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.index < $1.index && $0.timestamp < $1.timestamp })
+        }
+
+        @Test("HTTP MJPEG and HLS: frames of the right size arrive")
+        func http() throws {
+            let server = try HTTPStreamTestServer()
+            for url in [server.mjpegURL, server.hlsURL] {
+                let source = try VideoSource(url)
+                var count = 0
+                while count < 10, let frame = try source.next() {
+                    #expect(frame.pixels.width == 640 && frame.pixels.height == 480, "\(url)")
+                    count += 1
+                }
+                #expect(count == 10, "\(url)")
+                source.stop()
+            }
+        }
+
+        @Test("401: RTSP and HTTP without the right credentials are refused as unauthorized; the password never shown")
+        func unauthorized() throws {
+            let rtsp = try RTSPTestServer(user: "admin", password: "opensesame")
+            let wrong = rtsp.url(user: "admin", password: "wrong-secret")
+            #expect(throws: VideoError.connectionFailed(location: rtsp.url, cause: .unauthorized)) {
+                try VideoSource(rtsp.url)
+            }
+            do {
+                _ = try VideoSource(wrong)
+                Issue.record("opened with a wrong password")
+            } catch {
+                #expect(!"\(error)".contains("wrong-secret") && "\(error)".contains("admin:***@"))
+            }
+            let right = try VideoSource(rtsp.authenticatedURL)
+            #expect(try right.next() != nil)
+            #expect(!right.location.contains("opensesame"))
+            right.stop()
+            let http = try HTTPStreamTestServer()
+            #expect(throws: VideoError.connectionFailed(location: http.url("/private/mjpeg"), cause: .unauthorized)) {
+                try VideoSource(http.url("/private/mjpeg"))
+            }
+        }
+
+        @Test("a hostile HLS playlist pointing at local files is refused, and the file is never opened")
+        func hostilePlaylists() throws {
+            let server = try HTTPStreamTestServer()
+            for playlist in HTTPStreamTestServer.evilPlaylists {
+                #expect(throws: VideoError.self, "\(playlist)") {
+                    let source = try VideoSource(server.url(playlist))
+                    while try source.next() != nil {}
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.1)  // the server polls the named pipe every 10 ms
+            #expect(!server.secretWasOpened)
+        }
+
+        @Test("a server that accepts and never answers: timed out after the connect timeout, not a hang")
+        func stalled() throws {
+            let server = try StalledTestServer()
+            var options = VideoSource.Options()
+            options.connectTimeout = 2
+            for scheme in ["rtsp", "http"] {
+                let start = Date()
+                #expect(throws: VideoError.connectionFailed(location: server.url(scheme: scheme), cause: .timedOut(seconds: 2))) {
+                    try VideoSource(server.url(scheme: scheme), options: options)
+                }
+                let elapsed = Date().timeIntervalSince(start)
+                #expect(elapsed > 1.9 && elapsed < 4, "\(scheme): \(elapsed) s")
+            }
+            #expect(SourceResources.sockets(toPort: server.port) == 0)
+        }
+    }
+}
