@@ -9,7 +9,10 @@
 #     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs, runuser);
 #     PostgreSQL 15 (Debian's postgresql), which the registry's replica tests start on loopback themselves, as the
 #     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone);
-#     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py)
+#     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py);
+#     the loopback streaming servers of the live video tests: GStreamer's RTSP server for Debian's python3
+#     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins); libavdevice-dev (FFmpeg's
+#     device library)
 #   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
 #     wrk (load generator) and nginx (the static-file peer; installed with --dev already) for
 #     scripts/bench-registry.sh, which runs nginx with its own config on a free loopback port (Debian's nginx
@@ -33,6 +36,14 @@ apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-co
 # (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas; the ffmpeg command makes videos of
 # every odd size the video tests decode.
 if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx ffmpeg); fi
+# The live video tests start real streaming servers on loopback (Tests/LiteVisionTestSupport): an RTSP camera is
+# GStreamer's RTSP server run by Debian's /usr/bin/python3 through gi (qtdemux and rtph264pay are in the good
+# plugins, h264parse in the bad ones); the HTTP (MJPEG, HLS) and UDP (MPEG-TS) servers use python3 and ffmpeg.
+# libavdevice-dev is FFmpeg's device library (capture devices), for the live video work.
+if ((dev)); then
+  apt_packages+=(gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+                 gstreamer1.0-plugins-bad libavdevice-dev)
+fi
 if ((bench)); then apt_packages+=(wrk); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do
