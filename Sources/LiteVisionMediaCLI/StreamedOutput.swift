@@ -6,9 +6,12 @@ import LiteVisionSystem
 /// An output file of `litevision track` that grows as frames are processed: made under a temporary name when the
 /// command starts (so an unwritable folder fails before any work, and an existing file is kept if the run fails
 /// before its first frame), moved to its path with the first record, then appended to one whole record at a time.
-/// A run that is stopped or killed leaves every record written so far.
+/// A run that is stopped or killed leaves every record written so far; one whose output fails part-way (a full disk)
+/// keeps the whole records written before the failure.
 final class StreamedOutput {
     private let file: AtomicFile
+    /// Bytes of whole records written so far.
+    private var written = 0
     /// Whether a write failed (reported once; the other outputs go on).
     private(set) var failed = false
 
@@ -27,9 +30,13 @@ final class StreamedOutput {
     func append(_ text: String) {
         guard !failed else { return }
         do throws(SystemError) {
-            try file.write(Array(text.utf8))
+            let bytes = Array(text.utf8)
+            try file.write(bytes)
+            written += bytes.count
             if !file.published { try file.publish() }
         } catch {
+            // A record cut by the failure (a full disk) is taken back: the file keeps whole records only.
+            if file.published { _ = ftruncate(file.descriptor, off_t(written)) }
             report(error)
         }
     }

@@ -74,7 +74,8 @@ struct TrackingPass {
 
     /// Detects the objects of `frame` and writes them to the outputs (or prints them, without any); false when the
     /// pass is to stop: the drawn video, the only output, cannot be written.
-    private mutating func add(_ frame: VideoFrame, objectDetector: ObjectDetector, progress: ProgressBar) throws -> Bool {
+    private mutating func add(_ frame: VideoFrame, objectDetector: ObjectDetector, progress: ProgressBar) throws -> Bool
+    {
         let objects = try objectDetector.results(in: frame.image)
         let latency = ContinuousClock.now - frame.receivedAt
         processed += 1

@@ -127,11 +127,13 @@ enum InputOpener {
         case .device:
             let reason: String
             switch -code {
-            case ENOTTY, EINVAL: reason = "it is not a V4L2 video capture device (\(message))"
+            case ENOTTY, EINVAL: reason = "it is a character device but not a V4L2 video capture device (\(message))"
             case EBUSY: reason = "the device is busy: another program is using the camera"
             case EACCES, EPERM: reason = "permission denied: add the user to the 'video' group"
             case EIO: reason = "the device does not accept the settings asked for, or failed (\(message))"
-            default: reason = code == FFmpegError.exit ? "no picture within \(formatted(settings.connectTimeout)) s" : message
+            default:
+                reason =
+                    code == FFmpegError.exit ? "no picture within \(formatted(settings.connectTimeout)) s" : message
             }
             return .deviceUnavailable(path: location.displayName, reason: reason)
         case .network:

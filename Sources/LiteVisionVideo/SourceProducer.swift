@@ -147,7 +147,9 @@ final class SourceProducer {
                         reason: lastReason))
                 return nil
             }
-            guard slot.sleep(until: start + elapsed + min(delay, options.reconnectTimeout - elapsed)) else { return nil }
+            guard slot.sleep(until: start + elapsed + min(delay, options.reconnectTimeout - elapsed)) else {
+                return nil
+            }
             attempt += 1
             do throws(VideoError) {
                 let fresh = try VideoDecoder(location, settings: settings)

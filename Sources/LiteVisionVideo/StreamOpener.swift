@@ -45,7 +45,9 @@ enum StreamOpener {
         }
     }
 
-    private static func openStream(_ location: SourceLocation, settings: OpenSettings) throws(VideoError) -> OpenedStream {
+    private static func openStream(
+        _ location: SourceLocation, settings: OpenSettings
+    ) throws(VideoError) -> OpenedStream {
         let path = location.displayName, maxPixelCount = settings.maxPixelCount
         let resources = DecoderResources()
         let format = try InputOpener.open(location, settings: settings, into: resources)

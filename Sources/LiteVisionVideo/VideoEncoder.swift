@@ -140,6 +140,8 @@ package final class VideoEncoder {
         do {
             try body()
         } catch {
+            // A fragmented file already at its path is incomplete now: removed, as an unfinished file would be.
+            if let published = resources?.file.published, published { unlink(path) }
             resources = nil
             failure = .encoder("the encoder was closed by an earlier error: \(error)")
             throw error

@@ -63,7 +63,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             case .unauthorized: "the server requires valid credentials (401 Unauthorized): check the user and password"
             case .forbidden: "the server refuses access (403 Forbidden)"
             case .notFound: "the server has no stream at that path (404 Not Found)"
-            case .notAVideoStream(let reason): "the server's answer is not a video stream LiteVision can read: \(reason)"
+            case .notAVideoStream(let reason):
+                "the server's answer is not a video stream LiteVision can read: \(reason)"
             case .other(let reason): reason
             }
         }

@@ -20,7 +20,8 @@ struct LiveTrackCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
         let server = try RTSPTestServer(clip: clip, user: "operator", password: "pa55-w0rd-x")
-        let json = folder.appendingPathComponent("live.jsonl").path, mot = folder.appendingPathComponent("live.txt").path
+        let json = folder.appendingPathComponent("live.jsonl").path,
+            mot = folder.appendingPathComponent("live.txt").path
         let result = try LiteVisionExecutable.run(
             ["track", "--duration", "8", "--json", json, "--mot", mot] + Self.models + [server.authenticatedURL])
         #expect(result.status == 0, "\(result.errors)")
@@ -30,12 +31,18 @@ struct LiveTrackCLITests {
         #expect(lines.allSatisfy { $0["source"] as? String == masked })
         #expect(lines.allSatisfy { ($0["latencyMs"] as? Double).map { $0 >= 0 && $0 < 1000 } ?? false })
         let frames = lines.compactMap { $0["frame"] as? Int }, stamps = lines.compactMap { $0["timestamp"] as? Double }
-        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 } && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(
+            zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }
+                && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
         let ids = lines.flatMap { ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int } }
         let dominant = Dictionary(grouping: ids, by: { $0 }).values.map(\.count).max() ?? 0
-        #expect(Double(dominant) >= 0.9 * Double(lines.count), "IDs \(Dictionary(grouping: ids, by: { $0 }).mapValues(\.count))")
-        let everything = [result.output, result.errors, try String(contentsOfFile: json, encoding: .utf8),
-            try String(contentsOfFile: mot, encoding: .utf8)].joined()
+        #expect(
+            Double(dominant) >= 0.9 * Double(lines.count),
+            "IDs \(Dictionary(grouping: ids, by: { $0 }).mapValues(\.count))")
+        let everything = [
+            result.output, result.errors, try String(contentsOfFile: json, encoding: .utf8),
+            try String(contentsOfFile: mot, encoding: .utf8),
+        ].joined()
         #expect(!everything.contains("pa55-w0rd-x"))
     }
 

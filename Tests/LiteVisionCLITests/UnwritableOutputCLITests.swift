@@ -30,7 +30,12 @@ struct UnwritableOutputCLITests {
             #expect(
                 result.errors.contains(message) && result.errors.lowercased().contains("too large"), "\(result.errors)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+        // Outputs are written as frames come: what a failure leaves is whole records only (no drawn video).
+        for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+            #expect(name == "t.json" || name == "t.txt", "\(name) left behind")
+            let text = try String(contentsOfFile: out.appendingPathComponent(name).path, encoding: .utf8)
+            #expect(text.isEmpty || text.hasSuffix("\n"), "\(name) ends with a cut record")
+        }
     }
 
     @Test("track: when the drawn video cannot be written, --json and --mot still get every frame")

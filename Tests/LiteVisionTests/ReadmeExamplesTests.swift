@@ -2,6 +2,7 @@ import Foundation
 import LiteVision
 import LiteVisionModelManager
 import LiteVisionTestSupport
+import LiteVisionVideo
 import Testing
 
 /// The README's Swift examples, verbatim (keep them in sync): they must compile and run.
@@ -36,6 +37,23 @@ struct ReadmeExamplesTests {
             print(object.trackingID ?? -1, object.frame, object.labels.first?.text ?? "-")  // "0 (21.5, 34.0, …) Food"
         }
         #expect(try detector.results(in: frame).first?.labels.first?.text == "Food")
+    }
+
+    @Test("Cameras and network streams")
+    func cameras() async throws {
+        let options = ObjectDetectorOptions()  // stream mode: tracking IDs
+        options.modelDirectory = "../shared/models"
+        let detector = try ObjectDetector(options: options)
+
+        let camera = try VideoSource("../shared/video/cup.mp4")  // or "/dev/video0", "rtsp://user:pw@camera/stream1", ...
+        var ids: [Int] = []
+        for try await frame in camera.frames {  // the newest frame whenever the detector is ready
+            for object in try detector.results(in: frame.image) {
+                print(frame.index, object.trackingID ?? -1, object.frame)  // "0 0 (297.1, 120.6, …)"
+                ids.append(object.trackingID ?? -1)
+            }
+        }
+        #expect(ids.count > 150 && ids.allSatisfy { $0 == 0 })
     }
 
     @Test("Hosted models (the address is a loopback server's, the bundled model a shared one)")

@@ -12,13 +12,17 @@ extension VideoTests {
             #expect(try VideoSource.kind(of: "a:b.mp4") == .file)
             #expect(try VideoSource.kind(of: "/dev/video7") == .device)
             #expect(try VideoSource.kind(of: "/dev/null") == .device)
-            for url in ["rtsp://h/x", "RTSPS://h/x", "http://h/x.m3u8", "https://h/", "udp://0.0.0.0:5000", "rtp://:5004", "tcp://h:1"]
-            {
+            for url in [
+                "rtsp://h/x", "RTSPS://h/x", "http://h/x.m3u8", "https://h/", "udp://0.0.0.0:5000", "rtp://:5004",
+                "tcp://h:1",
+            ] {
                 #expect(try VideoSource.kind(of: url) == .network, "\(url)")
             }
         }
 
-        @Test("an unknown scheme is refused by name", arguments: ["ftp://host/x.mp4", "file:///etc/passwd", "concat://a|b", "smb://h/x"])
+        @Test(
+            "an unknown scheme is refused by name",
+            arguments: ["ftp://host/x.mp4", "file:///etc/passwd", "concat://a|b", "smb://h/x"])
         func unknownScheme(_ location: String) {
             let scheme = String(location.prefix { $0 != ":" }).lowercased()
             #expect {
@@ -46,7 +50,10 @@ extension VideoTests {
 
         @Test("a host that does not resolve is named", arguments: ["http", "rtsp"])
         func unknownHost(_ scheme: String) {
-            #expect(throws: VideoError.connectionFailed(location: "\(scheme)://camera.invalid/x", cause: .hostNotFound("camera.invalid"))) {
+            #expect(
+                throws: VideoError.connectionFailed(
+                    location: "\(scheme)://camera.invalid/x", cause: .hostNotFound("camera.invalid"))
+            ) {
                 try VideoSource("\(scheme)://camera.invalid/x")
             }
         }
@@ -95,12 +102,12 @@ extension VideoTests {
             let video = VideoFixtures.video("vtest.avi")
             let source = try VideoSource(video, options: latest())
             #expect(try source.next() != nil)
-            #expect(SourceResources.threads() == 1 && SourceResources.descriptors(on: video) == 1)
+            #expect(SourceResources.descriptors(on: video) == 1)
             let start = Date()
             source.stop()
             #expect(Date().timeIntervalSince(start) < 1)
             #expect(try source.next() == nil)
-            #expect(SourceResources.threads() == 0 && SourceResources.descriptors(on: video) == 0)
+            #expect(SourceResources.descriptors(on: video) == 0)
             try await cancellingTheConsumerStops()
         }
 
@@ -118,7 +125,6 @@ extension VideoTests {
             #expect(Date().timeIntervalSince(start) < 1)
             #expect(count > 0 && count < 795)
             #expect(try source.next() == nil)
-            #expect(SourceResources.threads() == 0)
         }
 
         private func latest() -> VideoSource.Options {

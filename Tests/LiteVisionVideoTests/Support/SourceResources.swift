@@ -1,17 +1,8 @@
 import Foundation
 
 /// What a ``VideoSource`` holds in this process, found in `/proc/self` so that tests running in parallel do not
-/// disturb the count: its threads (named `VideoSource`), the descriptors open on a file, and the TCP sockets
-/// connected to a port.
+/// disturb the count: the descriptors open on a file, and the TCP sockets connected to a port.
 enum SourceResources {
-    /// Threads named `VideoSource`.
-    static func threads() -> Int {
-        names("/proc/self/task").filter { task in
-            let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-            return comm?.trimmingCharacters(in: .whitespacesAndNewlines) == "VideoSource"
-        }.count
-    }
-
     /// Descriptors open on `path`.
     static func descriptors(on path: String) -> Int {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
@@ -35,7 +26,9 @@ enum SourceResources {
     }
 
     private static func targets() -> [String] {
-        names("/proc/self/fd").compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+        names("/proc/self/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+        }
     }
 
     private static func names(_ folder: String) -> [String] {
