@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything LiteVision needs on a Debian machine with the Swift toolchain:
-#   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg and Cairo for video and drawing (CLI only);
+#   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg (libavdevice for V4L2 cameras) and Cairo for video and
+#     drawing (LiteVisionVideo, LiteVisionDrawing and the CLI only);
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
@@ -11,12 +12,11 @@
 #     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone);
 #     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py);
 #     the loopback streaming servers of the live video tests: GStreamer's RTSP server for Debian's python3
-#     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins); libavdevice-dev (FFmpeg's
-#     device library)
+#     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins; scripts/rtsp-test-server.py)
 #   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
-#     wrk (load generator) and nginx (the static-file peer; installed with --dev already) for
-#     scripts/bench-registry.sh, which runs nginx with its own config on a free loopback port (Debian's nginx
-#     service, if it starts, is left alone)
+#     GNU time (CPU per frame in scripts/bench-live.sh); wrk (load generator) and nginx (the static-file peer;
+#     installed with --dev already) for scripts/bench-registry.sh, which runs nginx with its own config on a free
+#     loopback port (Debian's nginx service, if it starts, is left alone)
 # It is idempotent and quiet when everything is already there.
 set -euo pipefail
 
@@ -39,12 +39,11 @@ if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx ffm
 # The live video tests start real streaming servers on loopback (Tests/LiteVisionTestSupport): an RTSP camera is
 # GStreamer's RTSP server run by Debian's /usr/bin/python3 through gi (qtdemux and rtph264pay are in the good
 # plugins, h264parse in the bad ones); the HTTP (MJPEG, HLS) and UDP (MPEG-TS) servers use python3 and ffmpeg.
-# libavdevice-dev is FFmpeg's device library (capture devices), for the live video work.
 if ((dev)); then
   apt_packages+=(gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-                 gstreamer1.0-plugins-bad libavdevice-dev)
+                 gstreamer1.0-plugins-bad)
 fi
-if ((bench)); then apt_packages+=(wrk); fi
+if ((bench)); then apt_packages+=(wrk time); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$pkg")

@@ -7,7 +7,7 @@ final class SourceProducer {
     /// Longest wait between two frames of a paced file, in seconds of video, whatever the timestamps say.
     static let maximumGap = 5.0
     /// Longest wait between two reconnection attempts.
-    static let maximumBackoff = 8.0
+    static let maximumBackoff = 4.0
     /// The name of the thread (seen in `top -H`, gdb and `/proc/PID/task/*/comm`).
     static let threadName = "VideoSource"
 

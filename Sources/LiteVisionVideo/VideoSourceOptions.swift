@@ -63,7 +63,7 @@ extension VideoSource {
         /// Seconds without any data from a playing network source or device before it counts as stalled and is
         /// reconnected. 10 by default.
         public var stallTimeout: Double = 10
-        /// Seconds a lost network source keeps trying to reconnect (with backoff: 0.5 s, 1 s, 2 s, ... up to 8 s
+        /// Seconds a lost network source keeps trying to reconnect (with backoff: 0.5 s, 1 s, 2 s, then every 4 s
         /// between attempts) before the frames end with ``VideoError/streamLost(location:frames:seconds:reason:)``.
         /// 60 by default; `.infinity` never gives up; 0 never reconnects (the frames end when the stream does).
         /// A network stream that ends counts as lost too: cameras do not end.

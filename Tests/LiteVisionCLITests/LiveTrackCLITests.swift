@@ -46,6 +46,60 @@ struct LiveTrackCLITests {
         #expect(!everything.contains("pa55-w0rd-x"))
     }
 
+    /// `litevision track` started in the background with its errors collected.
+    private func startTrack(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
+        process.arguments = ["track"] + arguments + Self.models
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    /// How many frames `ffprobe` decodes from a video file (0 when it cannot read it).
+    private func decodableFrames(_ path: String) throws -> Int {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+            "stream=nb_read_frames", "-of", "csv=p=0", path,
+        ]
+        let output = Pipe()
+        probe.standardOutput = output
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    @Test("SIGINT ends the run with status 0 and complete outputs; a killed run leaves a playable drawn video")
+    func stopping() throws {
+        let folder = TestData.temporaryDirectory("cli-rtsp-stop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
+        let server = try RTSPTestServer(clip: clip)
+        let json = folder.appendingPathComponent("stopped.jsonl").path
+        let drawn = folder.appendingPathComponent("stopped.mp4").path
+        let (interrupted, _) = try startTrack(["--json", json, "--annotate", drawn, server.url])
+        Thread.sleep(forTimeInterval: 5)
+        kill(interrupted.processIdentifier, SIGINT)
+        interrupted.waitUntilExit()
+        #expect(interrupted.terminationStatus == 0)
+        let lines = try records(json)
+        #expect(lines.count > 50)
+        #expect(try decodableFrames(drawn) == lines.count)
+        // Killed: no chance to finish anything, yet the drawn video plays up to its last fragment.
+        let killedVideo = folder.appendingPathComponent("killed.mp4").path
+        let (killed, _) = try startTrack(["--annotate", killedVideo, server.url])
+        Thread.sleep(forTimeInterval: 6)
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        #expect(try decodableFrames(killedVideo) > 30)
+    }
+
     @Test("the server killed and restarted mid-run: frames resume, the run ends at --duration with status 0")
     func restart() throws {
         let folder = TestData.temporaryDirectory("cli-rtsp-restart")
@@ -53,13 +107,7 @@ struct LiveTrackCLITests {
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 3, in: folder)
         let server = try RTSPTestServer(clip: clip)
         let json = folder.appendingPathComponent("live.jsonl").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
-        process.arguments = ["track", "--duration", "14", "--json", json] + Self.models + [server.url]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, errors) = try startTrack(["--duration", "14", "--json", json, server.url])
         Thread.sleep(forTimeInterval: 5)
         server.stop()
         Thread.sleep(forTimeInterval: 2)
