@@ -41,16 +41,19 @@ extension TrackArguments {
             encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
         pass.process(with: objectDetector, stopReason: stopReason)
         video.stop()
-        if video.statistics.dropped > 0 {
-            let dropped = video.statistics.dropped
-            Console.error("litevision: \(dropped) frames dropped while the detector was busy (--every-frame: none)")
+        let dropped = video.statistics.dropped
+        if dropped > 0 {
+            let hint = video.kind == .file ? "" : " (--every-frame processes every frame)"
+            Console.error(
+                "litevision: \(dropped) frame\(dropped == 1 ? "" : "s") dropped while the detector was busy\(hint)")
         }
         try pass.finish(stopped: stopReason.isSet)
     }
 
     /// Before the model loads and the source is read: no output may replace the source, a model, or another output.
     private func checkOutputPaths(source: String) throws {
-        let inputs = source.contains("://") ? detector.inputPaths : [source] + detector.inputPaths
+        let isFile = (try? VideoSource.kind(of: source)) == .file
+        let inputs = isFile ? [source] + detector.inputPaths : detector.inputPaths
         try OutputPaths.check(inputs: inputs, cache: detector.remote.cache) { outputs throws(OutputPathError) in
             if let json { try outputs.claimFile(json, for: "--json") }
             if let mot { try outputs.claimFile(mot, for: "--mot") }

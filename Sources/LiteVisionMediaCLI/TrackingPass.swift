@@ -4,19 +4,6 @@ import LiteVisionCommandSupport
 import LiteVisionDrawing
 import LiteVisionSystem
 import LiteVisionVideo
-import Synchronization
-
-/// Why a run of `litevision track` was asked to stop before its source ended (`--duration`, a signal), if it was;
-/// set from other threads.
-final class StopReason: Sendable {
-    private let reason = Mutex<String?>(nil)
-
-    /// Records the first reason.
-    func set(_ text: String) { reason.withLock { $0 = $0 ?? text } }
-
-    /// Whether a stop was asked for.
-    var isSet: Bool { reason.withLock { $0 != nil } }
-}
 
 /// One pass of `litevision track` through a source: the objects of each frame, written to the outputs as they
 /// come, and how the pass ended.
@@ -63,7 +50,7 @@ struct TrackingPass {
             do {
                 guard try add(frame, objectDetector: objectDetector, progress: progress) else { break }
             } catch {
-                failure = "frame \(frame.index): \(error)"
+                failure = "\(sourceName): frame \(frame.index): \(error)"
                 break
             }
             progress.advance()
@@ -94,7 +81,8 @@ struct TrackingPass {
         var upright = try frame.image.uprightPixels()
         Annotator.drawInPlace(objects.map(Annotation.init), on: &upright)
         do {
-            try active.append(upright)
+            // Frames dropped from a camera leave their time in the video, which plays at the source's pace.
+            try active.append(upright, at: source.delivery == .latest ? frame.timestamp : nil)
         } catch {
             // The drawn video cannot be written (a full disk): said now, and the other outputs still get every frame.
             Console.error("litevision: \(error)")
@@ -121,7 +109,8 @@ struct TrackingPass {
         for output in [json, mot].compactMap({ $0 }) where !output.finish() { unwritten += 1 }
         if let failure, !stopped {
             Console.error(
-                "litevision: \(sourceName): \(failure) (\(processed) frames before it were processed and written)")
+                "litevision: \(failure) The \(processed) frame\(processed == 1 ? "" : "s") before it \(processed == 1 ? "was" : "were") processed and written."
+            )
             throw ExitCode(1)
         }
         if unwritten > 0 { throw ExitCode(1) }

@@ -13,7 +13,8 @@ enum HostResolution {
         if let result { freeaddrinfo(result) }
         switch status {
         case 0: return nil
-        case EAI_NONAME, EAI_FAIL, EAI_AGAIN: return .hostNotFound(host)
+        case EAI_NONAME, EAI_FAIL: return .hostNotFound(host)
+        case EAI_AGAIN: return .other("the host name '\(host)' could not be resolved now (DNS did not answer)")
         default: return nil
         }
     }

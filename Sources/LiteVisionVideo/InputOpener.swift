@@ -1,22 +1,6 @@
 import CFFmpeg
 import LiteVisionSystem
 
-/// How a stream is opened: its decoder and limits, and for live sources the deadline and transport.
-struct OpenSettings {
-    /// Decoder threads; 0 lets FFmpeg choose.
-    var threadCount = 2
-    /// The largest frame accepted, in pixels.
-    var maxPixelCount: Int
-    /// The interrupt of a network or device input (deadlines, stop); `nil` for files.
-    var interrupt: InputInterrupt?
-    /// Seconds connecting and probing may take (network and devices).
-    var connectTimeout: Double = 10
-    /// How RTSP carries the video.
-    var rtspTransport = VideoSource.RTSPTransport.tcp
-    /// What a device is asked for.
-    var device = VideoSource.DeviceSettings()
-}
-
 /// Opens the container of a source (`avformat_open_input`) with exactly the protocols its kind may use, and turns
 /// each failure into the ``VideoError`` that names it for that kind.
 enum InputOpener {
@@ -41,6 +25,9 @@ enum InputOpener {
         for (key, value) in options(for: location, settings: settings) { av_dict_set(&dictionary, key, value, 0) }
         var inputFormat: UnsafePointer<AVInputFormat>?
         if location.kind == .device {
+            // V4L2 reads do not poll the interrupt: non-blocking reads return EAGAIN instead, and the decoder
+            // waits between them until the stall timeout (or stop()).
+            context.pointee.flags |= AVFMT_FLAG_NONBLOCK
             _ = devicesRegistered
             inputFormat = av_find_input_format("v4l2")
             guard inputFormat != nil else {
@@ -159,7 +146,7 @@ enum InputOpener {
         case FFmpegError.httpForbidden: return .forbidden
         case FFmpegError.httpNotFound: return .notFound
         case FFmpegError.invalidData: return .notAVideoStream(message)
-        case -EINVAL, -ENOSYS, -EPROTONOSUPPORT:
+        case -EINVAL, -ENOSYS, -EPROTONOSUPPORT, -EPERM:
             return .notAVideoStream("\(message): it refers to a protocol or file this source may not open")
         default: return .other(message)
         }

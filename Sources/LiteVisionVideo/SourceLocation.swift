@@ -35,6 +35,13 @@ struct SourceLocation: Sendable, Equatable {
                     reason: "the scheme '\(scheme)' is not one LiteVision reads (it reads files, V4L2 devices such "
                         + "as /dev/video0, and rtsp, rtsps, http, https, udp, rtp and tcp URLs)")
             }
+            let authorityEnd = Self.authority(of: location, after: schemeEnd).endIndex
+            guard !location[authorityEnd...].contains("@") else {
+                throw .unsupportedLocation(
+                    location: displayName,
+                    reason: "it has an '@' after its host: percent-encode '/', '?', '#' and '@' in a user name or "
+                        + "password (%2F, %3F, %23, %40)")
+            }
             let host = Self.host(of: location, after: schemeEnd)
             guard let host, !host.isEmpty || scheme == "udp" || scheme == "rtp" else {
                 throw .unsupportedLocation(location: displayName, reason: "the URL names no host")
@@ -52,7 +59,14 @@ struct SourceLocation: Sendable, Equatable {
             throw .unsupportedLocation(location: displayName, reason: "the location contains a NUL byte")
         }
         path = location
-        target = kind == .file ? "file:" + location : location
+        // FFmpeg knows its protocols by lowercase names only (RTSP://... is rtsp).
+        switch kind {
+        case .file: target = "file:" + location
+        case .device: target = location
+        case .network:
+            let colon = location.firstIndex(of: ":") ?? location.endIndex
+            target = (scheme ?? "") + String(location[colon...])
+        }
     }
 
     /// The video file at `path`, whatever its name looks like.
@@ -105,27 +119,63 @@ struct SourceLocation: Sendable, Equatable {
         return String(authority)
     }
 
-    /// `url` with the password of its credentials replaced by `***` (`rtsp://user:***@host/...`); any other text
-    /// unchanged.
+    /// The names of query parameters whose values are secrets (cameras take credentials in the query too), in
+    /// lowercase.
+    static let secretParameters: Set<String> = [
+        "password", "passwd", "pass", "pwd", "token", "access_token", "secret", "auth", "key", "apikey", "api_key",
+    ]
+
+    /// `url` with its secrets replaced by `***`: the password of its credentials (`rtsp://user:***@host/...`), the
+    /// values of secret query parameters (`?user=admin&password=***`), and, for credentials holding an unencoded
+    /// `/`, `?` or `#` (an `@` after the authority), everything between `://` and the last `@`.
     static func masked(_ url: String) -> String {
         guard let schemeEnd = schemeEnd(in: url) else { return url }
         let authority = authority(of: url, after: schemeEnd)
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        let credentials = authority[..<at]
-        let user = credentials.firstIndex(of: ":").map { credentials[..<$0] } ?? credentials
-        let shown = credentials.contains(":") ? "\(user):***" : String(user)
-        return String(url[..<authority.startIndex]) + shown + String(url[at...])
+        var result: String
+        if let at = authority.lastIndex(of: "@") {
+            let credentials = authority[..<at]
+            let user = credentials.firstIndex(of: ":").map { credentials[..<$0] } ?? credentials
+            let shown = credentials.contains(":") ? "\(user):***" : String(user)
+            result = String(url[..<authority.startIndex]) + shown + String(url[at...])
+        } else if let at = url[authority.endIndex...].lastIndex(of: "@") {
+            result = String(url[..<authority.startIndex]) + "***" + String(url[at...])
+        } else {
+            result = url
+        }
+        return maskedQuery(result)
     }
 
-    /// The password in the URL's credentials, `nil` when it has none (for scrubbing FFmpeg's messages).
-    var password: String? {
-        guard let schemeEnd = Self.schemeEnd(in: target) else { return nil }
-        let authority = Self.authority(of: target, after: schemeEnd)
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
-            return nil
+    /// `url` with the values of its secret query parameters replaced by `***`.
+    private static func maskedQuery(_ url: String) -> String {
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let fragmentStart = url[question...].firstIndex(of: "#") ?? url.endIndex
+        let query = url[url.index(after: question)..<fragmentStart]
+        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter in
+            guard let equals = parameter.firstIndex(of: "="),
+                secretParameters.contains(parameter[..<equals].lowercased())
+            else { return String(parameter) }
+            return parameter[...equals] + "***"
         }
-        let password = authority[authority.index(after: colon)..<at]
-        return password.isEmpty ? nil : String(password)
+        return String(url[...question]) + parameters.joined(separator: "&") + String(url[fragmentStart...])
+    }
+
+    /// The secrets of the URL (the credentials' password, secret query values), for scrubbing FFmpeg's messages.
+    var secrets: [String] {
+        guard let schemeEnd = Self.schemeEnd(in: target) else { return [] }
+        var found: [String] = []
+        let authority = Self.authority(of: target, after: schemeEnd)
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            found.append(String(authority[authority.index(after: colon)..<at]))
+        }
+        if let question = target.firstIndex(of: "?") {
+            for parameter in target[target.index(after: question)...].split(separator: "&") {
+                guard let equals = parameter.firstIndex(of: "="),
+                    Self.secretParameters.contains(parameter[..<equals].lowercased())
+                else { continue }
+                found.append(String(parameter[parameter.index(after: equals)...]))
+            }
+        }
+        return found.filter { !$0.isEmpty }
     }
 
     /// The protocols FFmpeg may open for this source, itself and whatever it refers to (HLS segments, keys,
@@ -144,9 +194,8 @@ struct SourceLocation: Sendable, Equatable {
         }
     }
 
-    /// `text` (a message of FFmpeg's, say) with this URL's password replaced by `***` wherever it appears.
+    /// `text` (a message of FFmpeg's, say) with this URL's secrets replaced by `***` wherever they appear.
     func scrubbed(_ text: String) -> String {
-        guard let password else { return text }
-        return text.replacing(password, with: "***")
+        secrets.reduce(text) { $0.replacing($1, with: "***") }
     }
 }

@@ -54,34 +54,69 @@ final class SourceProducer {
         let paced = location.kind == .file && delivery == .latest
         var due = MonotonicClock.now()
         var previousFileTimestamp: Double?
-        while !slot.isCancelled, let current = decoder {
-            let decodedFrame: DecodedFrame?
-            var failure: VideoError?
-            do {
-                decodedFrame = try current.nextFrame()
-            } catch {
-                decodedFrame = nil
-                failure = error
-            }
-            count(current)
-            guard let decodedFrame else {
+        while !slot.isCancelled {
+            switch readNext() {
+            case nil: return
+            case .frame(let decodedFrame):
+                if paced {
+                    if let previous = previousFileTimestamp {
+                        due += min(max(decodedFrame.timestamp - previous, 0), Self.maximumGap) / options.playbackSpeed
+                    }
+                    previousFileTimestamp = decodedFrame.timestamp
+                    guard slot.sleep(until: due) else { return }
+                }
+                guard slot.publish(frame(from: decodedFrame)) else { return }
+            case .ended(let failure, let reason, let finite):
+                // The connection is closed by now (readNext released it).
                 guard !interrupt.isStopped, !slot.isCancelled else { return }
-                guard location.kind == .network, options.reconnectTimeout > 0 else {
-                    return slot.end(failure: failure)
+                switch location.kind {
+                case .file: return slot.end(failure: failure)
+                case .device:
+                    return slot.end(
+                        failure: failure.map { _ in
+                            .deviceUnavailable(path: location.displayName, reason: "the device stopped: \(reason)")
+                        })
+                case .network:
+                    // A stream of known length (HLS or a file over HTTP) that ends, ends; a camera's never does.
+                    if failure == nil, finite { return slot.end(failure: nil) }
+                    guard options.reconnectTimeout > 0 else {
+                        return slot.end(
+                            failure: .streamLost(
+                                location: location.displayName, frames: decoded, seconds: 0, reason: reason))
+                    }
+                    decoder = reconnect(after: reason)
                 }
-                decoder = nil  // the old connection closes before the new one opens
-                decoder = reconnect(after: reason(failure, current), interrupted: current)
-                continue
             }
-            if paced {
-                if let previous = previousFileTimestamp {
-                    due += min(max(decodedFrame.timestamp - previous, 0), Self.maximumGap) / options.playbackSpeed
-                }
-                previousFileTimestamp = decodedFrame.timestamp
-                guard slot.sleep(until: due) else { return }
-            }
-            guard slot.publish(frame(from: decodedFrame)) else { return }
         }
+    }
+
+    /// What reading the current connection gave.
+    private enum Step {
+        case frame(DecodedFrame)
+        /// The connection ended (cleanly when `failure` is nil); `finite` when its length was known and it is HTTP.
+        case ended(failure: VideoError?, reason: String, finite: Bool)
+    }
+
+    /// The next frame of the current connection; when it ends, its counters are kept and the decoder released (the
+    /// connection closed) before returning. `nil` when there is no connection.
+    private func readNext() -> Step? {
+        guard let current = decoder else { return nil }
+        var failure: VideoError?
+        do {
+            if let decodedFrame = try current.nextFrame() {
+                count(current, delivering: 1)
+                return .frame(decodedFrame)
+            }
+        } catch {
+            failure = error
+        }
+        count(current, delivering: 0)
+        let why = reason(failure, current)
+        let finite = (location.scheme == "http" || location.scheme == "https") && current.info.duration != nil
+        earlierPackets += current.packetsRead
+        earlierDamaged += current.damagedPackets
+        decoder = nil
+        return .ended(failure: failure, reason: why, finite: finite)
     }
 
     /// Names the calling thread ``threadName`` (`pthread_setname_np` is not visible to Swift here).
@@ -109,10 +144,10 @@ final class SourceProducer {
             receivedAt: decodedFrame.receivedAt)
     }
 
-    /// Copies the decoder's counters into the slot's statistics.
-    private func count(_ current: VideoDecoder) {
+    /// Copies the decoder's counters into the slot's statistics, `delivering` frames about to be handed over.
+    private func count(_ current: VideoDecoder, delivering: Int) {
         let packets = earlierPackets + current.packetsRead, damaged = earlierDamaged + current.damagedPackets
-        let frames = decoded
+        let frames = decoded + delivering
         slot.updateCounts {
             $0.received = packets
             $0.damaged = damaged
@@ -132,24 +167,12 @@ final class SourceProducer {
 
     /// A new connection to the source, trying with backoff until ``VideoSource/Options/reconnectTimeout``; `nil`
     /// when the source was stopped or reconnecting gave up (the slot is then ended with the error).
-    private func reconnect(after reason: String, interrupted old: VideoDecoder) -> VideoDecoder? {
-        earlierPackets += old.packetsRead
-        earlierDamaged += old.damagedPackets
+    private func reconnect(after reason: String) -> VideoDecoder? {
         options.eventHandler?(.disconnected(reason: reason))
         let start = MonotonicClock.now()
         var lastReason = reason, delay = 0.5, attempt = 0
         while true {
-            let elapsed = MonotonicClock.now() - start
-            guard elapsed < options.reconnectTimeout else {
-                slot.end(
-                    failure: .streamLost(
-                        location: location.displayName, frames: decoded, seconds: options.reconnectTimeout,
-                        reason: lastReason))
-                return nil
-            }
-            guard slot.sleep(until: start + elapsed + min(delay, options.reconnectTimeout - elapsed)) else {
-                return nil
-            }
+            guard slot.sleep(until: MonotonicClock.now() + delay) else { return nil }
             attempt += 1
             do throws(VideoError) {
                 let fresh = try VideoDecoder(location, settings: settings)
@@ -161,9 +184,16 @@ final class SourceProducer {
             } catch {
                 guard !interrupt.isStopped else { return nil }
                 lastReason = Self.phrase(error)
-                delay = min(delay * 2, Self.maximumBackoff)
-                options.eventHandler?(.reconnectFailed(attempt: attempt, reason: lastReason, retryIn: delay))
             }
+            let elapsed = MonotonicClock.now() - start, remaining = options.reconnectTimeout - elapsed
+            guard remaining > 0 else {
+                slot.end(
+                    failure: .streamLost(
+                        location: location.displayName, frames: decoded, seconds: elapsed, reason: lastReason))
+                return nil
+            }
+            delay = min(delay * 2, Self.maximumBackoff, remaining)
+            options.eventHandler?(.reconnectFailed(attempt: attempt, reason: lastReason, retryIn: delay))
         }
     }
 

@@ -13,6 +13,8 @@ import LiteVisionImaging
 /// The video is written to a hidden temporary file next to `path` and renamed to `path` only by a successful
 /// ``finish()``. If anything fails, or the encoder is released without ``finish()`` (an error thrown by the
 /// caller, a cancelled job), the temporary file is deleted: there is never a half-written file at `path`.
+/// A ``fragmented`` video is the exception: it appears at `path` with its first frame and keeps, whatever
+/// happens later, the fragments written (it plays up to its last complete fragment).
 ///
 /// An encoder is used from one thread at a time (it is not `Sendable`).
 package final class VideoEncoder {
@@ -28,11 +30,13 @@ package final class VideoEncoder {
     /// How many images have been appended.
     package private(set) var frameCount = 0
 
-    /// The FFmpeg state; `nil` once finished or failed (which also deleted the temporary file if needed).
     /// Whether the file is fragmented MP4 that appears at ``path`` with its first frame and grows from there.
     package let fragmented: Bool
+
+    /// The FFmpeg state; `nil` once finished or failed (which also deleted the temporary file if needed).
     private var resources: EncoderResources?
     private var failure: VideoError?
+    private var lastPresentationTime: Int64?
 
     /// Starts a new video.
     ///
@@ -67,12 +71,15 @@ package final class VideoEncoder {
 
     /// Encodes one more frame.
     ///
-    /// - Parameter image: ``PixelFormat/rgb8``, ``PixelFormat/rgba8``, ``PixelFormat/bgra8`` or
-    ///   ``PixelFormat/gray8`` pixels of exactly ``width`` x ``height`` (alpha is ignored).
+    /// - Parameters:
+    ///   - image: ``PixelFormat/rgb8``, ``PixelFormat/rgba8``, ``PixelFormat/bgra8`` or ``PixelFormat/gray8``
+    ///     pixels of exactly ``width`` x ``height`` (alpha is ignored).
+    ///   - timestamp: The frame's time in seconds from the start, for a source that drops frames (the video then
+    ///     keeps the source's pace); `nil` (the default) places it one frame interval after the last.
     /// - Throws: ``VideoError/invalidArgument(_:)`` for an image of the wrong size (nothing is written, the
     ///   encoder stays usable); ``VideoError/encoder(_:)`` when encoding or writing fails, after which the
     ///   encoder is closed and its temporary file deleted.
-    package func append(_ image: ImageBuffer) throws(VideoError) {
+    package func append(_ image: ImageBuffer, at timestamp: Double? = nil) throws(VideoError) {
         let resources = try usableResources()
         guard image.width == width, image.height == height else {
             throw .invalidArgument(
@@ -86,7 +93,7 @@ package final class VideoEncoder {
         try failing { () throws(VideoError) in
             try FrameWriter.convert(image, into: resources)
             guard let codec = resources.codec, let frame = resources.frame else { throw .encoder("closed") }
-            frame.pointee.pts = Int64(frameCount)
+            frame.pointee.pts = presentationTime(of: timestamp)
             frame.pointee.quality = codec.pointee.global_quality
             let sent = avcodec_send_frame(codec, frame)
             guard sent >= 0 else {
@@ -130,6 +137,18 @@ package final class VideoEncoder {
     }
 
     /// The open resources, or the error that closed them.
+    /// The frame's time in frame intervals: from `timestamp` when given (frames dropped from a live source leave
+    /// their time, so the video plays at the source's pace), else the next interval; always after the last frame.
+    private func presentationTime(of timestamp: Double?) -> Int64 {
+        var pts = Int64(frameCount)
+        if let timestamp, timestamp.isFinite, timestamp >= 0, timestamp * frameRate < 1e15 {
+            pts = Int64((timestamp * frameRate).rounded())
+        }
+        if let last = lastPresentationTime, pts <= last { pts = last + 1 }
+        lastPresentationTime = pts
+        return pts
+    }
+
     private func usableResources() throws(VideoError) -> EncoderResources {
         if let resources { return resources }
         throw failure ?? .encoder("the encoder is closed")
@@ -140,8 +159,7 @@ package final class VideoEncoder {
         do {
             try body()
         } catch {
-            // A fragmented file already at its path is incomplete now: removed, as an unfinished file would be.
-            if let published = resources?.file.published, published { unlink(path) }
+            // A fragmented file already at its path keeps what was written: it plays up to its last fragment.
             resources = nil
             failure = .encoder("the encoder was closed by an earlier error: \(error)")
             throw error

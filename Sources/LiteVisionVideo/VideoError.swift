@@ -30,8 +30,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case deviceUnavailable(path: String, reason: String)
     /// The first connection to a network source failed; `cause` says why.
     case connectionFailed(location: String, cause: ConnectionFailure)
-    /// A network source that was playing was lost and reconnecting gave up after `seconds` seconds;
-    /// `reason` is why the last connection ended or the last attempt failed.
+    /// A network source that was playing was lost and reconnecting gave up after `seconds` seconds (0 when
+    /// reconnecting is off); `reason` is why the last connection ended or the last attempt failed.
     case streamLost(location: String, frames: Int, seconds: Double, reason: String)
 
     /// Why a connection to a network source failed.
@@ -97,9 +97,12 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot open the video device '\(path)': \(reason)."
         case let .connectionFailed(location, cause):
             "Cannot connect to '\(location)': \(cause)."
-        case let .streamLost(location, frames, seconds, reason):
+        case let .streamLost(location, frames, seconds, reason) where seconds > 0:
             "Lost the stream '\(location)' after \(frames) frame\(frames == 1 ? "" : "s"): reconnecting gave up "
                 + "after \(formatted(seconds)) s (\(reason))."
+        case let .streamLost(location, frames, _, reason):
+            "Lost the stream '\(location)' after \(frames) frame\(frames == 1 ? "" : "s") (\(reason)); "
+                + "reconnecting is off."
         }
     }
 }

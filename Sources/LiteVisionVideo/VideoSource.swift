@@ -53,8 +53,11 @@ public final class VideoSource: Sendable {
 
     private let slot: FrameSlot
     private let interrupt: InputInterrupt
-    /// The producer thread until it is joined.
-    private let thread: Mutex<pthread_t?>
+    /// The producer thread.
+    private let thread: pthread_t
+    /// Whether the thread was joined (or detached); held while joining, so that every caller of ``stop()`` returns
+    /// only once the thread has ended.
+    private let joined = Mutex(false)
 
     /// Opens a source and starts reading it.
     ///
@@ -85,10 +88,18 @@ public final class VideoSource: Sendable {
         let producer = SourceProducer(
             location: parsed, options: options, settings: settings, delivery: delivery, slot: slot,
             interrupt: interrupt, decoder: decoder)
-        thread = Mutex(try Self.start(producer))
+        thread = try Self.start(producer)
     }
 
-    deinit { stop() }
+    deinit {
+        interruptWithoutJoining()
+        if pthread_equal(thread, pthread_self()) != 0 {
+            // Released on its own thread (an event handler held the last reference): it ends by itself.
+            joined.withLock { if !$0 { pthread_detach(thread) } }
+        } else {
+            join()
+        }
+    }
 
     /// The kind of source `location` names (without opening it): a URL is a network source, a character device or a
     /// path under `/dev/video` or `/dev/v4l/` a device, anything else a file.
@@ -117,14 +128,19 @@ public final class VideoSource: Sendable {
     /// returns `nil` from now on. Returns within about a second (FFmpeg's network calls check every 100 ms).
     /// Safe to call more than once and from any thread, the source's ``Options/eventHandler`` included.
     public func stop() {
-        interrupt.stop()
-        slot.cancel()
-        let joinable: pthread_t? = thread.withLock { current in
-            guard let running = current, pthread_equal(running, pthread_self()) == 0 else { return nil }
-            current = nil
-            return running
+        interruptWithoutJoining()
+        // The source's own thread (an event handler) cannot wait for itself: it ends once the handler returns.
+        guard pthread_equal(thread, pthread_self()) == 0 else { return }
+        join()
+    }
+
+    /// Joins the thread once; other callers wait until it has been joined.
+    private func join() {
+        joined.withLock { done in
+            guard !done else { return }
+            pthread_join(thread, nil)
+            done = true
         }
-        if let joinable { pthread_join(joinable, nil) }
     }
 
     /// Stops without waiting for the thread (from a task's cancellation handler); ``stop()`` joins it later.
@@ -136,6 +152,9 @@ public final class VideoSource: Sendable {
     /// Takes the next frame, suspending until there is one (``Frames``' iterator).
     func nextAsync() async throws -> VideoFrame? { try await slot.takeAsync() }
 
+    /// The longest connect or stall timeout accepted: a year.
+    static let longestTimeout = 31_536_000.0
+
     /// Refuses options out of range.
     private static func check(_ options: Options) throws(VideoError) {
         func positive(_ value: Double, _ name: String) throws(VideoError) {
@@ -145,6 +164,11 @@ public final class VideoSource: Sendable {
         }
         try positive(options.connectTimeout, "the connect timeout")
         try positive(options.stallTimeout, "the stall timeout")
+        for (value, name) in [(options.connectTimeout, "connect"), (options.stallTimeout, "stall")] {
+            guard value <= Self.longestTimeout else {
+                throw .invalidArgument("the \(name) timeout \(value) s is longer than a year")
+            }
+        }
         try positive(options.playbackSpeed, "the playback speed")
         guard options.playbackSpeed.isFinite else {
             throw .invalidArgument("the playback speed must be finite, got \(options.playbackSpeed)")

@@ -18,10 +18,16 @@ extension VideoSource {
             /// The next frame; `nil` at the end, after ``VideoSource/stop()`` or once the task is cancelled.
             public mutating func next() async throws -> VideoFrame? {
                 let source = source
-                let frame = try await withTaskCancellationHandler {
-                    try await source.nextAsync()
-                } onCancel: {
-                    source.interruptWithoutJoining()
+                let frame: VideoFrame?
+                do {
+                    frame = try await withTaskCancellationHandler {
+                        try await source.nextAsync()
+                    } onCancel: {
+                        source.interruptWithoutJoining()
+                    }
+                } catch {
+                    source.stop()  // the source failed: its thread is joined before the error reaches the loop
+                    throw error
                 }
                 if frame == nil { source.stop() }  // joins the thread: nothing is left running after the loop
                 return frame

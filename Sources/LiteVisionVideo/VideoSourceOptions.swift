@@ -78,7 +78,8 @@ extension VideoSource {
         /// How much faster than real time a file is played with ``Delivery/latest``: 1 (the default) is real time.
         public var playbackSpeed: Double = 1
         /// Called on the source's thread when a network source loses its connection, fails a reconnection
-        /// attempt or reconnects. Keep it quick: the source waits for it.
+        /// attempt or reconnects. Keep it quick: the source waits for it. Capture the source weakly, if at all:
+        /// a handler holding it keeps it alive (and reading) until ``VideoSource/stop()`` is called.
         public var eventHandler: (@Sendable (Event) -> Void)?
 
         /// The defaults.

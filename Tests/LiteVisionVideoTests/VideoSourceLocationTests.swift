@@ -48,6 +48,25 @@ extension VideoTests {
             #expect(Date().timeIntervalSince(start) < 2)
         }
 
+        @Test("secrets in a URL never shown: query secrets masked, credentials with '#' refused; RTSP:// is rtsp")
+        func secrets() {
+            do {
+                _ = try VideoSource("rtsp://admin:s3cr#t@127.0.0.1:1/cam")
+                Issue.record("a password holding '#' was taken apart")
+            } catch {
+                #expect(!"\(error)".contains("s3cr") && "\(error)".contains("percent-encode"), "\(error)")
+            }
+            let port = LoopbackModelServer.closedPort()
+            do {
+                _ = try VideoSource("HTTP://127.0.0.1:\(port)/video.mjpg?user=admin&Password=hunter2&token=abc123")
+                Issue.record("opened a closed port")
+            } catch {
+                let message = "\(error)"
+                #expect(!message.contains("hunter2") && !message.contains("abc123"), "\(message)")
+                #expect(message.contains("Password=***&token=***") && message.contains("refused"), "\(message)")
+            }
+        }
+
         @Test("a host that does not resolve is named", arguments: ["http", "rtsp"])
         func unknownHost(_ scheme: String) {
             #expect(
@@ -99,7 +118,11 @@ extension VideoTests {
 
         @Test("stop joins the thread and closes every descriptor; cancelling the consuming task stops the source")
         func stopAndCancel() async throws {
-            let video = VideoFixtures.video("vtest.avi")
+            // A private copy: other suites in this process may open the shared file at the same time.
+            let folder = TestData.temporaryDirectory("source-stop")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let video = folder.appendingPathComponent("vtest.avi").path
+            try FileManager.default.copyItem(atPath: VideoFixtures.video("vtest.avi"), toPath: video)
             let source = try VideoSource(video, options: latest())
             #expect(try source.next() != nil)
             #expect(SourceResources.descriptors(on: video) == 1)

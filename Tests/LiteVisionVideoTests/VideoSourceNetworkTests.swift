@@ -85,6 +85,18 @@ extension VideoTests {
             }
         }
 
+        @Test("an HLS video of known length ends when it ends: every frame once, no replay")
+        func finiteHLS() throws {
+            let server = try HTTPStreamTestServer()
+            var options = VideoSource.Options()
+            options.delivery = .every
+            let source = try VideoSource(server.hlsURL, options: options)
+            var count = 0
+            while try source.next() != nil { count += 1 }
+            #expect(count == 217)
+            #expect(source.statistics.reconnects == 0)
+        }
+
         @Test("UDP MPEG-TS sent to this machine: frames of the right size arrive")
         func udp() throws {
             let sender = try UDPStreamTestSender()
