@@ -11,7 +11,7 @@ enum InputOpener {
     static func open(
         _ location: SourceLocation, settings: OpenSettings, into resources: DecoderResources
     ) throws(VideoError) -> UnsafeMutablePointer<AVFormatContext> {
-        try precheck(location)
+        try precheck(location, settings: settings)
         guard let context = avformat_alloc_context() else {
             throw .systemResource("out of memory while opening '\(location.displayName)'")
         }
@@ -45,7 +45,7 @@ enum InputOpener {
 
     /// What is checked before FFmpeg is involved: a file is a non-empty regular file; a device path exists and is a
     /// character device; a network host resolves.
-    private static func precheck(_ location: SourceLocation) throws(VideoError) {
+    private static func precheck(_ location: SourceLocation, settings: OpenSettings) throws(VideoError) {
         switch location.kind {
         case .file:
             let size: Int
@@ -72,7 +72,9 @@ enum InputOpener {
             }
         case .network:
             guard let host = location.host else { return }
-            if let problem = HostResolution.problem(resolving: host) {
+            let resolved = HostResolution.problem(
+                resolving: host, timeout: settings.connectTimeout, interrupt: settings.interrupt)
+            if let problem = resolved {
                 throw .connectionFailed(location: location.displayName, cause: problem)
             }
         }

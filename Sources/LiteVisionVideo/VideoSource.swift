@@ -35,6 +35,9 @@ import Synchronization
 /// error at once (``VideoError/connectionFailed(location:cause:)``), saying why: refused, unknown host, timed out,
 /// unauthorized, not a video stream.
 ///
+/// `https://` verifies the server's certificate against the system's trust store; `rtsps://` does not (FFmpeg 5.1's RTSP
+/// client never asks its TLS layer to), so use it, and credentials over it, on networks you trust.
+///
 /// What FFmpeg may open is limited to the protocols of the location's kind: a network URL (or an HLS playlist or a
 /// redirect it leads to) can never read a local file, and a file never reaches the network. A password in the URL
 /// is never shown: ``location`` and every message show `user:***@`.

@@ -16,7 +16,7 @@ import Foundation
 ///   `WWW-Authenticate: Basic realm="LiteVision test"` without the right credentials.
 ///
 /// Every request is logged (``requests``). ``stop()`` ends it.
-public final class HTTPStreamTestServer: @unchecked Sendable {
+public final class HTTPStreamTestServer {
     /// The temporary folder of the fixtures, the FIFO and the logs.
     public let folder: URL
     /// The loopback port the server listens on.

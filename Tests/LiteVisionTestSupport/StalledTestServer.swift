@@ -3,7 +3,7 @@ import Foundation
 /// A TCP listener on 127.0.0.1 that accepts every connection and never answers: it holds the connections open and
 /// sends nothing, reads nothing (a camera or server that hangs), until ``stop()``. A client must give up on its own
 /// timeout. Any scheme can point at it: ``url(scheme:path:)``.
-public final class StalledTestServer: @unchecked Sendable {
+public final class StalledTestServer {
     /// The loopback port the server listens on.
     public let port: Int
     private let folder: URL

@@ -5,7 +5,7 @@ import Foundation
 /// datagram). The H.264 video is copied, with its parameter sets repeated at every key frame (see
 /// ``StreamFixtures/mpegTS(of:in:)``), so that a receiver may join at any time; the audio is left out. Nobody needs
 /// to listen: datagrams nobody receives are lost, as on a network. ``stop()`` ends it.
-public final class UDPStreamTestSender: @unchecked Sendable {
+public final class UDPStreamTestSender {
     /// The loopback UDP port the stream is sent to.
     public let port: Int
     private let folder: URL

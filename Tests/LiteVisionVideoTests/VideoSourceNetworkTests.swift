@@ -70,6 +70,33 @@ extension VideoTests {
             #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.index < $1.index && $0.timestamp <= $1.timestamp })
         }
 
+        @Test("stopped while reconnecting, or by cancelling the consuming task: within a second, no socket left")
+        func stopping() async throws {
+            let server = try RTSPTestServer()
+            let reconnecting = try VideoSource(server.url)
+            #expect(try reconnecting.next() != nil)
+            server.stop()
+            try await Task.sleep(for: .milliseconds(1500))  // between reconnection attempts
+            var start = ContinuousClock.now
+            reconnecting.stop()
+            #expect(ContinuousClock.now - start < .seconds(1))
+            #expect(reconnecting.statistics.reconnects == 0)
+            try server.restart()
+            let source = try VideoSource(server.url)
+            let consumer = Task {
+                var count = 0
+                for try await _ in source.frames { count += 1 }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(1500))
+            start = ContinuousClock.now
+            consumer.cancel()
+            let count = try await consumer.value
+            #expect(ContinuousClock.now - start < .seconds(1))
+            #expect(count > 10)
+            #expect(SourceResources.sockets(toPort: server.port) == 0)
+        }
+
         @Test("HTTP MJPEG and HLS: frames of the right size arrive")
         func http() throws {
             let server = try HTTPStreamTestServer()
