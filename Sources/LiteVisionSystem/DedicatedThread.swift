@@ -5,26 +5,37 @@ package enum DedicatedThread {
     /// thread when no thread can be started.
     package static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            let job = Unmanaged.passRetained(Job { continuation.resume(returning: body()) }).toOpaque()
-            var thread = pthread_t()
-            let created = pthread_create(
-                &thread, nil,
-                { context in
-                    guard let context else { return nil }
-                    Unmanaged<Job>.fromOpaque(context).takeRetainedValue().work()
-                    return nil
-                }, job)
-            if created == 0 {
+            let work: @Sendable () -> Void = { continuation.resume(returning: body()) }
+            if let thread = start(work) {
                 pthread_detach(thread)
             } else {
-                Unmanaged<Job>.fromOpaque(job).takeRetainedValue().work()
+                work()
             }
         }
     }
 
-    /// The work handed to the new thread.
-    private final class Job: Sendable {
-        let work: @Sendable () -> Void
-        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+    /// Starts a thread running `body`; the caller joins or detaches it. `nil` when the system refuses a thread.
+    /// `body` is handed over to the new thread: the caller must not use what it captures any more.
+    package static func start(_ body: sending @escaping () -> Void) -> pthread_t? {
+        let job = Unmanaged.passRetained(Job(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().work()
+                return nil
+            }, job)
+        guard created == 0 else {
+            Unmanaged<Job>.fromOpaque(job).release()
+            return nil
+        }
+        return thread
+    }
+
+    /// The work handed to the new thread, which alone uses it.
+    private final class Job {
+        let work: () -> Void
+        init(_ work: @escaping () -> Void) { self.work = work }
     }
 }

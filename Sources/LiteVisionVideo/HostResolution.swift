@@ -17,17 +17,7 @@ enum HostResolution {
         resolving host: String, timeout: Double, interrupt: InputInterrupt?
     ) -> VideoError.ConnectionFailure? {
         let lookup = Lookup()
-        let job = Unmanaged.passRetained(Job(host: host, lookup: lookup)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, job)
-        guard created == 0 else {
-            Unmanaged<Job>.fromOpaque(job).release()
+        guard let thread = DedicatedThread.start({ Self.resolve(host, into: lookup) }) else {
             return nil  // no thread: FFmpeg resolves the name itself
         }
         pthread_detach(thread)  // a lookup given up on finishes on its own and frees what it holds
@@ -53,23 +43,13 @@ enum HostResolution {
         }
     }
 
-    /// The resolving thread's work.
-    private final class Job {
-        let host: String
-        let lookup: Lookup
-
-        init(host: String, lookup: Lookup) {
-            self.host = host
-            self.lookup = lookup
-        }
-
-        func run() {
-            var hints = addrinfo()
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var result: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, nil, &hints, &result)
-            if let result { freeaddrinfo(result) }
-            lookup.status.withLock { $0 = status }
-        }
+    /// The resolving thread's work: `getaddrinfo`, its status stored in `lookup`.
+    private static func resolve(_ host: String, into lookup: Lookup) {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &result)
+        if let result { freeaddrinfo(result) }
+        lookup.status.withLock { $0 = status }
     }
 }

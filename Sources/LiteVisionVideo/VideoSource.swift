@@ -203,19 +203,9 @@ public final class VideoSource: Sendable {
     }
 
     /// Starts the thread that runs `producer`.
-    private static func start(_ producer: SourceProducer) throws(VideoError) -> pthread_t {
-        let job = Unmanaged.passRetained(producer).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                guard let context else { return nil }
-                Unmanaged<SourceProducer>.fromOpaque(context).takeRetainedValue().run()
-                return nil
-            }, job)
-        guard created == 0 else {
-            Unmanaged<SourceProducer>.fromOpaque(job).release()
-            throw .systemResource("cannot start the video source's thread (\(errorDescription(created)))")
+    private static func start(_ producer: sending SourceProducer) throws(VideoError) -> pthread_t {
+        guard let thread = DedicatedThread.start({ producer.run() }) else {
+            throw .systemResource("cannot start the video source's thread (\(errorDescription(errno)))")
         }
         return thread
     }
