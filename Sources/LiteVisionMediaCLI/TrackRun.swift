@@ -16,7 +16,7 @@ extension TrackArguments {
         // The source by the bytes of its name (a file name that is not UTF-8 too).
         let named = CommandLinePath.arguments([source])[0]
         if let problem = named.problem {
-            Console.error("litevision: \(named.name): \(problem)")
+            Console.error("litevision: \(VideoSource.redacted(named.name)): \(problem)")
             throw ExitCode(2)
         }
         try checkOutputPaths(source: named.path)
@@ -37,7 +37,8 @@ extension TrackArguments {
         }
         // Messages and JSON name a file as the user typed it (its bytes escaped), a URL with its password masked.
         var pass = TrackingPass(
-            arguments: self, source: video, sourceName: video.kind == .file ? named.name : video.location,
+            arguments: self, source: video,
+            sourceName: video.kind == .file ? VideoSource.redacted(named.name) : video.location,
             encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
         pass.process(with: objectDetector, stopReason: stopReason)
         video.stop()

@@ -50,7 +50,7 @@ struct SourceLocation: Sendable, Equatable {
             self.scheme = scheme
             self.host = host.isEmpty ? nil : host
         } else {
-            displayName = location
+            displayName = Self.masked(location)  // a URL that did not parse as one still hides its password
             scheme = nil
             host = nil
             kind = Self.isDevicePath(location) ? .device : .file
@@ -77,7 +77,7 @@ struct SourceLocation: Sendable, Equatable {
         kind = .file
         self.path = path
         target = "file:" + path
-        displayName = path
+        displayName = Self.masked(path)
         scheme = nil
         host = nil
     }

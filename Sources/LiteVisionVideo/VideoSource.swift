@@ -104,6 +104,10 @@ public final class VideoSource: Sendable {
         }
     }
 
+    /// `location` as it may be shown: a URL's password, and the values of query parameters such as `password` or
+    /// `token`, replaced by `***` (``location`` is already shown so).
+    public static func redacted(_ location: String) -> String { SourceLocation.masked(location) }
+
     /// The kind of source `location` names (without opening it): a URL is a network source, a character device or a
     /// path under `/dev/video` or `/dev/v4l/` a device, anything else a file.
     ///
