@@ -124,7 +124,7 @@ struct LiveTrackCLITests {
 
     @Test("nothing listening, a server that never answers, a 401: each a clear error and status 2, in time")
     func failures() throws {
-        let closed = LoopbackModelServer.closedPort()
+        let closed = try LoopbackPort.unused()
         let stalled = try StalledTestServer()
         let locked = try RTSPTestServer(user: "operator", password: "secret-word")
         let cases: [(String, String, Double)] = [

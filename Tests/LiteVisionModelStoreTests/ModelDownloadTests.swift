@@ -266,7 +266,7 @@ struct ModelDownloadTests {
     func refused() throws {
         let cache = TestData.temporaryDirectory("model-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let base = "http://127.0.0.1:\(LoopbackModelServer.closedPort())"
+        let base = "http://127.0.0.1:\(try LoopbackPort.unused())"
         let downloader = ModelDownloader(cache: ModelCache(root: cache.path), baseURL: base)
         let result = Self.failure { _ = try downloader.download(Self.localizer) }
         guard case .unreachable? = result?.reason else {

@@ -26,7 +26,7 @@ struct RegistryCDNTests {
                 started = server
                 self.server = server
                 tokenFile = try server.makePublishToken(in: folder).file
-                let cdnPort = try PostgresServer.freePort()
+                let cdnPort = try LoopbackPort.unused()
                 self.cdnPort = cdnPort
                 nginx = try Self.nginx(registry: "127.0.0.1:\(server.port)", cdnPort: cdnPort)
             } catch {

@@ -324,7 +324,7 @@ struct RegistryPostgresTests {
             #expect(run.status != 0 && run.errors.contains(reason), "\(arguments): \(run.errors)")
         }
         // Nothing listens on the port: the replica serves /health, and /ready says why it is not ready.
-        let port = try PostgresServer.freePort()
+        let port = try LoopbackPort.unused()
         let replica = try RegistryProcess(
             database: "postgres://u:p@127.0.0.1:\(port)/db?sslmode=disable", environment: [:],
             arguments: ["--database-timeout", "1"])

@@ -14,7 +14,7 @@ public final class UDPStreamTestSender {
     /// Starts sending `clip` (an MP4 or MOV whose video is H.264) to `port` (by default a free one), and returns once
     /// ffmpeg has sent its first frames; throws when it has not within `timeout` seconds.
     public init(clip: String = StreamFixtures.defaultClip, port: Int? = nil, timeout: Double = 10) throws {
-        self.port = port ?? Self.freePort()
+        self.port = try port ?? LoopbackPort.unused(.udp)
         folder = TestData.temporaryDirectory("udp-sender")
         do {
             let stream = try StreamFixtures.mpegTS(of: clip, in: folder)
@@ -51,24 +51,6 @@ public final class UDPStreamTestSender {
     public func stop() {
         process.stopNow()
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// A loopback UDP port nothing is bound to (bound, then released).
-    public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs ffmpeg (the arguments after the progress file) as a child that dies with it (PR_SET_PDEATHSIG), prints

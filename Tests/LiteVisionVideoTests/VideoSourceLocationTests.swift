@@ -35,7 +35,7 @@ extension VideoTests {
 
         @Test("nothing listening: refused at once, the password masked in the message")
         func refused() throws {
-            let port = LoopbackModelServer.closedPort()
+            let port = try LoopbackPort.unused()
             let start = Date()
             do {
                 _ = try VideoSource("rtsp://admin:hunter2@127.0.0.1:\(port)/cam")
@@ -49,14 +49,14 @@ extension VideoTests {
         }
 
         @Test("secrets in a URL never shown: query secrets masked, credentials with '#' refused; RTSP:// is rtsp")
-        func secrets() {
+        func secrets() throws {
             do {
                 _ = try VideoSource("rtsp://admin:s3cr#t@127.0.0.1:1/cam")
                 Issue.record("a password holding '#' was taken apart")
             } catch {
                 #expect(!"\(error)".contains("s3cr") && "\(error)".contains("percent-encode"), "\(error)")
             }
-            let port = LoopbackModelServer.closedPort()
+            let port = try LoopbackPort.unused()
             do {
                 _ = try VideoSource("HTTP://127.0.0.1:\(port)/video.mjpg?user=admin&Password=hunter2&token=abc123")
                 Issue.record("opened a closed port")

@@ -42,7 +42,7 @@ final class NginxProcess {
         folder = TestData.temporaryDirectory("nginx")
         // As root nginx runs its workers as `nobody`, who must write the cache.
         chmod(folder.path, 0o777)
-        port = try PostgresServer.freePort()
+        port = try LoopbackPort.unused()
         let text = try configuration(port, folder)
         let configuration = folder.appendingPathComponent("nginx.conf")
         try text.write(to: configuration, atomically: true, encoding: .utf8)

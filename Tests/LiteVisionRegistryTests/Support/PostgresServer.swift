@@ -43,7 +43,7 @@ final class PostgresServer {
             }
         }
         folder = TestData.temporaryDirectory("postgres")
-        port = try Self.freePort()
+        port = try LoopbackPort.unused()
         try "\(password)\n".write(to: folder.appendingPathComponent("password"), atomically: true, encoding: .utf8)
         if getuid() == 0 {
             guard let user = getpwnam("postgres") else { throw PostgresServerError(message: "no user postgres") }
@@ -160,25 +160,6 @@ final class PostgresServer {
             ? try Executables.run("/usr/sbin/runuser", ["-u", "postgres", "--"] + command)
             : try Executables.run(command[0], Array(command.dropFirst()))
         return (result.status, result.output + result.errors)
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw PostgresServerError(message: "socket: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw PostgresServerError(message: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
