@@ -10,7 +10,8 @@
 //      program)                                                                               executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
-//      LiteVisionDrawing (Cairo), LiteVisionCommandSupport (what the commands share)
+//      LiteVisionDrawing (Cairo), LiteVisionLiveView (`track --serve`'s web view: Hummingbird),
+//      LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //      LiteVisionRegistryStorage                                the registry's storage protocols and records
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
@@ -161,6 +162,19 @@ let package = Package(
             name: "LiteVisionVideo",
             dependencies: ["CFFmpeg", "LiteVision", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem"]),
         .target(name: "LiteVisionDrawing", dependencies: ["CCairo", "LiteVisionImaging", "LiteVisionGeometry"]),
+        // `litevision track --serve`: the live view (page, MJPEG, Server-Sent Events, metrics) over Hummingbird.
+        .target(
+            name: "LiteVisionLiveView",
+            dependencies: [
+                "LiteVisionSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("live-view.html")]),
 
         // What the commands share: their arguments, output formats, the console, starting a sibling program.
         .target(
@@ -187,7 +201,8 @@ let package = Package(
             name: "LiteVisionMediaCLI",
             dependencies: [
                 "LiteVision", "LiteVisionCommandSupport", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging",
-                "LiteVisionSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LiteVisionLiveView", "LiteVisionSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "LiteVisionRegistryServer",
@@ -248,8 +263,8 @@ let package = Package(
         .testTarget(
             name: "LiteVisionVideoTests",
             dependencies: [
-                "LiteVisionVideo", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem", "CFFmpeg",
-                "LiteVisionTestSupport",
+                "LiteVisionVideo", "LiteVision", "LiteVisionImaging", "LiteVisionGeometry", "LiteVisionSystem",
+                "CFFmpeg", "LiteVisionTestSupport",
             ]),
         .testTarget(
             name: "LiteVisionDrawingTests",

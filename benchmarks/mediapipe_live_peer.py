@@ -5,9 +5,9 @@ Usage: mediapipe_live_peer.py URL SECONDS MODEL
 Reads URL with OpenCV (FFmpeg backend, RTSP over TCP) on a thread of its own that keeps only the newest frame
 (as a camera app does), feeds MediaPipe's ObjectDetector (running mode LIVE_STREAM, max_results=5) whenever the
 previous result came back, and prints one JSON object: frames received and processed, processed frames per second,
-latency p50/p95 in ms (from the moment OpenCV handed the decoded frame over to the result callback: the peer's
+latency p50/p95 in ms and every latency (from the moment OpenCV handed the decoded frame over to the result callback: the peer's
 latency starts after its decoding, LiteVision's at the arrival of the frame's data, before decoding), and the
-process's CPU time per processed frame. MediaPipe does no tracking.
+process's CPU time per processed frame and its peak RSS. MediaPipe does no tracking.
 """
 import json, os, resource, statistics, sys, threading, time
 
@@ -93,4 +93,5 @@ latencies.sort()
 print(json.dumps({
     "received": received, "processed": len(latencies), "fps": len(latencies) / elapsed,
     "p50": statistics.median(latencies), "p95": latencies[min(len(latencies) - 1, int(len(latencies) * 0.95))],
-    "cpuMsPerFrame": cpu * 1000 / max(1, len(latencies)), "version": mp.__version__}))
+    "cpuMsPerFrame": cpu * 1000 / max(1, len(latencies)), "cpuSeconds": cpu, "latencies": latencies,
+    "maxRssMB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "version": mp.__version__}))

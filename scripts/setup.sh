@@ -43,6 +43,8 @@ if ((dev)); then
   apt_packages+=(gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
                  gstreamer1.0-plugins-bad)
 fi
+# The live view tests (`track --serve`) render the page in a real browser: Debian's headless chromium.
+if ((dev)); then apt_packages+=(chromium); fi
 if ((bench)); then apt_packages+=(wrk time); fi
 need_apt=()
 for pkg in "${apt_packages[@]}"; do

@@ -2,68 +2,114 @@ import ArgumentParser
 import Dispatch
 import LiteVision
 import LiteVisionCommandSupport
+import LiteVisionLiveView
 import LiteVisionSystem
 import LiteVisionVideo
 
 extension TrackArguments {
-    /// Runs `litevision track`: detects and tracks the objects of every frame of the source (a file, a camera or a
-    /// network stream) and prints a line per frame, or writes the outputs asked for (`--json`, `--mot`,
-    /// `--annotate`) as frames come. A bad source or output path ends the command with status 2 before any work;
-    /// a source that fails part-way (a damaged file, a stream lost for good), or an output that cannot be written,
-    /// with 1 once the outputs are complete. `--duration`, `--frames`, SIGINT and SIGTERM end it with 0.
+    /// Runs `litevision track`: detects and tracks the objects of every frame of the sources (files, cameras or
+    /// network streams; several at once through a ``VideoPipeline``) and prints a line per frame, or writes the
+    /// outputs asked for (`--json`, `--mot`, `--annotate`) as frames come, and serves the live view (`--serve`).
+    /// A bad source or output path ends the command with status 2 before any work; a source that fails part-way (a
+    /// damaged file, a stream lost for good), or an output that cannot be written, with 1 once the outputs are
+    /// complete. `--duration`, `--frames`, SIGINT and SIGTERM end it with 0.
     func run() throws {
         let signals = StopSignals()  // before any thread starts, so that every thread leaves the signals to it
-        // The source by the bytes of its name (a file name that is not UTF-8 too).
-        let named = CommandLinePath.arguments([source])[0]
-        if let problem = named.problem {
-            Console.error("litevision: \(VideoSource.redacted(named.name)): \(problem)")
+        // The sources by the bytes of their names (a file name that is not UTF-8 too).
+        let named = CommandLinePath.arguments(sources)
+        for source in named {
+            if let problem = source.problem {
+                Console.error("litevision: \(VideoSource.redacted(source.name)): \(problem)")
+                throw ExitCode(2)
+            }
+        }
+        var seen = Set<String>()
+        for source in named where !seen.insert(source.path).inserted {
+            Console.error("litevision: \(VideoSource.redacted(source.name)) is given twice: track it once")
             throw ExitCode(2)
         }
-        try checkOutputPaths(source: named.path)
+        try checkOutputPaths(sources: named.map(\.path))
         // Their temporary files are made now, so a folder that cannot be written fails before the source is opened.
         let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
-        let objectDetector = try detector.makeDetector(mode: .stream)
-        let video = try openSource(named.path)
+        let token = try readToken()
+        let options = try detector.makeOptions(mode: .stream)
+        // With several sources the parallelism comes from the pipeline's workers, one inference each.
+        if detector.threads == nil && named.count > 1 { options.processing.threadCount = 1 }
+        let videos = try openSources(named.map(\.path))
+        let pipeline = try makePipeline(videos, options: options)
         let stopReason = StopReason()
         signals.onStop {
             stopReason.set("signal")
-            video.stop()
+            pipeline.stop()
         }
         if let duration {
             DispatchQueue.global().asyncAfter(deadline: .now() + duration) {
                 stopReason.set("duration")
-                video.stop()
+                pipeline.stop()
             }
         }
         // Messages and JSON name a file as the user typed it (its bytes escaped), a URL with its password masked.
-        var pass = TrackingPass(
-            arguments: self, source: video,
-            sourceName: video.kind == .file ? VideoSource.redacted(named.name) : video.location,
-            encoder: try openEncoder(for: video), json: jsonFile, mot: motFile)
-        pass.process(with: objectDetector, stopReason: stopReason)
-        video.stop()
-        let dropped = video.statistics.dropped
-        if dropped > 0 {
+        let names = zip(named, videos).map { source, video in
+            video.kind == .file ? VideoSource.redacted(source.name) : video.location
+        }
+        let live = try serveLiveView(videos, names: names, token: token)
+        let pass = TrackingPass(
+            arguments: self, pipeline: pipeline, names: names,
+            encoder: try openEncoder(for: videos[0]), json: jsonFile, mot: motFile, hub: live?.hub)
+        pipeline.run { result in pass.add(result) }
+        pipeline.stop()
+        live?.server.stop()
+        for (video, name) in zip(videos, names) where video.statistics.dropped > 0 {
+            let dropped = video.statistics.dropped
             let hint = video.kind == .file ? "" : " (--every-frame processes every frame)"
+            let prefix = videos.count > 1 ? "\(name): " : ""
             Console.error(
-                "litevision: \(dropped) frame\(dropped == 1 ? "" : "s") dropped while the detector was busy\(hint)")
+                "litevision: \(prefix)\(dropped) frame\(dropped == 1 ? "" : "s") dropped while the detector was busy\(hint)"
+            )
         }
         try pass.finish(stopped: stopReason.isSet)
     }
 
-    /// Before the model loads and the source is read: no output may replace the source, a model, or another output.
-    private func checkOutputPaths(source: String) throws {
-        let isFile = (try? VideoSource.kind(of: source)) == .file
-        let inputs = isFile ? [source] + detector.inputPaths : detector.inputPaths
-        try OutputPaths.check(inputs: inputs, cache: detector.remote.cache) { outputs throws(OutputPathError) in
+    /// Before the model loads and the sources are read: no output may replace a source, a model, or another output.
+    private func checkOutputPaths(sources: [String]) throws {
+        let files = sources.filter { (try? VideoSource.kind(of: $0)) == .file }
+        try OutputPaths.check(inputs: files + detector.inputPaths, cache: detector.remote.cache) {
+            outputs throws(OutputPathError) in
             if let json { try outputs.claimFile(json, for: "--json") }
             if let mot { try outputs.claimFile(mot, for: "--mot") }
             if let annotate { try outputs.claimFile(annotate, for: "--annotate") }
         }
     }
 
-    /// The source at `location`, with the delivery, reconnection and device settings of the arguments; one that
-    /// cannot be opened is printed and ends the command with status 2. Connection events are printed as they come.
+    /// The live view's token (`--serve-token-file`), read before anything starts; one that cannot be read is
+    /// printed and ends the command with status 2.
+    private func readToken() throws -> LiveViewToken? {
+        guard let serveTokenFile else { return nil }
+        do {
+            return try LiveViewToken.read(file: serveTokenFile)
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The sources at `locations`, with the delivery, reconnection and device settings of the arguments; when one
+    /// cannot be opened, it is printed, the others are stopped, and the command ends with status 2. Connection
+    /// events are printed as they come.
+    private func openSources(_ locations: [String]) throws -> [VideoSource] {
+        var opened: [VideoSource] = []
+        for location in locations {
+            do {
+                opened.append(try openSource(location))
+            } catch {
+                for source in opened { source.stop() }
+                throw error
+            }
+        }
+        return opened
+    }
+
+    /// The source at `location` (see ``openSources(_:)``).
     private func openSource(_ location: String) throws -> VideoSource {
         var options = VideoSource.Options()
         options.rtspTransport = rtspTransport == .udp ? .udp : .tcp
@@ -88,6 +134,55 @@ extension TrackArguments {
         }
     }
 
+    /// The pipeline of `sources`, a detector each; models that cannot be loaded are printed and end the command with
+    /// status 2.
+    private func makePipeline(_ sources: [VideoSource], options: CommonObjectDetectorOptions) throws -> VideoPipeline {
+        do {
+            return try Console.silencingStandardError { () throws(VisionError) in
+                try VideoPipeline(sources: sources, options: options)
+            }
+        } catch {
+            for source in sources { source.stop() }
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The live view (`--serve`), started and announced on standard error (`litevision: live view at URL`); nil
+    /// without `--serve`. An address that cannot be served on is printed and ends the command with status 2.
+    private func serveLiveView(
+        _ videos: [VideoSource], names: [String], token: LiveViewToken?
+    ) throws -> (hub: LiveViewHub, server: LiveViewServer)? {
+        guard let serve, let address = ServeAddress(serve) else { return nil }
+        let sources = zip(videos, names).map { video, name in
+            let info = video.info
+            let upright = info.orientation.uprightSize(width: info.width, height: info.height)
+            return LiveViewHub.Source(name: name, width: upright.0, height: upright.1)
+        }
+        let hub = LiveViewHub(sources: sources) { index in
+            let statistics = videos[index].statistics
+            return LiveViewHub.SourceCounters(
+                received: statistics.received, decoded: statistics.decoded, dropped: statistics.dropped,
+                reconnects: statistics.reconnects)
+        }
+        do {
+            let server = try LiveViewServer(
+                hub: hub, host: address.host, port: address.port, token: token,
+                tls: tlsCertificate.map { ($0, tlsKey ?? "") })
+            if !address.isLoopback && token == nil {
+                Console.error(
+                    "litevision: warning: the live view on \(serve) is open to anyone who can reach it: give --serve-token-file"
+                )
+            }
+            Console.error("litevision: live view at \(server.url)")
+            return (hub, server)
+        } catch {
+            for video in videos { video.stop() }
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
     /// The encoder of the drawn video (`--annotate`), upright, at the source's frame rate (25 when unknown), as
     /// fragmented MP4 that grows as frames come; nil without `--annotate`. One that cannot be made is printed and
     /// ends the command with status 2.
@@ -100,6 +195,7 @@ extension TrackArguments {
                 path: annotate, width: upright.0, height: upright.1,
                 frameRate: info.frameRate > 0 && info.frameRate <= 1000 ? info.frameRate : 25, fragmented: true)
         } catch {
+            source.stop()
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }

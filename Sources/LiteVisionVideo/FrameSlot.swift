@@ -17,6 +17,8 @@ final class FrameSlot: @unchecked Sendable {
     private var failure: VideoError?
     private var failureReported = false
     private var counts = VideoSource.Statistics()
+    /// Told (outside the lock) when a frame waits or the frames end: see ``observe(_:)``.
+    private var observer: (@Sendable () -> Void)?
 
     init(delivery: VideoSource.Delivery) {
         self.delivery = delivery
@@ -65,7 +67,9 @@ final class FrameSlot: @unchecked Sendable {
         if waiting != nil { counts.dropped += 1 }
         waiting = frame
         pthread_cond_broadcast(condition)
+        let observer = observer
         pthread_mutex_unlock(mutex)
+        observer?()
         return true
     }
 
@@ -74,13 +78,14 @@ final class FrameSlot: @unchecked Sendable {
 
     /// Marks the end of the frames (with the error that ended them, if any).
     func end(failure: VideoError?) {
-        let waiters: [CheckedContinuation<VideoFrame?, any Error>] = locked {
+        let (waiters, observer): ([CheckedContinuation<VideoFrame?, any Error>], (@Sendable () -> Void)?) = locked {
             ended = true
             self.failure = failure
             pthread_cond_broadcast(condition)
-            return waiting == nil ? takeAllWaiters() : []
+            return (waiting == nil ? takeAllWaiters() : [], self.observer)
         }
         for waiter in waiters { resumeAtEnd(waiter) }
+        observer?()
     }
 
     /// Waits until the monotonic time `deadline`; `false` if the source was stopped meanwhile.
@@ -136,14 +141,42 @@ final class FrameSlot: @unchecked Sendable {
 
     /// Stops the producer and wakes everyone; later takes return `nil`.
     func cancel() {
-        let waiters: [CheckedContinuation<VideoFrame?, any Error>] = locked {
+        let (waiters, observer): ([CheckedContinuation<VideoFrame?, any Error>], (@Sendable () -> Void)?) = locked {
             cancelled = true
             waiting = nil
             pthread_cond_broadcast(condition)
-            return takeAllWaiters()
+            return (takeAllWaiters(), self.observer)
         }
         for waiter in waiters { waiter.resume(returning: nil) }
+        observer?()
     }
+
+    /// What ``poll()`` found.
+    enum Poll {
+        /// A frame was waiting: it is taken.
+        case frame(VideoFrame)
+        /// No frame yet.
+        case pending
+        /// The frames have ended, or the source was stopped.
+        case ended
+    }
+
+    /// Takes the waiting frame without blocking (``VideoPipeline``'s workers, which serve several sources).
+    func poll() -> Poll {
+        locked {
+            if cancelled { return .ended }
+            if let frame = waiting {
+                waiting = nil
+                pthread_cond_broadcast(condition)  // a producer waiting for the slot (`.every`)
+                return .frame(frame)
+            }
+            return ended ? .ended : .pending
+        }
+    }
+
+    /// Has `observer` called, outside the lock, after each frame is offered, when the frames end and when the
+    /// source is stopped; it must not block. It replaces any observer before.
+    func observe(_ observer: @escaping @Sendable () -> Void) { locked { self.observer = observer } }
 
     /// The counters so far.
     var statistics: VideoSource.Statistics { locked { counts } }

@@ -65,7 +65,10 @@ final class SourceProducer {
                     previousFileTimestamp = decodedFrame.timestamp
                     guard slot.sleep(until: due) else { return }
                 }
-                guard slot.publish(frame(from: decodedFrame)) else { return }
+                // A paced file's frame arrives when its time comes, as a camera's would.
+                guard slot.publish(frame(from: decodedFrame, arrived: paced ? .now : decodedFrame.receivedAt)) else {
+                    return
+                }
             case .ended(let failure, let reason, let finite):
                 // The connection is closed by now (readNext released it).
                 guard !interrupt.isStopped, !slot.isCancelled else { return }
@@ -128,7 +131,7 @@ final class SourceProducer {
     }
 
     /// The public frame of a decoded one: its index over every connection, its timestamp continuing across them.
-    private func frame(from decodedFrame: DecodedFrame) -> VideoFrame {
+    private func frame(from decodedFrame: DecodedFrame, arrived: ContinuousClock.Instant) -> VideoFrame {
         let now = MonotonicClock.now()
         if offsetPending, let last = lastTimestamp {
             // The first frame of a new connection follows the last one by the time the stream was away.
@@ -141,7 +144,7 @@ final class SourceProducer {
         defer { decoded += 1 }
         return VideoFrame(
             pixels: decodedFrame.image, orientation: orientation, index: decoded, timestamp: timestamp,
-            receivedAt: decodedFrame.receivedAt)
+            receivedAt: arrived)
     }
 
     /// Copies the decoder's counters into the slot's statistics, `delivering` frames about to be handed over.

@@ -21,7 +21,8 @@ public struct VideoFrame: Sendable {
     /// Seconds of stream time: from the start of a file, or of a live source's first connection (continuing,
     /// across reconnections, with the time the stream was away).
     public let timestamp: Double
-    /// When the frame's data was read from the source (its last packet), on the continuous clock:
+    /// When the frame's data was read from the source (its last packet; for a file played at its pace, when the
+    /// frame's time came), on the continuous clock:
     /// `ContinuousClock.now - frame.receivedAt` is how long the picture has been in this process (decoding,
     /// waiting, your work). Data that waited before it was read (in the kernel's socket buffer or the server's,
     /// when ``VideoSource/Delivery/every`` holds the source back) is not counted: compare ``timestamp`` with the

@@ -156,6 +156,12 @@ public final class VideoSource: Sendable {
         slot.cancel()
     }
 
+    /// Takes the waiting frame, if any, without blocking (``VideoPipeline``).
+    func poll() -> FrameSlot.Poll { slot.poll() }
+
+    /// Has `observer` called when a frame waits, and when the frames end (``VideoPipeline``).
+    func observe(_ observer: @escaping @Sendable () -> Void) { slot.observe(observer) }
+
     /// Takes the next frame, suspending until there is one (``Frames``' iterator).
     func nextAsync() async throws -> VideoFrame? { try await slot.takeAsync() }
 

@@ -9,7 +9,9 @@ import Foundation
 /// ``stop()`` kills the server (a camera losing power: clients see their connection end), ``restart()`` starts a
 /// new one on the same port, so that a client can reconnect to the same ``url``. A missing Debian package is a
 /// thrown ``LoopbackServerError`` that names it.
-public final class RTSPTestServer {
+public final class RTSPTestServer: @unchecked Sendable {
+    // @unchecked: `process` and `starts`, the only mutable state, are used only while `lock` holds; the rest is
+    // constant.
     /// The MP4 file served.
     public let clip: String
     /// The mount the stream is served on, such as `/cam`.

@@ -3,6 +3,7 @@ import LiteVision
 import LiteVisionModelManager
 import LiteVisionTestSupport
 import LiteVisionVideo
+import Synchronization
 import Testing
 
 /// The README's Swift examples, verbatim (keep them in sync): they must compile and run.
@@ -54,6 +55,17 @@ struct ReadmeExamplesTests {
             }
         }
         #expect(ids.count > 150 && ids.allSatisfy { $0 == 0 })
+
+        // Several cameras, and a live view
+        let cameras = try ["../shared/video/cup.mp4", "../shared/video/traffic_frames.mp4"].map { try VideoSource($0) }
+        options.processing.threadCount = 1  // the pipeline's workers (one per core) are the parallelism
+        let pipeline = try VideoPipeline(sources: cameras, options: options)  // a detector (and tracker) per camera
+        let seen = Mutex([0, 0])
+        await pipeline.run { result in  // on a worker thread; each camera's results in order
+            print(result.sourceIndex, result.frame.index, result.objects.map(\.trackingID))
+            seen.withLock { $0[result.sourceIndex] += 1 }
+        }
+        #expect(seen.withLock { $0 } == [217, 20])
     }
 
     @Test("Hosted models (the address is a loopback server's, the bundled model a shared one)")

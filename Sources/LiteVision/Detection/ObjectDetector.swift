@@ -69,6 +69,15 @@ public final class ObjectDetector: Sendable {
         if let error = loaded.loadError { throw error }
     }
 
+    /// A detector for `options` in stream mode, whatever their ``CommonObjectDetectorOptions/detectorMode``,
+    /// loading its models now: a `VideoPipeline`'s detectors, which track.
+    package convenience init(streamingWith options: CommonObjectDetectorOptions) throws(VisionError) {
+        var configuration = options.configuration
+        configuration.detectorMode = .stream
+        self.init(configuration: configuration)
+        if let error = loaded.loadError { throw error }
+    }
+
     init(configuration: DetectorConfiguration) {
         loaded = LoadedEngine { () throws(VisionError) in try DetectionEngine(configuration) }
     }

@@ -102,8 +102,9 @@ package struct DetectorArguments: ParsableArguments {
         }
     }
 
-    /// The detector these arguments describe, in `mode`. Errors are printed and turn into exit status 2.
-    package func makeDetector(mode: DetectorMode) throws -> ObjectDetector {
+    /// The detector options these arguments describe, in `mode` (a remote model is prepared: its download
+    /// errors are printed and turn into exit status 2).
+    package func makeOptions(mode: DetectorMode) throws -> CommonObjectDetectorOptions {
         let remoteModel = try remote.prepare()
         let options: CommonObjectDetectorOptions
         if let remoteModel {
@@ -129,6 +130,13 @@ package struct DetectorArguments: ParsableArguments {
             options.detectorModel =
                 detectorLabels.map { LocalModel(path: detector, labelsPath: $0) } ?? LocalModel(path: detector)
         }
+        return options
+    }
+
+    /// The detector of these arguments (see ``makeOptions(mode:)``); one whose models cannot be loaded is printed and
+    /// ends the command with status 2.
+    package func makeDetector(mode: DetectorMode) throws -> ObjectDetector {
+        let options = try makeOptions(mode: mode)
         do {
             return try Console.silencingStandardError { () throws(VisionError) in
                 try ObjectDetector(options: options)

@@ -13,6 +13,16 @@ package struct TrackArguments: ParsableArguments {
             objects keep their tracking ID while they stay in view. Without an output option, prints one line per \
             frame; outputs are written as frames come (a stopped or killed run leaves every frame written so far).
 
+            Several sources are tracked at once, each with its own tracker, sharing the cores fairly (one worker \
+            per core takes the sources' newest frames in turn); --json records name their source. --mot and \
+            --annotate take one source.
+
+            --serve HOST:PORT shows the tracked video live in a browser (http://HOST:PORT/), with \
+            /stream.mjpg and /sources/N/stream.mjpg (annotated MJPEG, N from 0), /events (the --json records as \
+            Server-Sent Events), /metrics (Prometheus) and /health. Serve on 127.0.0.1 (loopback) unless others \
+            must see it; then give --serve-token-file (clients send the token as 'Authorization: Bearer TOKEN' or \
+            ?token=TOKEN) and --tls-cert/--tls-key.
+
             Cameras and network streams deliver the newest frame whenever the detector is ready, dropping the ones \
             that arrived meanwhile (ML Kit's alwaysDiscardsLateVideoFrames); --every-frame processes them all, \
             falling behind if the detector is slower. Files are read frame by frame; --live plays a file at its real \
@@ -28,8 +38,8 @@ package struct TrackArguments: ParsableArguments {
 
     @OptionGroup package var detector: DetectorArguments
 
-    @Argument(help: "A video file, a camera (/dev/video0) or a stream URL (rtsp://, http://, udp://, ...).")
-    package var source: String
+    @Argument(help: "Video files, cameras (/dev/video0) or stream URLs (rtsp://, http://, udp://, ...).")
+    package var sources: [String]
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -70,6 +80,18 @@ package struct TrackArguments: ParsableArguments {
     @Option(name: .long, help: "Camera pixel format by FFmpeg's name, e.g. mjpeg or yuyv422 (V4L2 devices).")
     package var devicePixelFormat: String?
 
+    @Option(name: .long, help: "Serve a live view on HOST:PORT (e.g. 127.0.0.1:8080): page, MJPEG, events, metrics.")
+    package var serve: String?
+
+    @Option(name: .long, help: "A file holding the token the live view asks clients for (--serve).")
+    package var serveTokenFile: String?
+
+    @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve the live view over HTTPS.")
+    package var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
+    package var tlsKey: String?
+
     /// Checks what ArgumentParser cannot: positive limits.
     package func validate() throws {
         if let duration, !(duration > 0 && duration.isFinite) {
@@ -81,6 +103,20 @@ package struct TrackArguments: ParsableArguments {
         }
         guard stallTimeout > 0 && stallTimeout.isFinite else {
             throw ValidationError("--stall-timeout must be a positive number of seconds, got \(stallTimeout)")
+        }
+        guard !sources.isEmpty else { throw ValidationError("give a video file, a camera or a stream URL to track") }
+        if sources.count > 1, mot != nil || annotate != nil {
+            throw ValidationError(
+                "--mot and --annotate take one source (\(sources.count) given); --json records name their source")
+        }
+        if let serve, ServeAddress(serve) == nil {
+            throw ValidationError("--serve must be HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080, got '\(serve)'")
+        }
+        if serve == nil, serveTokenFile != nil || tlsCertificate != nil || tlsKey != nil {
+            throw ValidationError("--serve-token-file, --tls-cert and --tls-key go with --serve")
+        }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together")
         }
         if let deviceSize, DeviceSize(deviceSize) == nil {
             throw ValidationError("--device-size must be WIDTHxHEIGHT, such as 1280x720, got '\(deviceSize)'")
@@ -105,5 +141,37 @@ package struct DeviceSize: Sendable {
         else { return nil }
         self.width = width
         self.height = height
+    }
+}
+
+/// A `HOST:PORT` argument (`--serve`): a host name or IPv4 address, or an IPv6 address in brackets.
+package struct ServeAddress: Sendable {
+    package let host: String, port: Int
+
+    /// Parses `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`; `nil` for anything else (ports 0 to 65,535; 0
+    /// picks a free port).
+    package init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            guard host.contains(":") else { return nil }
+        } else if host.contains(":") {
+            return nil
+        }
+        guard !host.isEmpty, host.utf8.count <= 253,
+            host.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:".unicodeScalars.contains($0))
+            })
+        else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    /// Whether the address is this machine's loopback (only local programs can connect).
+    package var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 
 /// A raw TCP connection to 127.0.0.1, for requests no HTTP client sends: half a body, nothing at all.
-final class LoopbackSocket {
-    let descriptor: Int32
+public final class LoopbackSocket {
+    /// The socket's descriptor.
+    public let descriptor: Int32
 
     /// Connects to `port`; `receiveBuffer` (bytes) makes the kernel's receive buffer small, so that a server
     /// sending a large answer to a client that does not read must wait for it.
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    public init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RegistryProcessError(message: "socket: \(errno)") }
+        guard descriptor >= 0 else { throw LoopbackServerError("socket: errno \(errno)") }
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -23,7 +24,7 @@ final class LoopbackSocket {
         }
         guard connected == 0 else {
             close(descriptor)
-            throw RegistryProcessError(message: "connect to port \(port): \(errno)")
+            throw LoopbackServerError("connect to 127.0.0.1 port \(port): errno \(errno)")
         }
     }
 
@@ -31,7 +32,7 @@ final class LoopbackSocket {
 
     /// Sends all of `bytes`; false when the peer has closed the connection (EPIPE, ECONNRESET).
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -44,10 +45,12 @@ final class LoopbackSocket {
         return true
     }
 
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    /// Sends all of `text` as UTF-8; false when the peer has closed the connection.
+    @discardableResult
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads until the peer closes the connection or `seconds` pass: what arrived, and whether it closed.
-    func readUntilClosed(seconds: Double) -> (text: String, closed: Bool) {
+    public func readUntilClosed(seconds: Double) -> (text: String, closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(seconds)
@@ -63,7 +66,7 @@ final class LoopbackSocket {
     }
 
     /// Reads until `count` bytes in all have arrived, the peer closes the connection, or `seconds` pass.
-    func read(count: Int, seconds: Double) -> [UInt8] {
+    public func read(count: Int, seconds: Double) -> [UInt8] {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(seconds)
@@ -80,7 +83,7 @@ final class LoopbackSocket {
 
     /// Reads one HTTP response (its head, and a body of its `Content-Length`) within `seconds`: its text, or nil
     /// when it did not arrive whole in time or the peer closed the connection first.
-    func readResponse(seconds: Double) -> String? {
+    public func readResponse(seconds: Double) -> String? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(seconds)

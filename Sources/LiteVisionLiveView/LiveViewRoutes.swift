@@ -1,0 +1,152 @@
+import Hummingbird
+import NIOCore
+
+/// The live view's routes: the page, the sources, the MJPEG streams, the events, the metrics and the health.
+struct LiveViewRoutes: Sendable {
+    /// MJPEG viewers at once, over all sources; more are refused with 503.
+    static let maximumPictureViewers = 16
+    /// `/events` subscribers at once; more are refused with 503.
+    static let maximumEventViewers = 16
+    /// The boundary between the pictures of an MJPEG stream.
+    static let boundary = "litevision-frame"
+
+    let hub: LiveViewHub
+    private let viewers = ViewerCount()
+
+    init(hub: LiveViewHub) { self.hub = hub }
+
+    func add(to router: Router<some RequestContext>) {
+        router.get("/") { _, _ in
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                    .contentSecurityPolicy:
+                        "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.live_view_html)))
+        }
+        router.get("/health") { _, _ in
+            Self.text("{\"status\":\"ok\",\"sources\":\(hub.sources.count)}\n", type: "application/json")
+        }
+        router.get("/metrics") { _, _ in Self.text(LiveViewMetrics.render(hub), type: LiveViewMetrics.contentType) }
+        router.get("/sources") { _, _ in Self.text(sourcesJSON(), type: "application/json") }
+        router.get("/stream.mjpg") { _, _ in pictures(of: 0) }
+        router.get("/sources/:index/stream.mjpg") { _, context in
+            guard let index = context.parameters.get("index", as: Int.self), hub.sources.indices.contains(index) else {
+                return Self.text(
+                    "No source of that number: the sources are numbered 0 to \(hub.sources.count - 1).\n",
+                    status: .notFound)
+            }
+            return pictures(of: index)
+        }
+        router.get("/events") { _, _ in events() }
+    }
+
+    /// The MJPEG stream of source `index`: `multipart/x-mixed-replace`, each part a JPEG, sent as fast as the
+    /// viewer reads (a slow viewer gets the newest picture each time, skipping the ones in between).
+    private func pictures(of index: Int) -> Response {
+        guard viewers.enter(.pictures, limit: Self.maximumPictureViewers) else { return Self.busy("MJPEG") }
+        let channel = hub.pictures[index]
+        channel.join()
+        let viewers = viewers
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)",
+                .cacheControl: "no-store", .connection: "close",
+            ],
+            body: ResponseBody { writer in
+                defer {
+                    channel.leave()
+                    viewers.leave(.pictures)
+                }
+                var sent = 0
+                while let (sequence, jpeg) = await channel.next(after: sent) {
+                    sent = sequence
+                    guard jpeg.readableBytes > 0 else { continue }  // a heartbeat before the first picture
+                    var part = ByteBuffer(
+                        string:
+                            "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.readableBytes)\r\n\r\n"
+                    )
+                    part.writeImmutableBuffer(jpeg)
+                    part.writeString("\r\n")
+                    try await writer.write(part)
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Server-Sent Events: one `data:` line per processed frame (the record of `--json`), and a comment line as a
+    /// heartbeat when nothing happened for a while.
+    private func events() -> Response {
+        guard viewers.enter(.events, limit: Self.maximumEventViewers) else { return Self.busy("event") }
+        let stream = hub.events.subscribe()
+        let viewers = viewers
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "close"],
+            body: ResponseBody { writer in
+                defer { viewers.leave(.events) }
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                for await message in stream {
+                    switch message {
+                    case .record(let record): try await writer.write(ByteBuffer(string: "data: \(record)\n\n"))
+                    case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// `/sources`: each source's index, name, picture size and counters, as JSON.
+    private func sourcesJSON() -> String {
+        let items = hub.sources.enumerated().map { index, source in
+            let counters = hub.counters(index)
+            let processed = hub.processedState(of: index)
+            return
+                "{\"index\":\(index),\"name\":\(Self.jsonString(source.name)),\"width\":\(source.width),\"height\":\(source.height),"
+                + "\"received\":\(counters.received),\"processed\":\(processed.frames),\"dropped\":\(counters.dropped),"
+                + "\"reconnects\":\(counters.reconnects)}"
+        }
+        return "[" + items.joined(separator: ",") + "]\n"
+    }
+
+    private static func text(_ text: String, status: HTTPResponse.Status = .ok, type: String = "text/plain; charset=utf-8")
+        -> Response
+    {
+        Response(
+            status: status, headers: [.contentType: type, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func busy(_ kind: String) -> Response {
+        var response = text(
+            "Too many \(kind) viewers at once (\(kind == "MJPEG" ? maximumPictureViewers : maximumEventViewers)): try again when one has left.\n",
+            status: .serviceUnavailable)
+        response.headers[.retryAfter] = "5"
+        return response
+    }
+
+    /// `value` as a JSON string.
+    static func jsonString(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LiteVisionTestSupport
+import Synchronization
+
+/// `litevision track` running in the background, as a user starts it from a shell: its standard error collected as
+/// it comes (``waitFor(_:seconds:)`` finds a line), standard output discarded; interrupted (SIGINT) and waited for
+/// by ``stop()``, killed if the test ends first.
+final class TrackProcess {
+    private let process = Process()
+    /// Standard error so far, appended to by the pipe's reader.
+    private final class Collected: Sendable { let data = Mutex(Data()) }
+    private let collected = Collected()
+
+    /// Starts `litevision track ARGUMENTS --model-dir …`.
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
+        process.arguments = ["track"] + arguments + ["--model-dir", TestData.path("models")]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        errors.fileHandleForReading.readabilityHandler = { [collected] handle in
+            let data = handle.availableData
+            collected.data.withLock { $0.append(data) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// What the command printed on standard error so far.
+    var errors: String { collected.data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// The first line of standard error that contains `text`, waiting up to `seconds` for it; nil when it did not
+    /// come (or the command ended first).
+    func waitFor(_ text: String, seconds: Double = 60) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = errors.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            if !process.isRunning { return nil }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// The live view's URL from `litevision: live view at URL`.
+    func liveViewURL() throws -> String {
+        guard let line = waitFor("live view at "), let url = line.components(separatedBy: "live view at ").last else {
+            throw LoopbackServerError("litevision track did not announce its live view: \(errors)")
+        }
+        return url
+    }
+
+    /// Interrupts the command (SIGINT) and waits for it: its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
