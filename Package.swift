@@ -8,6 +8,7 @@
 //      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),
 //      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
 //      program)                                                                               executables
+//   5  LiteVisionMQTT (results to an MQTT broker, for `track --mqtt`: libmosquitto)
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
 //      LiteVisionDrawing (Cairo), LiteVisionLiveView (`track --serve`'s web view: Hummingbird),
@@ -18,7 +19,7 @@
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
 //   0  CDynamicLibrary (the dlopen loader they share), CImagingKernels (AVX2 image kernels), CJPEGBands (JPEG
-//      band decoding through libjpeg); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo
+//      band decoding through libjpeg); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo, CMosquitto
 import PackageDescription
 
 let package = Package(
@@ -76,6 +77,8 @@ let package = Package(
                 .apt(["libavformat-dev", "libavdevice-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])
             ]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // The MQTT client library (LiteVisionMQTT: `track --mqtt`).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Layer 2: the system layer (platform imports, whole-file reading, atomic writing, error text, locks)
         // and plane geometry.
@@ -124,6 +127,8 @@ let package = Package(
         // (Cairo), kept out of the library.
         .target(
             name: "LiteVisionModelManager", dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionSystem"]),
+        // Results to an MQTT broker (`track --mqtt`): libmosquitto's client, its network thread, a bounded queue.
+        .target(name: "LiteVisionMQTT", dependencies: ["CMosquitto", "LiteVisionSystem"]),
         // The model registry: metadata in SQLite (GRDB), model files content-addressed on disk, HTTP (Hummingbird).
         .target(
             name: "LiteVisionRegistry",
@@ -292,6 +297,8 @@ let package = Package(
         .testTarget(
             name: "LiteVisionModelStoreTests",
             dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport"]),
+        // The MQTT publisher against Debian's mosquitto broker and mosquitto_sub on loopback.
+        .testTarget(name: "LiteVisionMQTTTests", dependencies: ["LiteVisionMQTT", "LiteVisionTestSupport"]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
             name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),

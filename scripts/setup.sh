@@ -2,7 +2,8 @@
 # Installs everything LiteVision needs on a Debian machine with the Swift toolchain:
 #   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg (libavdevice for V4L2 cameras) and Cairo for video and
 #     drawing (LiteVisionVideo, LiteVisionDrawing and the CLI only);
-#     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry)
+#     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry);
+#     libmosquitto (the MQTT client library of LiteVisionMQTT, which `litevision-media` links for `track --mqtt`)
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
 #     MediaPipe Tasks 1.2.2, whose results the `.mediapipe` preprocessing must reproduce (MediaPipeParityTests);
@@ -12,7 +13,8 @@
 #     user postgres, in a temporary folder (Debian's own cluster and service, if they start, are left alone);
 #     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py);
 #     the loopback streaming servers of the live video tests: GStreamer's RTSP server for Debian's python3
-#     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins; scripts/rtsp-test-server.py)
+#     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins; scripts/rtsp-test-server.py);
+#     the mosquitto broker and its command-line clients (mosquitto_sub, mosquitto_passwd) for the MQTT tests
 #   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
 #     GNU time (CPU per frame in scripts/bench-live.sh); wrk (load generator) and nginx (the static-file peer;
 #     installed with --dev already) for scripts/bench-registry.sh, which runs nginx with its own config on a free
@@ -30,12 +32,16 @@ dev=0 bench=0
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
-              libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4)
+              libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4
+              libmosquitto-dev)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a
 # small tmpfs for a full disk (mount, util-linux); the PostgreSQL tests run initdb and postgres as the user postgres
 # (runuser, util-linux); nginx runs deploy/nginx/nginx.conf before two replicas; the ffmpeg command makes videos of
 # every odd size the video tests decode.
 if ((dev)); then apt_packages+=(openssl iproute2 util-linux postgresql nginx ffmpeg); fi
+# The MQTT tests (Tests/LiteVisionMQTTTests) start Debian's mosquitto broker on loopback, subscribe with mosquitto_sub
+# and make password files with mosquitto_passwd (mosquitto-clients).
+if ((dev)); then apt_packages+=(mosquitto mosquitto-clients); fi
 # The live video tests start real streaming servers on loopback (Tests/LiteVisionTestSupport): an RTSP camera is
 # GStreamer's RTSP server run by Debian's /usr/bin/python3 through gi (qtdemux and rtph264pay are in the good
 # plugins, h264parse in the bad ones); the HTTP (MJPEG, HLS) and UDP (MPEG-TS) servers use python3 and ffmpeg.

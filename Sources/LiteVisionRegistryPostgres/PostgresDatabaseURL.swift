@@ -1,3 +1,4 @@
+import LiteVisionSystem
 import NIOSSL
 import PostgresNIO
 
@@ -141,31 +142,17 @@ package struct PostgresDatabaseURL: Sendable, Equatable, CustomStringConvertible
 
     /// `text` percent-decoded; an error naming `what` when an escape is malformed or the result is not UTF-8.
     static func decoded(_ text: Substring, _ what: String) throws(PostgresDatabaseURLError) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
+        let decoded: String
+        do {
+            decoded = try PercentDecoding.decoded(text)
+        } catch {
+            switch error {
+            case .malformedEscape: throw .init("\(what) has a '%' not followed by two hexadecimal digits")
+            case .notUTF8: throw .init("\(what) is not UTF-8 text")
             }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
-            else { throw .init("\(what) has a '%' not followed by two hexadecimal digits") }
-            bytes.append(high << 4 | low)
         }
-        guard let decoded = String(validating: bytes, as: UTF8.self), !decoded.utf8.contains(0) else {
-            throw .init("\(what) is not UTF-8 text")
-        }
+        guard !decoded.utf8.contains(0) else { throw .init("\(what) is not UTF-8 text") }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A real MQTT subscriber: Debian's `mosquitto_sub`, subscribed to a topic filter of an ``MQTTTestBroker``, writing
+/// each message it receives (topic and payload in hex) to a file the test reads. It is independent of LiteVision's
+/// own client. It exits by itself after `lifetime` seconds (`-W`), so that it never outlives a test by long.
+public final class MQTTTestSubscriber {
+    /// One message received.
+    public struct Message: Equatable, Sendable, CustomStringConvertible {
+        /// The topic it was published to.
+        public let topic: String
+        /// Its payload, byte for byte.
+        public let payload: [UInt8]
+        /// A message of `topic` with `payload`.
+        public init(topic: String, payload: [UInt8]) {
+            self.topic = topic
+            self.payload = payload
+        }
+
+        /// `topic: payload` (the payload as UTF-8).
+        public var description: String { "\(topic): \(String(decoding: payload, as: UTF8.self))" }
+    }
+
+    private let process = Process()
+    private let output: URL
+    private let folder: URL
+
+    static let tool = "/usr/bin/mosquitto_sub"
+
+    /// Subscribes to `filter` (such as `litevision/#`) on `broker`, as `user` with `password` if given, and returns
+    /// once the broker has acknowledged the subscription (SUBACK). Throws when that does not happen within
+    /// `timeout` seconds.
+    public init(
+        broker: MQTTTestBroker, filter: String, user: String? = nil, password: String? = nil, timeout: Double = 10,
+        lifetime: Int = 120
+    ) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.tool) else {
+            throw LoopbackServerError(
+                "\(Self.tool) is missing: run scripts/setup.sh --dev (it installs Debian's mosquitto-clients)")
+        }
+        folder = TestData.temporaryDirectory("mqtt-subscriber")
+        output = folder.appendingPathComponent("messages.txt")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil),
+            let file = FileHandle(forWritingAtPath: output.path)
+        else { throw LoopbackServerError("cannot write \(output.path)") }
+        defer { try? file.close() }
+        var arguments = [
+            "-oL", Self.tool, "-d", "-h", "127.0.0.1", "-p", String(broker.port), "-t", filter, "-F", "message %t %x",
+            "-W", String(lifetime), "-i", "litevision-test-\(UUID().uuidString.prefix(8))",
+        ]
+        if let user { arguments += ["-u", user] }
+        if let password { arguments += ["-P", password] }
+        // stdbuf: mosquitto_sub's debug lines (SUBACK among them) reach the file as they are printed.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = arguments
+        process.standardOutput = file
+        process.standardError = file
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while !text.contains("received SUBACK") {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw LoopbackServerError(
+                    "mosquitto_sub did not subscribe to \(filter) within \(Int(timeout)) s: \(text.suffix(2000))")
+            }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Everything mosquitto_sub printed so far (its debug lines and the messages).
+    public var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+    /// The messages received so far, in order.
+    public var messages: [Message] {
+        text.split(separator: "\n").compactMap { line -> Message? in
+            let words = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard words.count == 3, words[0] == "message" else { return nil }
+            var payload: [UInt8] = []
+            var hex = words[2].makeIterator()
+            while let high = hex.next(), let low = hex.next(), let byte = UInt8(String([high, low]), radix: 16) {
+                payload.append(byte)
+            }
+            return Message(topic: String(words[1]), payload: payload)
+        }
+    }
+
+    /// The messages received once there are at least `count`, or those there are after `timeout` seconds.
+    public func waitForMessages(_ count: Int, timeout: Double = 10) -> [Message] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var received = messages
+        while received.count < count && Date() < deadline {
+            usleep(20_000)
+            received = messages
+        }
+        return received
+    }
+
+    /// Stops mosquitto_sub (SIGKILL: it inherits the test process's blocked SIGTERM).
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
