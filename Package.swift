@@ -8,11 +8,10 @@
 //      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),
 //      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
 //      program)                                                                               executables
-//   5  LiteVisionMQTT (results to an MQTT broker, for `track --mqtt`: libmosquitto)
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
-//      LiteVisionDrawing (Cairo), LiteVisionLiveView (`track --serve`'s web view: Hummingbird),
-//      LiteVisionCommandSupport (what the commands share)
+//      LiteVisionDrawing (Cairo), LiteVisionLiveView (`track --serve`'s web view: Hummingbird), LiteVisionMQTT
+//      (`track --mqtt`'s results to a broker: libmosquitto), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //      LiteVisionRegistryStorage                                the registry's storage protocols and records
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
@@ -206,7 +205,7 @@ let package = Package(
             name: "LiteVisionMediaCLI",
             dependencies: [
                 "LiteVision", "LiteVisionCommandSupport", "LiteVisionVideo", "LiteVisionDrawing", "LiteVisionImaging",
-                "LiteVisionLiveView", "LiteVisionSystem",
+                "LiteVisionLiveView", "LiteVisionMQTT", "LiteVisionSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

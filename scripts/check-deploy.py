@@ -17,7 +17,7 @@ entrypoint script of a mounted ConfigMap, which picks the camera group `cameras-
 POD_NAME, the pod's name): the ConfigMap has a group for every ordinal below `replicas`, and holds no URL with a
 password; `--serve 0.0.0.0:PORT` with PORT a container port, the probes GET /health on it and the Prometheus
 annotations name it and /metrics; `--serve-token-file` is a key of a mounted Secret volume; `--mqtt` is an mqtt:// or
-mqtts:// URL whose password is a $(VAR) taken from a Secret; serviceName names a headless Service selecting the pods;
+mqtts:// URL without a password, whose user's password is LITEVISION_MQTT_PASSWORD from a Secret; serviceName names a headless Service selecting the pods;
 a CPU request is set; with a read-only root filesystem the model cache (XDG_CACHE_HOME) is a mounted volume.
 
     scripts/check-deploy.py [FOLDER]      (default: deploy/kubernetes beside this script)
@@ -371,10 +371,11 @@ def check_tracking(where, stateful_set, secrets, config_maps, services):
         if match is None:
             problems.append(f"{where}: --mqtt must be mqtt://[user[:password]@]host[:port]/prefix or mqtts://…")
         elif match.group(2) is not None:
-            variable = re.fullmatch(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", match.group(2))
-            if variable is None or get(env.get(variable.group(1)) or {}, "valueFrom.secretKeyRef") is None:
-                problems.append(f"{where}: the --mqtt password must come from a Secret, as $(VAR) with env VAR from a "
-                                f"secretKeyRef, never written in the manifest")
+            problems.append(f"{where}: the --mqtt password must come from a Secret, in the environment variable "
+                            f"LITEVISION_MQTT_PASSWORD (a secretKeyRef), never in the URL")
+        elif match.group(1) and get(env.get("LITEVISION_MQTT_PASSWORD") or {}, "valueFrom.secretKeyRef") is None:
+            problems.append(f"{where}: the --mqtt user {match.group(1)} needs its password in LITEVISION_MQTT_PASSWORD, "
+                            f"from a Secret (a secretKeyRef)")
 
     if get(tracking, "resources.requests.cpu") is None:
         problems.append(f"{where}: no CPU request: tracking is CPU work, give each pod the cores its cameras need")

@@ -14,7 +14,8 @@ struct LiveViewAccess<Context: RequestContext>: RouterMiddleware {
             headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain; charset=utf-8"],
             body: ResponseBody(
                 byteBuffer: ByteBuffer(
-                    string: "This live view needs its token: open it as /?token=TOKEN, or send 'Authorization: Bearer TOKEN'.\n"
+                    string:
+                        "This live view needs its token: open it as /?token=TOKEN, or send 'Authorization: Bearer TOKEN'.\n"
                 )))
     }
 

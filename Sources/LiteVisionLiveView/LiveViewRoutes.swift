@@ -112,7 +112,9 @@ struct LiveViewRoutes: Sendable {
         return "[" + items.joined(separator: ",") + "]\n"
     }
 
-    private static func text(_ text: String, status: HTTPResponse.Status = .ok, type: String = "text/plain; charset=utf-8")
+    private static func text(
+        _ text: String, status: HTTPResponse.Status = .ok, type: String = "text/plain; charset=utf-8"
+    )
         -> Response
     {
         Response(

@@ -117,7 +117,8 @@ package final class LiveViewServer: Sendable {
     private static func tlsConfiguration(certificate: String, key: String) throws(LiveViewError) -> TLSConfiguration {
         do {
             let chain = try NIOSSLCertificate.fromPEMBytes(FileContents.read(atPath: certificate, maximumSize: 1 << 20))
-            let privateKey = try NIOSSLPrivateKey(bytes: FileContents.read(atPath: key, maximumSize: 1 << 20), format: .pem)
+            let privateKey = try NIOSSLPrivateKey(
+                bytes: FileContents.read(atPath: key, maximumSize: 1 << 20), format: .pem)
             return TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
         } catch {

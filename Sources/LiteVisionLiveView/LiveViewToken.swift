@@ -19,8 +19,9 @@ package struct LiveViewToken: Sendable {
             throw LiveViewError("the token file \(path) cannot be read: \(error.reason)")
         }
         let line = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
-        let token = Array(line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }.reversed()
-            .drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }.reversed())
+        let token = Array(
+            line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }.reversed()
+                .drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }.reversed())
         guard token.count >= minimumLength, token.count <= 1024, token.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw LiveViewError(
                 "the token file \(path) must hold a token of 16 to 1024 printable characters without spaces on its first line (make one with: openssl rand -hex 32 > \(path))"

@@ -27,7 +27,7 @@ package struct MQTTLocation: Sendable, Equatable, CustomStringConvertible, Custo
     /// The user name given to the broker, percent-decoded; `nil` to connect anonymously.
     package let user: String?
     /// The password given to the broker, percent-decoded. Never shown: ``masked`` replaces it with `***`.
-    package let password: String?
+    package private(set) var password: String?
     /// The topic every message is published under, as `PREFIX/SUBTOPIC`.
     package let topicPrefix: String
 
@@ -39,6 +39,21 @@ package struct MQTTLocation: Sendable, Equatable, CustomStringConvertible, Custo
     package static let maximumTopicLength = 1024
     /// The system's certificate authorities, against which an `mqtts://` broker's certificate is verified.
     package static let certificateAuthorities = "/etc/ssl/certs"
+
+    /// This location with `password` for its user, when it names a user without one (a password kept out of the
+    /// command line: `LITEVISION_MQTT_PASSWORD`); unchanged otherwise.
+    package func filling(password: String) throws(MQTTError) -> MQTTLocation {
+        guard user != nil, self.password == nil else { return self }
+        guard password.utf8.count <= Self.maximumCredentialLength,
+            !password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            throw .invalidArgument(
+                "the MQTT password must be at most \(Self.maximumCredentialLength) bytes without control characters")
+        }
+        var filled = self
+        filled.password = password
+        return filled
+    }
 
     /// Parses `text`; throws ``MQTTError/invalidLocation(location:reason:)`` saying what is wrong.
     package init(parsing text: String) throws(MQTTError) {

@@ -38,12 +38,14 @@ package final class MQTTPublisher: Sendable {
 
     /// Connects to the broker at `location` (`mqtt://[user[:password]@]host[:port]/topic/prefix` or `mqtts://…`)
     /// as `clientID`, waiting up to `connectTimeout` seconds for the broker to accept; throws ``MQTTError`` saying
-    /// why the location is invalid or the connection failed.
+    /// why the location is invalid or the connection failed. `password` is the user's password when `location`
+    /// names a user without one (so that it need not be on a command line).
     package init(
-        _ location: String, clientID: String, connectTimeout: Double = 10,
+        _ location: String, clientID: String, password: String? = nil, connectTimeout: Double = 10,
         queueLimit: Int = MQTTPublisher.defaultQueueLimit
     ) throws(MQTTError) {
-        let parsed = try MQTTLocation(parsing: location)
+        var parsed = try MQTTLocation(parsing: location)
+        if let password { parsed = try parsed.filling(password: password) }
         guard !clientID.isEmpty, clientID.utf8.count <= Self.maximumClientIDLength,
             !clientID.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
         else {

@@ -3,6 +3,7 @@ import Dispatch
 import LiteVision
 import LiteVisionCommandSupport
 import LiteVisionLiveView
+import LiteVisionMQTT
 import LiteVisionSystem
 import LiteVisionVideo
 
@@ -32,6 +33,7 @@ extension TrackArguments {
         // Their temporary files are made now, so a folder that cannot be written fails before the source is opened.
         let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
         let token = try readToken()
+        let publisher = try connectMQTT()
         let options = try detector.makeOptions(mode: .stream)
         // With several sources the parallelism comes from the pipeline's workers, one inference each.
         if detector.threads == nil && named.count > 1 { options.processing.threadCount = 1 }
@@ -55,10 +57,18 @@ extension TrackArguments {
         let live = try serveLiveView(videos, names: names, token: token)
         let pass = TrackingPass(
             arguments: self, pipeline: pipeline, names: names,
-            encoder: try openEncoder(for: videos[0]), json: jsonFile, mot: motFile, hub: live?.hub)
+            encoder: try openEncoder(for: videos[0]), json: jsonFile, mot: motFile, hub: live?.hub, mqtt: publisher)
         pipeline.run { result in pass.add(result) }
         pipeline.stop()
         live?.server.stop()
+        if let publisher {
+            publisher.close()  // sends what libmosquitto still holds
+            if publisher.dropped > 0 {
+                Console.error(
+                    "litevision: \(publisher.dropped) record\(publisher.dropped == 1 ? "" : "s") not delivered to \(publisher.location.masked) (the broker was away or too slow)"
+                )
+            }
+        }
         for (video, name) in zip(videos, names) where video.statistics.dropped > 0 {
             let dropped = video.statistics.dropped
             let hint = video.kind == .file ? "" : " (--every-frame processes every frame)"
@@ -87,6 +97,24 @@ extension TrackArguments {
         guard let serveTokenFile else { return nil }
         do {
             return try LiveViewToken.read(file: serveTokenFile)
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The MQTT publisher of `--mqtt`, connected (the password from the URL or `LITEVISION_MQTT_PASSWORD`), as
+    /// client `litevision-HOST-PID`; nil without `--mqtt`. A broker that cannot be reached is printed and ends the
+    /// command with status 2.
+    private func connectMQTT() throws -> MQTTPublisher? {
+        guard let mqtt else { return nil }
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let clientID = String("litevision-\(hostName)-\(getpid())".prefix(MQTTPublisher.maximumClientIDLength))
+        do {
+            return try MQTTPublisher(
+                mqtt, clientID: clientID, password: getenv("LITEVISION_MQTT_PASSWORD").map { String(cString: $0) })
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)

@@ -4,6 +4,7 @@ import LiteVisionCommandSupport
 import LiteVisionDrawing
 import LiteVisionImaging
 import LiteVisionLiveView
+import LiteVisionMQTT
 import LiteVisionSystem
 import LiteVisionVideo
 
@@ -23,6 +24,7 @@ final class TrackingPass: @unchecked Sendable {
     private let json: StreamedOutput?
     private let mot: StreamedOutput?
     private let hub: LiveViewHub?
+    private let mqtt: MQTTPublisher?
     private let progress: ProgressBar
     /// Frames processed, per source.
     private var processed: [Int]
@@ -33,7 +35,7 @@ final class TrackingPass: @unchecked Sendable {
 
     init(
         arguments: TrackArguments, pipeline: VideoPipeline, names: [String], encoder: VideoEncoder?,
-        json: StreamedOutput?, mot: StreamedOutput?, hub: LiveViewHub?
+        json: StreamedOutput?, mot: StreamedOutput?, hub: LiveViewHub?, mqtt: MQTTPublisher?
     ) {
         self.arguments = arguments
         self.pipeline = pipeline
@@ -42,6 +44,7 @@ final class TrackingPass: @unchecked Sendable {
         self.json = json
         self.mot = mot
         self.hub = hub
+        self.mqtt = mqtt
         let sources = pipeline.sources
         progress = ProgressBar(
             total: sources.count == 1 && sources[0].kind == .file ? sources[0].info.frameCount ?? 0 : 0)
@@ -49,8 +52,8 @@ final class TrackingPass: @unchecked Sendable {
         failures = Array(repeating: nil, count: sources.count)
     }
 
-    /// Writes the objects of a processed frame to the outputs (or prints them, without any) and shows them in the
-    /// live view. Stops the source once it reached `--frames`, and the whole pipeline when the drawn video, the
+    /// Writes the objects of a processed frame to the outputs (or prints them, without any), shows them in the
+    /// live view and publishes them to the MQTT broker. Stops the source once it reached `--frames`, and the whole pipeline when the drawn video, the
     /// only output, cannot be written.
     func add(_ result: VideoPipeline.Result) {
         let index = result.sourceIndex, frame = result.frame, objects = result.objects
@@ -58,7 +61,7 @@ final class TrackingPass: @unchecked Sendable {
             Double(result.latency.components.attoseconds) / 1e15
             + Double(result.latency.components.seconds) * 1000
         let record =
-            json != nil || hub != nil
+            json != nil || hub != nil || mqtt != nil
             ? DetectOutput.trackLine(
                 source: names[index], frame: frame.index, timestamp: frame.timestamp, latencyMs: latencyMs,
                 objects: objects, classification: arguments.detector.classification
@@ -104,6 +107,7 @@ final class TrackingPass: @unchecked Sendable {
             return (reached, false)
         }
         hub?.publish(record: record, source: index, latency: latencyMs / 1000)
+        mqtt?.publish(subtopic: "\(index)", payload: Array(record.utf8))
         if stopAll { pipeline.stop() } else if reachedLimit { pipeline.sources[index].stop() }
     }
 

@@ -50,7 +50,9 @@ public final class VideoPipeline: Sendable {
     ///   - options: The detectors' options (copied; changing them later has no effect).
     ///   - workerCount: Threads running detectors; by default the number of cores, at most the number of sources.
     /// - Throws: The error of a detector that cannot be made (a missing model, say).
-    public init(sources: [VideoSource], options: CommonObjectDetectorOptions, workerCount: Int? = nil)
+    public init(
+        sources: [VideoSource], options: CommonObjectDetectorOptions, workerCount: Int? = nil
+    )
         throws(VisionError)
     {
         var detectors: [ObjectDetector] = []
@@ -70,7 +72,11 @@ public final class VideoPipeline: Sendable {
     ///
     /// A source that fails (a stream lost for good) ends, and the others go on: see ``error(ofSource:)``.
     public func run(_ body: @escaping @Sendable (Result) -> Void) {
-        guard started.withLock({ was in defer { was = true }; return !was }) else { return }
+        guard
+            started.withLock({ was in
+                defer { was = true }; return !was
+            })
+        else { return }
         var threads: [pthread_t] = []
         for _ in 0..<workerCount {
             if let thread = DedicatedThread.start({ [self] in work(body) }) { threads.append(thread) }

@@ -54,7 +54,6 @@ struct LiveViewCLITests {
         }
     }
 
-
     /// A camera (the cup clip, 16 s, on GStreamer's RTSP server) tracked by `litevision track --serve 127.0.0.1:0`
     /// with `extra` options, for 40 s at most; the folder is removed when the value goes.
     final class LiveRun {
@@ -102,7 +101,8 @@ struct LiveViewCLITests {
             #expect(header.width == 640 && header.height == 480, "\(header)")
         }
         #expect(Self.jpegs(in: try Self.read(base + "sources/0/stream.mjpg", seconds: 1)).count >= 5)
-        #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "sources/1/stream.mjpg"]).output == "404")
+        #expect(
+            try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "sources/1/stream.mjpg"]).output == "404")
 
         // Events: the records of --json, with tracking IDs.
         let records = Self.records(in: try Self.read(base + "events", seconds: 3))
@@ -144,12 +144,15 @@ struct LiveViewCLITests {
         // block at once.
         let stalled = try (0..<3).map { _ in try LoopbackSocket(port: run.port, receiveBuffer: 4096) }
         for socket in stalled { socket.send("GET /stream.mjpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
-        let mjpegViewers = { Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([base + "metrics"]).output) }
+        let mjpegViewers = {
+            Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([base + "metrics"]).output)
+        }
         Thread.sleep(forTimeInterval: 2)
         #expect(try mjpegViewers() == 3, "the stalled viewers are connected")
         let during = Self.records(in: try Self.read(base + "events", seconds: 3)).count
         let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg", seconds: 3)).count
-        #expect(Double(during) >= 0.85 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
+        #expect(
+            Double(during) >= 0.85 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
         #expect(pictures >= 20, "\(pictures) pictures in 3 s for a viewer that reads")
         // The stalled viewers are closed once no write to them completed for 20 s: their slots free again.
         var viewers = try mjpegViewers() ?? -1
@@ -182,11 +185,15 @@ struct LiveViewCLITests {
         var counted = 0
         for _ in 0..<100 where counted < 16 {
             Thread.sleep(forTimeInterval: 0.2)
-            counted = Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([run.base + "metrics"]).output) ?? 0
+            counted =
+                Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([run.base + "metrics"]).output)
+                ?? 0
         }
         #expect(counted == 16)
         let refused = try Self.curl(["-D", "-", "-o", "/dev/null", "-w", "%{http_code}", run.base + "stream.mjpg"])
-        #expect(refused.output.hasSuffix("503") && refused.output.lowercased().contains("retry-after: 5"), "\(refused.output)")
+        #expect(
+            refused.output.hasSuffix("503") && refused.output.lowercased().contains("retry-after: 5"),
+            "\(refused.output)")
         #expect(run.stop() == 0, "\(run.track.errors)")
     }
 
@@ -212,13 +219,16 @@ struct LiveViewCLITests {
                     "-keyout", folder.appendingPathComponent("key.pem").path,
                     "-out", folder.appendingPathComponent("cert.pem").path,
                 ], program: "/usr/bin/openssl")
-            guard made.status == 0 else { throw LoopbackServerError("openssl could not make a certificate: \(made.errors)") }
+            guard made.status == 0 else {
+                throw LoopbackServerError("openssl could not make a certificate: \(made.errors)")
+            }
             try (token + "\n").write(to: folder.appendingPathComponent("token"), atomically: true, encoding: .utf8)
         }
         let base = run.base
         #expect(base.hasPrefix("https://"), "\(base)")
         func status(_ path: String, _ extra: [String] = []) throws -> String {
-            try Self.curl(["-k", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2"] + extra + [base + path]).output
+            try Self.curl(["-k", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2"] + extra + [base + path])
+                .output
         }
         for path in ["", "stream.mjpg", "events", "metrics", "sources", "?token=wrong-token-of-some-length"] {
             #expect(try status(path) == "401", "\(path)")
@@ -229,18 +239,24 @@ struct LiveViewCLITests {
         let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg?token=\(token)", seconds: 2, extra: ["-k"]))
         #expect(pictures.count >= 10)
         // Plain HTTP to the TLS port gets nothing useful.
-        #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2", base.replacingOccurrences(of: "https", with: "http") + "health"]).output != "200")
+        #expect(
+            try Self.curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2",
+                base.replacingOccurrences(of: "https", with: "http") + "health",
+            ]).output != "200")
         #expect(run.stop() == 0, "\(run.track.errors)")
         #expect(!run.track.errors.contains(token))
     }
 
-    @Test("bad --serve settings: a clear error before any work", arguments: [
-        (["--serve", "127.0.0.1"], "HOST:PORT"), (["--serve", "127.0.0.1:99999"], "HOST:PORT"),
-        (["--serve-token-file", "/nonexistent"], "go with --serve"),
-        (["--serve", "127.0.0.1:0", "--serve-token-file", "/nonexistent/token"], "cannot be read"),
-        (["--serve", "127.0.0.1:0", "--tls-cert", "/nonexistent"], "go together"),
-        (["--serve", "192.0.2.1:8080"], "cannot serve on 192.0.2.1:8080"),
-    ])
+    @Test(
+        "bad --serve settings: a clear error before any work",
+        arguments: [
+            (["--serve", "127.0.0.1"], "HOST:PORT"), (["--serve", "127.0.0.1:99999"], "HOST:PORT"),
+            (["--serve-token-file", "/nonexistent"], "go with --serve"),
+            (["--serve", "127.0.0.1:0", "--serve-token-file", "/nonexistent/token"], "cannot be read"),
+            (["--serve", "127.0.0.1:0", "--tls-cert", "/nonexistent"], "go together"),
+            (["--serve", "192.0.2.1:8080"], "cannot serve on 192.0.2.1:8080"),
+        ])
     func badSettings(arguments: [String], message: String) throws {
         let result = try LiteVisionExecutable.run(
             ["track"] + arguments + ["--model-dir", TestData.path("models"), TestData.path("video/cup.mp4")])
@@ -277,9 +293,11 @@ struct LiveViewCLITests {
 
     /// Debian's chromium; its absence is a setup error.
     static func chromium() throws -> String {
-        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] where FileManager.default.isExecutableFile(atPath: path) {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }
-        throw LoopbackServerError("chromium is not installed (the live view test renders the page in it): run scripts/setup.sh --dev")
+        throw LoopbackServerError(
+            "chromium is not installed (the live view test renders the page in it): run scripts/setup.sh --dev")
     }
 }

@@ -31,7 +31,9 @@ struct SeveralSourcesCLITests {
             let p95 = latencies.isEmpty ? 0 : latencies[latencies.count * 95 / 100]
             #expect(p95 < 100, "\(url): p95 latency \(p95) ms")
             // Each camera's tracker hands out its own IDs: the cup is the same object with the same first ID in all.
-            let ids = lines.flatMap { ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int } }
+            let ids = lines.flatMap {
+                ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int }
+            }
             #expect(ids.min() == 0 || ids.min() == 1, "\(url): IDs from \(ids.min() ?? -1)")
         }
     }

@@ -28,7 +28,14 @@ struct TrackingManifestTests {
                 ("  cameras-1: |", "  cameras-7: |", "has no cameras-1 for pod ordinal 1"),
                 ("replicas: 2", "replicas: 3", "has no cameras-2 for pod ordinal 2"),
                 ("key: mqtt-password", "key: mqtt-pasword", "which no Secret here has"),
-                ("$(MQTT_PASSWORD)", "hunter2hunter2", "the --mqtt password must come from a Secret"),
+                (
+                    "mqtt://litevision@broker", "mqtt://litevision:hunter2hunter2@broker",
+                    "the --mqtt password must come from a Secret"
+                ),
+                (
+                    "name: LITEVISION_MQTT_PASSWORD", "name: MQTT_PASSWORD",
+                    "needs its password in LITEVISION_MQTT_PASSWORD"
+                ),
                 ("- 0.0.0.0:8080", "- 127.0.0.1:8080", "--serve must listen on 0.0.0.0"),
                 (
                     "serviceName: litevision-tracking", "serviceName: tracking",

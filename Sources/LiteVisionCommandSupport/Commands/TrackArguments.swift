@@ -17,6 +17,9 @@ package struct TrackArguments: ParsableArguments {
             per core takes the sources' newest frames in turn); --json records name their source. --mot and \
             --annotate take one source.
 
+            --mqtt mqtt://[user@]host[:port]/PREFIX publishes each frame's --json record to PREFIX/N (N the \
+            source's number from 0; QoS 0; records are dropped and counted while the broker is away).
+
             --serve HOST:PORT shows the tracked video live in a browser (http://HOST:PORT/), with \
             /stream.mjpg and /sources/N/stream.mjpg (annotated MJPEG, N from 0), /events (the --json records as \
             Server-Sent Events), /metrics (Prometheus) and /health. Serve on 127.0.0.1 (loopback) unless others \
@@ -85,6 +88,15 @@ package struct TrackArguments: ParsableArguments {
 
     @Option(name: .long, help: "A file holding the token the live view asks clients for (--serve).")
     package var serveTokenFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Publish each frame's record to an MQTT broker: mqtt://[user@]host[:port]/PREFIX (to PREFIX/N).",
+            discussion:
+                "N is the source's number, from 0. The password may be in the URL or, better, in the environment variable LITEVISION_MQTT_PASSWORD."
+        ))
+    package var mqtt: String?
 
     @Option(name: .customLong("tls-cert"), help: "A PEM certificate chain: serve the live view over HTTPS.")
     package var tlsCertificate: String?
