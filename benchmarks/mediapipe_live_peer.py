@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""MediaPipe Tasks ObjectDetector in LIVE_STREAM mode on a live RTSP stream, for `scripts/bench-live.sh`.
+"""MediaPipe Tasks ObjectDetector in LIVE_STREAM mode on a live RTSP stream, for `scripts/bench-streams.sh`.
 
 Usage: mediapipe_live_peer.py URL SECONDS MODEL
 Reads URL with OpenCV (FFmpeg backend, RTSP over TCP) on a thread of its own that keeps only the newest frame

@@ -10,13 +10,17 @@
 # latency p50/p95/p99 (ms, all streams pooled), CPU time per processed frame (ms, all processes), peak RSS (MB, all
 # processes), and the goals of issue 26.
 #   scripts/bench-streams.sh [SECONDS]   (20 by default)
+# LITEVISION_BENCH_NO_BUILD=1 measures the programs already in .build/release (built by scripts/test.sh, say)
+# instead of building them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 data=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 scripts/setup.sh --bench >/dev/null
-swift build -c release --product litevision >/dev/null
-swift build -c release --product litevision-media >/dev/null
+if [[ "${LITEVISION_BENCH_NO_BUILD:-}" != 1 ]]; then
+  swift build -c release --product litevision >/dev/null
+  swift build -c release --product litevision-media >/dev/null
+fi
 work=$(mktemp -d)
 server_pids=()
 cleanup() {
@@ -44,8 +48,10 @@ start_servers() {
   done
 }
 stop_servers() {
-  for pid in "${server_pids[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  {
+    for pid in "${server_pids[@]}"; do pkill -P "$pid" || true; kill "$pid" || true; done
+    wait || true
+  } 2>/dev/null  # without bash's "Terminated" for each
   server_pids=()
 }
 
@@ -60,7 +66,7 @@ for n in 1 4; do
   peers=()
   for i in $(seq "$n"); do
     python3 benchmarks/mediapipe_live_peer.py "${urls[$((i - 1))]}" "$seconds" \
-      "$data/models/mobile_object_localizer_v1.tflite" >"$work/mp.$n.$i.json" &
+      "$data/models/mobile_object_localizer_v1.tflite" >"$work/mp.$n.$i.json" 2>/dev/null &
     peers+=($!)
   done
   wait "${peers[@]}"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# A real RTSP camera on 127.0.0.1 for LiteVision's tests and benchmarks (RTSPTestServer, scripts/bench-live.sh):
+# A real RTSP camera on 127.0.0.1 for LiteVision's tests and benchmarks (RTSPTestServer, scripts/bench-streams.sh):
 # GStreamer's RTSP server serving the H.264 video of an MP4 file on one mount, at real-time pace, over RTP on TCP
 # or UDP. Run with Debian's /usr/bin/python3 (python3-gi).
 #   rtsp-test-server.py CLIP MOUNT PORT USER PASSWORD RETRY_SECONDS

@@ -16,7 +16,7 @@
 #     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins; scripts/rtsp-test-server.py);
 #     the mosquitto broker and its command-line clients (mosquitto_sub, mosquitto_passwd) for the MQTT tests
 #   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
-#     GNU time (CPU per frame in scripts/bench-live.sh); wrk (load generator) and nginx (the static-file peer;
+#     GNU time (CPU per frame in scripts/bench-streams.sh); wrk (load generator) and nginx (the static-file peer;
 #     installed with --dev already) for scripts/bench-registry.sh, which runs nginx with its own config on a free
 #     loopback port (Debian's nginx service, if it starts, is left alone)
 # It is idempotent and quiet when everything is already there.

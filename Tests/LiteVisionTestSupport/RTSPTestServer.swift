@@ -135,7 +135,7 @@ public final class RTSPTestServer: @unchecked Sendable {
             log: folder.appendingPathComponent("rtsp-server-\(attempt).log"), timeout: timeout)
     }
 
-    /// The server's script, in the repository (shared with scripts/bench-live.sh).
+    /// The server's script, in the repository (shared with scripts/bench-streams.sh).
     private static let scriptPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/rtsp-test-server.py").standardized.path
 }
