@@ -46,10 +46,9 @@ struct LiveViewRoutes: Sendable {
     /// The MJPEG stream of source `index`: `multipart/x-mixed-replace`, each part a JPEG, sent as fast as the
     /// viewer reads (a slow viewer gets the newest picture each time, skipping the ones in between).
     private func pictures(of index: Int) -> Response {
-        guard viewers.enter(.pictures, limit: Self.maximumPictureViewers) else { return Self.busy("MJPEG") }
         let channel = hub.pictures[index]
-        channel.join()
-        let viewers = viewers
+        guard let lease = ViewerCount.Lease(.pictures, in: viewers, limit: Self.maximumPictureViewers, channel: channel)
+        else { return Self.busy("MJPEG") }
         return Response(
             status: .ok,
             headers: [
@@ -57,10 +56,7 @@ struct LiveViewRoutes: Sendable {
                 .cacheControl: "no-store", .connection: "close",
             ],
             body: ResponseBody { writer in
-                defer {
-                    channel.leave()
-                    viewers.leave(.pictures)
-                }
+                _ = lease  // held until the stream ends (or the body is dropped unwritten)
                 var sent = 0
                 while let (sequence, jpeg) = await channel.next(after: sent) {
                     sent = sequence
@@ -80,14 +76,15 @@ struct LiveViewRoutes: Sendable {
     /// Server-Sent Events: one `data:` line per processed frame (the record of `--json`), and a comment line as a
     /// heartbeat when nothing happened for a while.
     private func events() -> Response {
-        guard viewers.enter(.events, limit: Self.maximumEventViewers) else { return Self.busy("event") }
+        guard let lease = ViewerCount.Lease(.events, in: viewers, limit: Self.maximumEventViewers) else {
+            return Self.busy("event")
+        }
         let stream = hub.events.subscribe()
-        let viewers = viewers
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "close"],
             body: ResponseBody { writer in
-                defer { viewers.leave(.events) }
+                _ = lease  // held until the stream ends (or the body is dropped unwritten)
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 for await message in stream {
                     switch message {

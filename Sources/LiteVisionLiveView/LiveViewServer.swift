@@ -12,8 +12,9 @@ import Synchronization
 /// process, on the routes of ``LiveViewRoutes``.
 ///
 /// Viewers that stop reading are closed after ``stallTimeout`` seconds without a completed write (every viewer gets
-/// a heartbeat every ``heartbeatInterval`` seconds); at most ``LiveViewRoutes/maximumPictureViewers`` MJPEG and
-/// ``LiveViewRoutes/maximumEventViewers`` event viewers at once.
+/// a heartbeat every ``heartbeatInterval`` seconds), and so are connections that send no complete request for as
+/// long; at most ``LiveViewRoutes/maximumPictureViewers`` MJPEG and ``LiveViewRoutes/maximumEventViewers`` event
+/// viewers, and ``LiveViewConnectionLimit/maximum`` connections, at once. See ``LiveViewAccess`` for who may connect.
 package final class LiveViewServer: Sendable {
     /// Seconds between heartbeats (a picture resent, an event comment) to every viewer.
     static let heartbeatInterval = 2.0
@@ -28,25 +29,29 @@ package final class LiveViewServer: Sendable {
     private let task: Task<Void, Never>
     private let finished: DispatchSemaphore
 
-    /// Starts serving `hub` on `host`:`port` (0 picks a free port), with `token` required when given and over TLS
-    /// when `tls` names a PEM certificate chain and key; returns once the server listens.
+    /// Starts serving `hub` on `host`:`port` (0 picks a free port; `isLoopback` says whether that is this machine's
+    /// loopback, see ``LiveViewAccess``), with `token` required when given and over TLS
+    /// when `tls` names a PEM certificate chain and key; returns once the server listens. It blocks the calling
+    /// thread meanwhile: call it from a thread of your own, not from async code.
     ///
     /// - Throws: ``LiveViewError`` when the address cannot be listened on (in use, not this machine's) or the TLS
     ///   files cannot be used.
     package init(
-        hub: LiveViewHub, host: String, port: Int, token: LiveViewToken?, tls: (certificate: String, key: String)?
+        hub: LiveViewHub, host: String, port: Int, isLoopback: Bool, token: LiveViewToken?,
+        tls: (certificate: String, key: String)?
     ) throws(LiveViewError) {
         let configuration = try tls.map { tls throws(LiveViewError) in
             try Self.tlsConfiguration(certificate: tls.certificate, key: tls.key)
         }
         let router = Router()
-        if let token { router.add(middleware: LiveViewAccess(token: token)) }
+        router.add(middleware: LiveViewAccess(token: token, loopbackHostsOnly: token == nil && isLoopback))
         LiveViewRoutes(hub: hub).add(to: router)
         let http = HTTPServerBuilder.http1(
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
                     IdleStateHandler(writeTimeout: .seconds(Self.stallTimeout)), StalledViewerCloser(),
-                ]))
+                ],
+                idleTimeout: .seconds(Self.stallTimeout)))
         let server: HTTPServerBuilder
         do {
             server = try configuration.map { try .tls(http, tlsConfiguration: $0) } ?? http
@@ -59,7 +64,9 @@ package final class LiveViewServer: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let application = Application(
             router: router, server: server,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "LiteVision"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: "LiteVision",
+                availableConnectionsDelegate: LiveViewConnectionLimit()),
             onServerRunning: { channel in
                 listening.withLock { $0 = .success(channel.localAddress?.port ?? port) }
                 ready.signal()

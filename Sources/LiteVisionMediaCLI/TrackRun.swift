@@ -34,26 +34,23 @@ extension TrackArguments {
         let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
         let token = try readToken()
         let publisher = try connectMQTT()
-        let options = try detector.makeOptions(mode: .stream)
-        // With several sources the parallelism comes from the pipeline's workers, one inference each.
-        if detector.threads == nil && named.count > 1 { options.processing.threadCount = 1 }
+        // The models are loaded before the sources open, so that a camera does not drop frames meanwhile.
+        let detectors = try makeDetectors(count: named.count)
         let videos = try openSources(named.map(\.path))
-        let pipeline = try makePipeline(videos, options: options)
-        let stopReason = StopReason()
-        signals.onStop {
-            stopReason.set("signal")
-            pipeline.stop()
-        }
-        if let duration {
-            DispatchQueue.global().asyncAfter(deadline: .now() + duration) {
-                stopReason.set("duration")
-                pipeline.stop()
-            }
-        }
         // Messages and JSON name a file as the user typed it (its bytes escaped), a URL with its password masked.
         let names = zip(named, videos).map { source, video in
             video.kind == .file ? VideoSource.redacted(source.name) : video.location
         }
+        if Set(names).count < names.count {
+            for video in videos { video.stop() }
+            Console.error(
+                "litevision: two sources would be shown by the same name (URLs that differ only in a password?)")
+            throw ExitCode(2)
+        }
+        let pipeline = try makePipeline(videos, detectors: detectors)
+        // Stopping joins the sources' threads: not on the signal queue, so that a second signal still exits at once.
+        signals.onStop { DispatchQueue.global().async { pipeline.stop() } }
+        if let duration { DispatchQueue.global().asyncAfter(deadline: .now() + duration) { pipeline.stop() } }
         let live = try serveLiveView(videos, names: names, token: token)
         let pass = TrackingPass(
             arguments: self, pipeline: pipeline, names: names,
@@ -77,7 +74,7 @@ extension TrackArguments {
                 "litevision: \(prefix)\(dropped) frame\(dropped == 1 ? "" : "s") dropped while the detector was busy\(hint)"
             )
         }
-        try pass.finish(stopped: stopReason.isSet)
+        try pass.finish()
     }
 
     /// Before the model loads and the sources are read: no output may replace a source, a model, or another output.
@@ -162,13 +159,28 @@ extension TrackArguments {
         }
     }
 
-    /// The pipeline of `sources`, a detector each; models that cannot be loaded are printed and end the command with
-    /// status 2.
-    private func makePipeline(_ sources: [VideoSource], options: CommonObjectDetectorOptions) throws -> VideoPipeline {
+    /// A detector of the arguments for each of `count` sources, in stream mode (with several sources, one inference
+    /// thread each unless `--threads` says otherwise: the pipeline's workers are the parallelism); models that cannot
+    /// be loaded are printed and end the command with status 2.
+    private func makeDetectors(count: Int) throws -> [ObjectDetector] {
+        let options = try detector.makeOptions(mode: .stream)
+        if detector.threads == nil && count > 1 { options.processing.threadCount = 1 }
         do {
             return try Console.silencingStandardError { () throws(VisionError) in
-                try VideoPipeline(sources: sources, options: options)
+                var detectors: [ObjectDetector] = []
+                for _ in 0..<count { detectors.append(try ObjectDetector(streamingWith: options)) }
+                return detectors
             }
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The pipeline of `sources` and their `detectors`.
+    private func makePipeline(_ sources: [VideoSource], detectors: [ObjectDetector]) throws -> VideoPipeline {
+        do {
+            return try VideoPipeline(sources: sources, detectors: detectors)
         } catch {
             for source in sources { source.stop() }
             Console.error("litevision: \(error)")
@@ -195,7 +207,7 @@ extension TrackArguments {
         }
         do {
             let server = try LiveViewServer(
-                hub: hub, host: address.host, port: address.port, token: token,
+                hub: hub, host: address.host, port: address.port, isLoopback: address.isLoopback, token: token,
                 tls: tlsCertificate.map { ($0, tlsKey ?? "") })
             if !address.isLoopback && token == nil {
                 Console.error(

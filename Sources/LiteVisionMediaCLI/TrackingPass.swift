@@ -77,16 +77,18 @@ final class TrackingPass: @unchecked Sendable {
                 if watched, let jpeg = try? JPEGEncoder.encode(upright, quality: 80) {
                     hub?.publish(picture: jpeg, source: index)
                 }
-            } catch {
+            } catch  where arguments.annotate != nil {
                 fail(index, "\(names[index]): frame \(frame.index): \(error)")
                 return
+            } catch {
+                // Only a viewer wanted the picture: it misses this one, the records go on.
             }
         }
         let (reachedLimit, stopAll) = lock.withLock { () -> (Bool, Bool) in
             processed[index] += 1
             json?.append(record + "\n")
             mot?.append(objects.map { TrackOutput.motRow(frame: frame.index + 1, object: $0) + "\n" }.joined())
-            if json == nil && mot == nil && arguments.annotate == nil {
+            if json == nil && mot == nil && arguments.annotate == nil && hub == nil && mqtt == nil {
                 progress.clear()
                 let line = TrackOutput.summary(frame: frame.index, objects: objects)
                 Console.output(names.count > 1 ? "\(names[index]): \(line)" : line)
@@ -118,9 +120,9 @@ final class TrackingPass: @unchecked Sendable {
     }
 
     /// Completes the outputs (an output that cannot be completed is reported and does not keep the others from
-    /// being completed), then ends the command with status 1 when a source failed or an output was lost. A pass
-    /// that was stopped (`--duration`, a signal) ends normally.
-    func finish(stopped: Bool) throws {
+    /// being completed), then ends the command with status 1 when a source failed (before the run was stopped or
+    /// after) or an output was lost. A pass that was stopped (`--duration`, a signal) otherwise ends normally.
+    func finish() throws {
         try lock.withLock {
             progress.finish()
             var unwritten = unwritten
@@ -137,9 +139,10 @@ final class TrackingPass: @unchecked Sendable {
             for index in names.indices {
                 let detectionError = pipeline.error(ofSource: index).map { error in
                     // A source's own error names it; a detector's does not.
-                    error is VideoError ? "\(error)" : "\(names[index]): frame \(processed[index]): \(error)"
+                    error is VideoError ? "\(error)" : "\(names[index]): \(error)"
                 }
-                guard let failure = failures[index] ?? detectionError, !stopped else { continue }
+                // A source that failed before the run was stopped is reported all the same.
+                guard let failure = failures[index] ?? detectionError else { continue }
                 let count = processed[index]
                 Console.error(
                     "litevision: \(failure) The \(count) frame\(count == 1 ? "" : "s") before it \(count == 1 ? "was" : "were") processed and written."

@@ -46,17 +46,42 @@ public final class VideoPipeline: Sendable {
     /// its ``CommonObjectDetectorOptions/detectorMode``, since that is what tracks).
     ///
     /// - Parameters:
-    ///   - sources: Opened sources; each may belong to one pipeline only.
+    ///   - sources: Opened sources; each may belong to one pipeline only, once.
     ///   - options: The detectors' options (copied; changing them later has no effect).
     ///   - workerCount: Threads running detectors; by default the number of cores, at most the number of sources.
-    /// - Throws: The error of a detector that cannot be made (a missing model, say).
-    public init(
+    /// - Throws: The ``VisionError`` of a detector that cannot be made (a missing model, say);
+    ///   ``VideoError/invalidArgument(_:)`` for a source that belongs to a pipeline already.
+    public convenience init(
         sources: [VideoSource], options: CommonObjectDetectorOptions, workerCount: Int? = nil
     )
-        throws(VisionError)
+        throws
     {
         var detectors: [ObjectDetector] = []
         for _ in sources { detectors.append(try ObjectDetector(streamingWith: options)) }
+        try self.init(sources: sources, detectors: detectors, workerCount: workerCount)
+    }
+
+    /// A pipeline of `sources` with the detectors given, `detectors[i]` for `sources[i]`: made beforehand, say, so
+    /// that live sources are opened only once the models are loaded. Make them in stream mode to track.
+    ///
+    /// - Throws: ``VideoError/invalidArgument(_:)`` when the counts differ, a detector is given twice (two sources
+    ///   would share its tracker), or a source belongs to a pipeline already.
+    public init(sources: [VideoSource], detectors: [ObjectDetector], workerCount: Int? = nil) throws(VideoError) {
+        guard detectors.count == sources.count else {
+            throw .invalidArgument(
+                "a pipeline needs one detector per source: \(sources.count) sources, \(detectors.count) detectors")
+        }
+        guard Set(detectors.map(ObjectIdentifier.init)).count == detectors.count else {
+            throw .invalidArgument("each source needs a detector of its own: a detector is given twice")
+        }
+        var claimed: [VideoSource] = []
+        for source in sources {
+            guard source.claim() else {
+                for earlier in claimed { earlier.unclaim() }
+                throw .invalidArgument("\(source.location) belongs to a pipeline already (or is given twice)")
+            }
+            claimed.append(source)
+        }
         self.sources = sources
         self.detectors = detectors
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -68,7 +93,7 @@ public final class VideoPipeline: Sendable {
     /// Processes frames until every source has ended or ``stop()`` is called, handing each result to `body` on a
     /// worker thread as soon as it is ready. `body` runs concurrently for different sources, and in frame order for
     /// each source; the worker waits for it, so keep it short (write, queue, publish). A pipeline runs once: a second
-    /// call returns at once.
+    /// call returns at once (and cancelling its task, in the async form, stops the pipeline all the same).
     ///
     /// A source that fails (a stream lost for good) ends, and the others go on: see ``error(ofSource:)``.
     public func run(_ body: @escaping @Sendable (Result) -> Void) {
@@ -86,19 +111,29 @@ public final class VideoPipeline: Sendable {
     }
 
     /// ``run(_:)`` for async code: waits without holding a thread of Swift's concurrency pool. Cancelling the task
-    /// stops the pipeline (``stop()``).
+    /// stops the pipeline (as ``stop()`` does; the sources are joined on the pipeline's own thread).
     public func run(_ body: @escaping @Sendable (Result) -> Void) async {
         await withTaskCancellationHandler {
-            await DedicatedThread.run { [self] in run(body) }
+            await DedicatedThread.run { [self] in
+                run(body)
+                stop()
+            }
         } onCancel: {
-            stop()
+            interrupt()
         }
     }
 
-    /// Stops every source and the workers: ``run(_:)`` returns once the frames being processed are done.
+    /// Stops every source and the workers: ``run(_:)`` returns once the frames being processed are done. Every
+    /// source is interrupted first, then joined, so that this takes about a second however many there are.
     public func stop() {
-        scheduler.stop()
+        interrupt()
         for source in sources { source.stop() }
+    }
+
+    /// Stops the workers and interrupts every source, without waiting for their threads.
+    private func interrupt() {
+        scheduler.stop()
+        for source in sources { source.interruptWithoutJoining() }
     }
 
     /// Why source `index` ended early: its ``VideoSource/error`` (a damaged file, a stream lost for good) or the

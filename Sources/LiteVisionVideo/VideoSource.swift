@@ -61,6 +61,8 @@ public final class VideoSource: Sendable {
     /// Whether the thread was joined (or detached); held while joining, so that every caller of ``stop()`` returns
     /// only once the thread has ended.
     private let joined = Mutex(false)
+    /// Whether a ``VideoPipeline`` owns the frames.
+    private let claimed = Atomic(false)
 
     /// Opens a source and starts reading it.
     ///
@@ -155,6 +157,12 @@ public final class VideoSource: Sendable {
         interrupt.stop()
         slot.cancel()
     }
+
+    /// Marks the source as a pipeline's; false when it is one's already.
+    func claim() -> Bool { claimed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
+
+    /// Gives the source back (a pipeline that could not be made).
+    func unclaim() { claimed.store(false, ordering: .relaxed) }
 
     /// Takes the waiting frame, if any, without blocking (``VideoPipeline``).
     func poll() -> FrameSlot.Poll { slot.poll() }

@@ -54,8 +54,8 @@ struct LiveViewCLITests {
         }
     }
 
-    /// A camera (the cup clip, 16 s, on GStreamer's RTSP server) tracked by `litevision track --serve 127.0.0.1:0`
-    /// with `extra` options, for 40 s at most; the folder is removed when the value goes.
+    /// A camera (the cup clip, 64 s, on GStreamer's RTSP server) tracked by `litevision track --serve 127.0.0.1:0`
+    /// with `extra` options, for 120 s at most; the folder is removed when the value goes.
     final class LiveRun {
         let folder: URL
         let camera: RTSPTestServer
@@ -69,8 +69,8 @@ struct LiveViewCLITests {
             folder = TestData.temporaryDirectory(name)
             try prepare(folder)
             camera = try RTSPTestServer(
-                clip: try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder))
-            track = try TrackProcess(["--serve", "127.0.0.1:0", "--duration", "40"] + extra(folder) + [camera.url])
+                clip: try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 8, in: folder))
+            track = try TrackProcess(["--serve", "127.0.0.1:0", "--duration", "120"] + extra(folder) + [camera.url])
             base = try track.liveViewURL()
             guard let port = Int(base.split(separator: ":").last?.dropLast() ?? "") else {
                 throw LoopbackServerError("no port in the live view's URL \(base)")
@@ -95,7 +95,7 @@ struct LiveViewCLITests {
 
         // MJPEG: pictures of the camera's size, at about the camera's rate.
         let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg", seconds: 3))
-        #expect(pictures.count >= 20, "\(pictures.count) pictures in 3 s")
+        #expect(pictures.count >= 10, "\(pictures.count) pictures in 3 s")
         for picture in pictures.prefix(3) {
             let header = try ImageDecoder().inspect(picture)
             #expect(header.width == 640 && header.height == 480, "\(header)")
@@ -106,7 +106,7 @@ struct LiveViewCLITests {
 
         // Events: the records of --json, with tracking IDs.
         let records = Self.records(in: try Self.read(base + "events", seconds: 3))
-        #expect(records.count >= 20, "\(records.count) records in 3 s")
+        #expect(records.count >= 10, "\(records.count) records in 3 s")
         #expect(records.allSatisfy { $0["source"] as? String == run.camera.url && $0["latencyMs"] is Double })
         let objects = records.flatMap { $0["objects"] as? [[String: Any]] ?? [] }
         #expect(objects.contains { $0["trackingID"] is Int } && objects.allSatisfy { $0["frame"] is [String: Any] })
@@ -152,8 +152,8 @@ struct LiveViewCLITests {
         let during = Self.records(in: try Self.read(base + "events", seconds: 3)).count
         let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg", seconds: 3)).count
         #expect(
-            Double(during) >= 0.85 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
-        #expect(pictures >= 20, "\(pictures) pictures in 3 s for a viewer that reads")
+            Double(during) >= 0.7 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
+        #expect(pictures >= 10, "\(pictures) pictures in 3 s for a viewer that reads")
         // The stalled viewers are closed once no write to them completed for 20 s: their slots free again.
         var viewers = try mjpegViewers() ?? -1
         for _ in 0..<40 where viewers != 0 {
@@ -163,6 +163,38 @@ struct LiveViewCLITests {
         // The server closed them (they were open until now: the test holds them).
         #expect(stalled.allSatisfy { $0.readUntilClosed(seconds: 10).closed })
         #expect(viewers == 0, "MJPEG viewers still counted: \(viewers)")
+        #expect(run.stop() == 0, "\(run.track.errors)")
+    }
+
+    @Test("clients that leave before their stream starts give their viewer places back; a foreign Host is refused")
+    func viewersThatLeave() throws {
+        let run = try LiveRun("live-view-leave")
+        // 40 requests reset at once (SO_LINGER 0), more than the 16 places: none may keep its place.
+        for _ in 0..<40 {
+            let socket = try LoopbackSocket(port: run.port)
+            socket.send(
+                "GET /stream.mjpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            var reset = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket.descriptor, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        }
+        var counted = -1
+        for _ in 0..<50 where counted != 0 {
+            Thread.sleep(forTimeInterval: 0.2)
+            counted =
+                Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([run.base + "metrics"]).output)
+                ?? -1
+        }
+        #expect(counted == 0, "MJPEG places still taken: \(counted)")
+        let pictures = Self.jpegs(in: try Self.read(run.base + "stream.mjpg", seconds: 2))
+        #expect(!pictures.isEmpty, "a new viewer is served")
+        // DNS rebinding: a page of another site whose name points at 127.0.0.1 gets nothing.
+        let foreign = try Self.curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:80", run.base + "sources",
+        ])
+        #expect(foreign.output == "403")
+        #expect(
+            try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: localhost:1", run.base + "sources"])
+                .output == "200")
         #expect(run.stop() == 0, "\(run.track.errors)")
     }
 
@@ -230,9 +262,13 @@ struct LiveViewCLITests {
             try Self.curl(["-k", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2"] + extra + [base + path])
                 .output
         }
-        for path in ["", "stream.mjpg", "events", "metrics", "sources", "?token=wrong-token-of-some-length"] {
+        // Wrong tokens: one of another length, and one of the same length (differing in the last character).
+        let sameLength = String(token.dropLast()) + "d"
+        for path in ["", "stream.mjpg", "events", "metrics", "sources", "?token=wrong-token", "?token=\(sameLength)"] {
             #expect(try status(path) == "401", "\(path)")
         }
+        #expect(try status("metrics", ["-H", "Authorization: Bearer \(sameLength)"]) == "401")
+        #expect(try status("metrics", ["-H", "Authorization: bearer \(token)"]) == "200", "the scheme in any case")
         #expect(try status("health") == "200")
         #expect(try status("?token=\(token)") == "200")
         #expect(try status("metrics", ["-H", "Authorization: Bearer \(token)"]) == "200")
@@ -251,16 +287,16 @@ struct LiveViewCLITests {
     @Test(
         "bad --serve settings: a clear error before any work",
         arguments: [
-            (["--serve", "127.0.0.1"], "HOST:PORT"), (["--serve", "127.0.0.1:99999"], "HOST:PORT"),
-            (["--serve-token-file", "/nonexistent"], "go with --serve"),
-            (["--serve", "127.0.0.1:0", "--serve-token-file", "/nonexistent/token"], "cannot be read"),
-            (["--serve", "127.0.0.1:0", "--tls-cert", "/nonexistent"], "go together"),
-            (["--serve", "192.0.2.1:8080"], "cannot serve on 192.0.2.1:8080"),
+            (["--serve", "127.0.0.1"], "HOST:PORT", Int32(64)), (["--serve", "127.0.0.1:99999"], "HOST:PORT", 64),
+            (["--serve-token-file", "/nonexistent"], "go with --serve", 64),
+            (["--serve", "127.0.0.1:0", "--serve-token-file", "/nonexistent/token"], "cannot be read", 2),
+            (["--serve", "127.0.0.1:0", "--tls-cert", "/nonexistent"], "go together", 64),
+            (["--serve", "192.0.2.1:8080"], "cannot serve on 192.0.2.1:8080", 2),
         ])
-    func badSettings(arguments: [String], message: String) throws {
+    func badSettings(arguments: [String], message: String, status: Int32) throws {
         let result = try LiteVisionExecutable.run(
             ["track"] + arguments + ["--model-dir", TestData.path("models"), TestData.path("video/cup.mp4")])
-        #expect(result.status == 2 || result.status == 64, "\(result.status)")
+        #expect(result.status == status, "\(result.status)")
         #expect(result.errors.contains(message), "\(result.errors)")
     }
 

@@ -32,6 +32,7 @@ struct MQTTTrackCLITests {
         }
         #expect(published.sorted() == expected.sorted(), "\(published.count) messages for \(expected.count) records")
         #expect(!(result.output + result.errors).contains("s3cret-pass"))
+        withExtendedLifetime(broker) {}  // the broker ran until now
     }
 
     @Test("a wrong password, a broker that is not there: status 2 before any work, the password never shown")
@@ -43,6 +44,7 @@ struct MQTTTrackCLITests {
             ])
         #expect(wrong.status == 2 && wrong.errors.contains("not authorized"), "\(wrong.errors)")
         #expect(!wrong.errors.contains("wrong-pass"))
+        withExtendedLifetime(broker) {}  // the broker ran until now
         let port = try LoopbackPort.unused()
         let absent = try LiteVisionExecutable.run(
             ["track", "--mqtt", "mqtt://127.0.0.1:\(port)/fleet"] + Self.models + [TestData.path("video/cup.mp4")])

@@ -7,6 +7,7 @@ import Synchronization
 /// by ``stop()``, killed if the test ends first.
 final class TrackProcess {
     private let process = Process()
+    private let errorPipe = Pipe()
     /// Standard error so far, appended to by the pipe's reader.
     private final class Collected: Sendable { let data = Mutex(Data()) }
     private let collected = Collected()
@@ -15,10 +16,9 @@ final class TrackProcess {
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
         process.arguments = ["track"] + arguments + ["--model-dir", TestData.path("models")]
-        let errors = Pipe()
-        process.standardError = errors
+        process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
-        errors.fileHandleForReading.readabilityHandler = { [collected] handle in
+        errorPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
             let data = handle.availableData
             collected.data.withLock { $0.append(data) }
         }
@@ -60,6 +60,9 @@ final class TrackProcess {
     func stop() -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGINT) }
         process.waitUntilExit()
+        // What is left in the pipe, so that ``errors`` is complete.
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+        if let rest = try? errorPipe.fileHandleForReading.readToEnd() { collected.data.withLock { $0.append(rest) } }
         return process.terminationStatus
     }
 }

@@ -10,8 +10,8 @@ package struct TrackArguments: ParsableArguments {
         discussion: """
             SOURCE is a video file, a V4L2 camera (/dev/video0) or a network stream: rtsp://, rtsps://, http(s):// \
             (MJPEG, HLS, MPEG-TS), udp://, rtp://, tcp://. Every frame goes through the detector in stream mode; \
-            objects keep their tracking ID while they stay in view. Without an output option, prints one line per \
-            frame; outputs are written as frames come (a stopped or killed run leaves every frame written so far).
+            objects keep their tracking ID while they stay in view. Without an output (--json, --mot, --annotate, \
+            --serve, --mqtt), prints one line per frame; outputs are written as frames come (a stopped or killed run leaves every frame written so far).
 
             Several sources are tracked at once, each with its own tracker, sharing the cores fairly (one worker \
             per core takes the sources' newest frames in turn); --json records name their source. --mot and \
@@ -153,37 +153,5 @@ package struct DeviceSize: Sendable {
         else { return nil }
         self.width = width
         self.height = height
-    }
-}
-
-/// A `HOST:PORT` argument (`--serve`): a host name or IPv4 address, or an IPv6 address in brackets.
-package struct ServeAddress: Sendable {
-    package let host: String, port: Int
-
-    /// Parses `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`; `nil` for anything else (ports 0 to 65,535; 0
-    /// picks a free port).
-    package init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65_535).contains(port)
-        else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") {
-            host = String(host.dropFirst().dropLast())
-            guard host.contains(":") else { return nil }
-        } else if host.contains(":") {
-            return nil
-        }
-        guard !host.isEmpty, host.utf8.count <= 253,
-            host.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:".unicodeScalars.contains($0))
-            })
-        else { return nil }
-        self.host = host
-        self.port = port
-    }
-
-    /// Whether the address is this machine's loopback (only local programs can connect).
-    package var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
