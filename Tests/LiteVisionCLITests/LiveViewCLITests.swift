@@ -65,12 +65,15 @@ struct LiveViewCLITests {
 
         /// Makes the folder, lets `prepare` put files in it, and starts the camera and the command with the options
         /// `extra` gives for the folder.
-        init(_ name: String, extra: (URL) -> [String] = { _ in [] }, prepare: (URL) throws -> Void = { _ in }) throws {
+        init(
+            _ name: String, serve: String = "127.0.0.1:0", extra: (URL) -> [String] = { _ in [] },
+            prepare: (URL) throws -> Void = { _ in }
+        ) throws {
             folder = TestData.temporaryDirectory(name)
             try prepare(folder)
             camera = try RTSPTestServer(
                 clip: try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 8, in: folder))
-            track = try TrackProcess(["--serve", "127.0.0.1:0", "--duration", "120"] + extra(folder) + [camera.url])
+            track = try TrackProcess(["--serve", serve, "--duration", "120"] + extra(folder) + [camera.url])
             base = try track.liveViewURL()
             guard let port = Int(base.split(separator: ":").last?.dropLast() ?? "") else {
                 throw LoopbackServerError("no port in the live view's URL \(base)")
@@ -168,7 +171,8 @@ struct LiveViewCLITests {
 
     @Test("clients that leave before their stream starts give their viewer places back; a foreign Host is refused")
     func viewersThatLeave() throws {
-        let run = try LiveRun("live-view-leave")
+        let run = try LiveRun("live-view-leave", serve: "0")  // a port alone: loopback
+        #expect(run.base.hasPrefix("http://127.0.0.1:"), "\(run.base)")
         // 40 requests reset at once (SO_LINGER 0), more than the 16 places: none may keep its place.
         for _ in 0..<40 {
             let socket = try LoopbackSocket(port: run.port)
@@ -288,6 +292,7 @@ struct LiveViewCLITests {
         "bad --serve settings: a clear error before any work",
         arguments: [
             (["--serve", "127.0.0.1"], "HOST:PORT", Int32(64)), (["--serve", "127.0.0.1:99999"], "HOST:PORT", 64),
+            (["--serve", "99999"], "HOST:PORT", 64), (["--serve", "[::1:8080"], "HOST:PORT", 64),
             (["--serve-token-file", "/nonexistent"], "go with --serve", 64),
             (["--serve", "127.0.0.1:0", "--serve-token-file", "/nonexistent/token"], "cannot be read", 2),
             (["--serve", "127.0.0.1:0", "--tls-cert", "/nonexistent"], "go together", 64),

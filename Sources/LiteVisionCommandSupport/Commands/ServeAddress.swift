@@ -1,12 +1,19 @@
 import LiteVisionSystem
 
-/// A `HOST:PORT` argument (`--serve`): a host name or IPv4 address, or an IPv6 address in brackets.
+/// A `HOST:PORT` argument (`--serve`): a host name or IPv4 address, or an IPv6 address in brackets. A port alone
+/// (`8080` or `:8080`) means loopback, `127.0.0.1`: another address only when it is asked for.
 package struct ServeAddress: Sendable {
     package let host: String, port: Int
 
-    /// Parses `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`; `nil` for anything else (ports 0 to 65,535; 0
-    /// picks a free port).
+    /// Parses `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`, `0.0.0.0:8080`, `8080`, `:8080`; `nil` for anything
+    /// else (ports 0 to 65,535; 0 picks a free port).
     package init?(_ text: String) {
+        if let port = Int(text.hasPrefix(":") ? String(text.dropFirst()) : text), !text.hasPrefix("+") {
+            guard (0...65_535).contains(port) else { return nil }
+            self.host = "127.0.0.1"
+            self.port = port
+            return
+        }
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (0...65_535).contains(port)
         else { return nil }

@@ -83,7 +83,7 @@ package struct TrackArguments: ParsableArguments {
     @Option(name: .long, help: "Camera pixel format by FFmpeg's name, e.g. mjpeg or yuyv422 (V4L2 devices).")
     package var devicePixelFormat: String?
 
-    @Option(name: .long, help: "Serve a live view on HOST:PORT (e.g. 127.0.0.1:8080): page, MJPEG, events, metrics.")
+    @Option(name: .long, help: "Serve a live view on HOST:PORT or PORT (loopback): page, MJPEG, events, metrics.")
     package var serve: String?
 
     @Option(name: .long, help: "A file holding the token the live view asks clients for (--serve).")
@@ -122,7 +122,9 @@ package struct TrackArguments: ParsableArguments {
                 "--mot and --annotate take one source (\(sources.count) given); --json records name their source")
         }
         if let serve, ServeAddress(serve) == nil {
-            throw ValidationError("--serve must be HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080, got '\(serve)'")
+            throw ValidationError(
+                "--serve must be HOST:PORT or PORT (loopback), such as 127.0.0.1:8080, [::1]:8080 or 8080, got '\(serve)'"
+            )
         }
         if serve == nil, serveTokenFile != nil || tlsCertificate != nil || tlsKey != nil {
             throw ValidationError("--serve-token-file, --tls-cert and --tls-key go with --serve")
