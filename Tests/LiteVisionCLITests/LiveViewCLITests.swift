@@ -9,16 +9,16 @@ import Testing
 @Suite("litevision track --serve: the live view", .serialized)
 struct LiveViewCLITests {
     /// curl's output for `arguments` (`-s` added): its exit status and what it printed.
-    static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try LiteVisionExecutable.run(["-s"] + arguments, program: "/usr/bin/curl")
+    static func curl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await onThread { try LiteVisionExecutable.run(["-s"] + arguments, program: "/usr/bin/curl") }
         return (result.status, result.output)
     }
 
     /// What `url` sends in `seconds` (curl stops then), as bytes.
-    static func read(_ url: String, seconds: Double, extra: [String] = []) throws -> [UInt8] {
+    static func read(_ url: String, seconds: Double, extra: [String] = []) async throws -> [UInt8] {
         let file = TestData.temporaryDirectory("live-view-read").appendingPathComponent("body")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        _ = try curl(extra + ["--max-time", "\(seconds)", "-o", file.path, url])
+        _ = try await curl(extra + ["--max-time", "\(seconds)", "-o", file.path, url])
         return (try? [UInt8](Data(contentsOf: file))) ?? []
     }
 
@@ -91,31 +91,32 @@ struct LiveViewCLITests {
     }
 
     @Test("page, MJPEG, events, metrics and health from one tracking process; the page renders in chromium")
-    func liveView() throws {
+    func liveView() async throws {
         let run = try LiveRun("live-view")
         let base = run.base
         #expect(base.hasPrefix("http://127.0.0.1:") && base.hasSuffix("/"), "\(base)")
 
         // MJPEG: pictures of the camera's size, at about the camera's rate.
-        let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg", seconds: 3))
+        let pictures = Self.jpegs(in: try await Self.read(base + "stream.mjpg", seconds: 3))
         #expect(pictures.count >= 10, "\(pictures.count) pictures in 3 s")
         for picture in pictures.prefix(3) {
             let header = try ImageDecoder().inspect(picture)
             #expect(header.width == 640 && header.height == 480, "\(header)")
         }
-        #expect(Self.jpegs(in: try Self.read(base + "sources/0/stream.mjpg", seconds: 1)).count >= 5)
+        #expect(Self.jpegs(in: try await Self.read(base + "sources/0/stream.mjpg", seconds: 1)).count >= 5)
         #expect(
-            try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "sources/1/stream.mjpg"]).output == "404")
+            try await Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "sources/1/stream.mjpg"]).output
+                == "404")
 
         // Events: the records of --json, with tracking IDs.
-        let records = Self.records(in: try Self.read(base + "events", seconds: 3))
+        let records = Self.records(in: try await Self.read(base + "events", seconds: 3))
         #expect(records.count >= 10, "\(records.count) records in 3 s")
         #expect(records.allSatisfy { $0["source"] as? String == run.camera.url && $0["latencyMs"] is Double })
         let objects = records.flatMap { $0["objects"] as? [[String: Any]] ?? [] }
         #expect(objects.contains { $0["trackingID"] is Int } && objects.allSatisfy { $0["frame"] is [String: Any] })
 
         // Metrics and health.
-        let metrics = try Self.curl([base + "metrics"]).output
+        let metrics = try await Self.curl([base + "metrics"]).output
         let processed = metrics.split(separator: "\n").first { $0.hasPrefix("litevision_frames_processed_total{") }
         #expect(processed.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 > 20 } == true, "\(metrics)")
         for series in [
@@ -124,14 +125,14 @@ struct LiveViewCLITests {
         ] {
             #expect(metrics.contains(series), "\(series) in \(metrics)")
         }
-        #expect(try Self.curl([base + "health"]).output.contains("\"status\":\"ok\""))
+        #expect(try await Self.curl([base + "health"]).output.contains("\"status\":\"ok\""))
 
         // The page in a real browser: the video with its boxes, and the list of objects. A loaded machine may
         // start chromium too slowly for the first picture to be on the page within the first wait: waits of 5, 10
         // and 20 s.
         var measured = (colours: 0, boxPixels: 0)
         for wait in [5000, 10000, 20000] where measured.colours <= 500 || measured.boxPixels <= 300 {
-            measured = try Self.screenshot(base, folder: run.folder, wait: wait)
+            measured = try await Self.screenshot(base, folder: run.folder, wait: wait)
         }
         #expect(measured.colours > 500, "\(measured.colours) colours: the page looks blank")
         #expect(measured.boxPixels > 300, "\(measured.boxPixels) pixels in a box colour")
@@ -139,29 +140,29 @@ struct LiveViewCLITests {
     }
 
     @Test("a viewer that stops reading slows neither tracking nor the other viewers, and is dropped")
-    func stalledViewer() throws {
+    func stalledViewer() async throws {
         let run = try LiveRun("live-view-stall")
         let base = run.base
-        let before = Self.records(in: try Self.read(base + "events", seconds: 3)).count
+        let before = Self.records(in: try await Self.read(base + "events", seconds: 3)).count
         // Viewers that send their request and never read, with tiny receive buffers: the server's writes to them
         // block at once.
         let stalled = try (0..<3).map { _ in try LoopbackSocket(port: run.port, receiveBuffer: 4096) }
         for socket in stalled { socket.send("GET /stream.mjpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
-        let mjpegViewers = {
-            Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([base + "metrics"]).output)
+        let mjpegViewers = { () async throws -> Int? in
+            Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try await Self.curl([base + "metrics"]).output)
         }
-        Thread.sleep(forTimeInterval: 2)
-        #expect(try mjpegViewers() == 3, "the stalled viewers are connected")
-        let during = Self.records(in: try Self.read(base + "events", seconds: 3)).count
-        let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg", seconds: 3)).count
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await mjpegViewers() == 3, "the stalled viewers are connected")
+        let during = Self.records(in: try await Self.read(base + "events", seconds: 3)).count
+        let pictures = Self.jpegs(in: try await Self.read(base + "stream.mjpg", seconds: 3)).count
         #expect(
             Double(during) >= 0.7 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
         #expect(pictures >= 10, "\(pictures) pictures in 3 s for a viewer that reads")
         // The stalled viewers are closed once no write to them completed for 20 s: their slots free again.
-        var viewers = try mjpegViewers() ?? -1
+        var viewers = try await mjpegViewers() ?? -1
         for _ in 0..<40 where viewers != 0 {
-            Thread.sleep(forTimeInterval: 1)
-            viewers = try mjpegViewers() ?? -1
+            try await Task.sleep(for: .seconds(1))
+            viewers = try await mjpegViewers() ?? -1
         }
         // The server closed them (they were open until now: the test holds them).
         #expect(stalled.allSatisfy { $0.readUntilClosed(seconds: 10).closed })
@@ -170,7 +171,7 @@ struct LiveViewCLITests {
     }
 
     @Test("clients that leave before their stream starts give their viewer places back; a foreign Host is refused")
-    func viewersThatLeave() throws {
+    func viewersThatLeave() async throws {
         let run = try LiveRun("live-view-leave", serve: "0")  // a port alone: loopback
         #expect(run.base.hasPrefix("http://127.0.0.1:"), "\(run.base)")
         // 40 requests reset at once (SO_LINGER 0), more than the 16 places: none may keep its place.
@@ -183,27 +184,30 @@ struct LiveViewCLITests {
         }
         var counted = -1
         for _ in 0..<50 where counted != 0 {
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
             counted =
-                Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([run.base + "metrics"]).output)
+                Self.metric(
+                    "litevision_viewers{stream=\"mjpeg\"}", in: try await Self.curl([run.base + "metrics"]).output)
                 ?? -1
         }
         #expect(counted == 0, "MJPEG places still taken: \(counted)")
-        let pictures = Self.jpegs(in: try Self.read(run.base + "stream.mjpg", seconds: 2))
+        let pictures = Self.jpegs(in: try await Self.read(run.base + "stream.mjpg", seconds: 2))
         #expect(!pictures.isEmpty, "a new viewer is served")
         // DNS rebinding: a page of another site whose name points at 127.0.0.1 gets nothing.
-        let foreign = try Self.curl([
+        let foreign = try await Self.curl([
             "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:80", run.base + "sources",
         ])
         #expect(foreign.output == "403")
         #expect(
-            try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: localhost:1", run.base + "sources"])
-                .output == "200")
+            try await Self.curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: localhost:1", run.base + "sources",
+            ])
+            .output == "200")
         #expect(run.stop() == 0, "\(run.track.errors)")
     }
 
     @Test("more than 16 MJPEG viewers: the 17th is told to come back later (503)")
-    func viewerLimit() throws {
+    func viewerLimit() async throws {
         let run = try LiveRun("live-view-limit")
         // 16 viewers that read (curl), counted by the server before the 17th comes.
         let viewers = (0..<16).map { _ in Process() }
@@ -220,13 +224,16 @@ struct LiveViewCLITests {
         }
         var counted = 0
         for _ in 0..<100 where counted < 16 {
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
             counted =
-                Self.metric("litevision_viewers{stream=\"mjpeg\"}", in: try Self.curl([run.base + "metrics"]).output)
+                Self.metric(
+                    "litevision_viewers{stream=\"mjpeg\"}", in: try await Self.curl([run.base + "metrics"]).output)
                 ?? 0
         }
         #expect(counted == 16)
-        let refused = try Self.curl(["-D", "-", "-o", "/dev/null", "-w", "%{http_code}", run.base + "stream.mjpg"])
+        let refused = try await Self.curl([
+            "-D", "-", "-o", "/dev/null", "-w", "%{http_code}", run.base + "stream.mjpg",
+        ])
         #expect(
             refused.output.hasSuffix("503") && refused.output.lowercased().contains("retry-after: 5"),
             "\(refused.output)")
@@ -239,7 +246,7 @@ struct LiveViewCLITests {
     }
 
     @Test("token and TLS: nothing without the token (but /health), the page and its streams with it")
-    func tokenAndTLS() throws {
+    func tokenAndTLS() async throws {
         let token = "f3a9c1d27be04e8a9d6c5b4a3f2e1d0c"
         let run = try LiveRun(
             "live-view-token",
@@ -262,25 +269,29 @@ struct LiveViewCLITests {
         }
         let base = run.base
         #expect(base.hasPrefix("https://"), "\(base)")
-        func status(_ path: String, _ extra: [String] = []) throws -> String {
-            try Self.curl(["-k", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2"] + extra + [base + path])
-                .output
+        func status(_ path: String, _ extra: [String] = []) async throws -> String {
+            try await Self.curl(
+                ["-k", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2"] + extra + [base + path]
+            )
+            .output
         }
         // Wrong tokens: one of another length, and one of the same length (differing in the last character).
         let sameLength = String(token.dropLast()) + "d"
         for path in ["", "stream.mjpg", "events", "metrics", "sources", "?token=wrong-token", "?token=\(sameLength)"] {
-            #expect(try status(path) == "401", "\(path)")
+            #expect(try await status(path) == "401", "\(path)")
         }
-        #expect(try status("metrics", ["-H", "Authorization: Bearer \(sameLength)"]) == "401")
-        #expect(try status("metrics", ["-H", "Authorization: bearer \(token)"]) == "200", "the scheme in any case")
-        #expect(try status("health") == "200")
-        #expect(try status("?token=\(token)") == "200")
-        #expect(try status("metrics", ["-H", "Authorization: Bearer \(token)"]) == "200")
-        let pictures = Self.jpegs(in: try Self.read(base + "stream.mjpg?token=\(token)", seconds: 2, extra: ["-k"]))
+        #expect(try await status("metrics", ["-H", "Authorization: Bearer \(sameLength)"]) == "401")
+        #expect(
+            try await status("metrics", ["-H", "Authorization: bearer \(token)"]) == "200", "the scheme in any case")
+        #expect(try await status("health") == "200")
+        #expect(try await status("?token=\(token)") == "200")
+        #expect(try await status("metrics", ["-H", "Authorization: Bearer \(token)"]) == "200")
+        let pictures = Self.jpegs(
+            in: try await Self.read(base + "stream.mjpg?token=\(token)", seconds: 2, extra: ["-k"]))
         #expect(pictures.count >= 10)
         // Plain HTTP to the TLS port gets nothing useful.
         #expect(
-            try Self.curl([
+            try await Self.curl([
                 "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "2",
                 base.replacingOccurrences(of: "https", with: "http") + "health",
             ]).output != "200")
@@ -307,14 +318,17 @@ struct LiveViewCLITests {
 
     /// Headless chromium's screenshot of `url` after `wait` ms: how many colours it has (5 bits a channel), and how
     /// many of its pixels are in the saturated red or green of tracking IDs 0 and 1.
-    static func screenshot(_ url: String, folder: URL, wait: Int) throws -> (colours: Int, boxPixels: Int) {
+    static func screenshot(_ url: String, folder: URL, wait: Int) async throws -> (colours: Int, boxPixels: Int) {
         let screenshot = folder.appendingPathComponent("page-\(wait).png").path
-        let browser = try LiteVisionExecutable.run(
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,900",
-                "--user-data-dir=\(folder.appendingPathComponent("chromium-\(wait)").path)", "--timeout=\(wait)",
-                "--screenshot=\(screenshot)", url,
-            ], program: try chromium())
+        let chromium = try chromium()
+        let browser = try await onThread {
+            try LiteVisionExecutable.run(
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,900",
+                    "--user-data-dir=\(folder.appendingPathComponent("chromium-\(wait)").path)", "--timeout=\(wait)",
+                    "--screenshot=\(screenshot)", url,
+                ], program: chromium)
+        }
         guard FileManager.default.fileExists(atPath: screenshot) else {
             throw LoopbackServerError("chromium made no screenshot: \(browser.errors)")
         }

@@ -9,7 +9,7 @@ struct MQTTTrackCLITests {
     static let models = ["--model-dir", TestData.path("models")]
 
     @Test("two files: each frame's --json record reaches PREFIX/N; the password from the environment, never shown")
-    func recordsReachTheBroker() throws {
+    func recordsReachTheBroker() async throws {
         let folder = TestData.temporaryDirectory("cli-mqtt")
         defer { try? FileManager.default.removeItem(at: folder) }
         let broker = try MQTTTestBroker(users: ["tracker": "s3cret-pass", "watcher": "watch-pass"])
@@ -17,10 +17,13 @@ struct MQTTTrackCLITests {
             broker: broker, filter: "fleet/#", user: "watcher", password: "watch-pass")
         let json = folder.appendingPathComponent("records.jsonl").path
         let cup = TestData.path("video/cup.mp4"), traffic = TestData.path("video/traffic_frames.mp4")
-        let result = try LiteVisionExecutable.run(
-            ["track", "--mqtt", broker.url(user: "tracker", prefix: "fleet"), "--json", json] + Self.models + [
-                cup, traffic,
-            ], environment: ["LITEVISION_MQTT_PASSWORD": "s3cret-pass"])
+        let url = broker.url(user: "tracker", prefix: "fleet")
+        let result = try await onThread {
+            try LiteVisionExecutable.run(
+                ["track", "--mqtt", url, "--json", json] + Self.models + [
+                    cup, traffic,
+                ], environment: ["LITEVISION_MQTT_PASSWORD": "s3cret-pass"])
+        }
         #expect(result.status == 0, "\(result.errors)")
         let records = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(records.count == 237)

@@ -6,14 +6,17 @@ import Testing
 @Suite("litevision track with several sources", .serialized)
 struct SeveralSourcesCLITests {
     @Test("four live RTSP cameras for 8 s: every camera's frames nearly all processed, records named by camera")
-    func fourCameras() throws {
+    func fourCameras() async throws {
         let folder = TestData.temporaryDirectory("cli-four")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
         let servers = try (0..<4).map { _ in try RTSPTestServer(clip: clip) }
         let json = folder.appendingPathComponent("four.jsonl").path
-        let result = try LiteVisionExecutable.run(
-            ["track", "--duration", "8", "--json", json, "--model-dir", TestData.path("models")] + servers.map(\.url))
+        let urls = servers.map(\.url)
+        let result = try await onThread {
+            try LiteVisionExecutable.run(
+                ["track", "--duration", "8", "--json", json, "--model-dir", TestData.path("models")] + urls)
+        }
         #expect(result.status == 0, "\(result.errors)")
         let records = try String(contentsOfFile: json, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -51,7 +54,7 @@ struct SeveralSourcesCLITests {
     }
 
     @Test("two files, lines per frame named by their file; a damaged one fails alone, with status 1")
-    func filesAndFailure() throws {
+    func filesAndFailure() async throws {
         let folder = TestData.temporaryDirectory("cli-two-files")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cup = TestData.path("video/cup.mp4")
@@ -59,7 +62,10 @@ struct SeveralSourcesCLITests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: TestData.path("video/vtest.avi")))
         let damaged = folder.appendingPathComponent("vtest-cut.avi")
         try bytes.prefix(bytes.count / 3).write(to: damaged)
-        let result = try LiteVisionExecutable.run(["track", "--model-dir", TestData.path("models"), cup, damaged.path])
+        let damagedPath = damaged.path
+        let result = try await onThread {
+            try LiteVisionExecutable.run(["track", "--model-dir", TestData.path("models"), cup, damagedPath])
+        }
         let lines = result.output.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("\(cup): frame ") }.count == 217, "\(result.errors)")
         #expect(lines.contains { $0.hasPrefix("\(damaged.path): frame ") })

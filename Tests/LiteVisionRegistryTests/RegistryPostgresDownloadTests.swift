@@ -134,13 +134,6 @@ extension RegistryPostgresTests {
     }
 }
 
-/// Runs a blocking `body` (a curl transfer) on a thread of its own, not on the cooperative pool.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 /// A byte count shared between a transfer's progress reports and the test.
 final class ByteCount: Sendable {
     let value = Atomic<Int64>(0)

@@ -37,14 +37,14 @@ struct VideoPipelineTests {
     }
 
     @Test("three files, one of them twice: each source gets exactly what a detector of its own gives, IDs included")
-    func filesMatchDetectorsOfTheirOwn() throws {
+    func filesMatchDetectorsOfTheirOwn() async throws {
         let cup = TestData.path("video/cup.mp4"), traffic = TestData.path("video/traffic_frames.mp4")
         let sources = try [cup, traffic, cup].map { try VideoSource($0) }
         let pipeline = try VideoPipeline(sources: sources, options: Self.options(), workerCount: 2)
         #expect(pipeline.workerCount == 2 && pipeline.detectors.count == 3)
         let collected = Collected(sources: 3)
-        pipeline.run { collected.add($0) }
-        let expected = [try Self.alone(cup), try Self.alone(traffic)]
+        await pipeline.run { collected.add($0) }
+        let expected = try await onThread { [try Self.alone(cup), try Self.alone(traffic)] }
         for (index, results) in collected.all.enumerated() {
             let reference = expected[index == 1 ? 1 : 0]
             #expect(results.map(\.frame.index) == Array(0..<reference.count), "source \(index): every frame, in order")
@@ -72,7 +72,7 @@ struct VideoPipelineTests {
     }
 
     @Test("four live RTSP cameras, workers too slow for all: every camera gets its share, newest frames, in order")
-    func liveSourcesShareFairly() throws {
+    func liveSourcesShareFairly() async throws {
         let folder = TestData.temporaryDirectory("pipeline-fair")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
@@ -82,7 +82,7 @@ struct VideoPipelineTests {
         let collected = Collected(sources: 4)
         // 25 ms more per frame: two workers serve at most ~70 of the 107 frames a second the cameras send.
         DispatchQueue.global().asyncAfter(deadline: .now() + 6) { pipeline.stop() }
-        pipeline.run { result in
+        await pipeline.run { result in
             usleep(25_000)
             collected.add(result)
         }
@@ -102,7 +102,7 @@ struct VideoPipelineTests {
     }
 
     @Test("a camera lost for good ends with its error; the others go on")
-    func lostSourceEndsAlone() throws {
+    func lostSourceEndsAlone() async throws {
         let folder = TestData.temporaryDirectory("pipeline-lost")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
@@ -114,7 +114,7 @@ struct VideoPipelineTests {
         let collected = Collected(sources: 2)
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { lost.stop() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 7) { pipeline.stop() }
-        pipeline.run { collected.add($0) }
+        await pipeline.run { collected.add($0) }
         guard case .streamLost? = pipeline.error(ofSource: 0) as? VideoError else {
             Issue.record("source 0 ended with \(String(describing: pipeline.error(ofSource: 0)))")
             return
