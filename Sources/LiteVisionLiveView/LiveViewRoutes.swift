@@ -12,8 +12,27 @@ struct LiveViewRoutes: Sendable {
 
     let hub: LiveViewHub
     private let viewers = ViewerCount()
+    /// The page, with a card per source (its video in an `<img>`, so that the browser loads it with the page).
+    private let page: ByteBuffer
 
-    init(hub: LiveViewHub) { self.hub = hub }
+    init(hub: LiveViewHub) {
+        self.hub = hub
+        let cards = hub.sources.enumerated().map { index, source in
+            let name = Self.htmlEscaped(source.name)
+            return """
+                <section data-index="\(index)" data-name="\(name)"><h2>\(name)</h2>\
+                <img src="sources/\(index)/stream.mjpg" width="\(source.width)" height="\(source.height)" \
+                alt="annotated video of \(name)"><p class="stats">waiting for frames</p>\
+                <table><thead><tr><th>ID</th><th>label</th><th>confidence</th><th>box</th></tr></thead>\
+                <tbody></tbody></table></section>
+                """
+        }
+        var text = String(decoding: PackageResources.live_view_html, as: UTF8.self)
+        if let marker = text.firstRange(of: "<!--SOURCES-->") {
+            text.replaceSubrange(marker, with: cards.joined(separator: "\n"))
+        }
+        page = ByteBuffer(string: text)
+    }
 
     func add(to router: Router<some RequestContext>) {
         router.get("/") { _, _ in
@@ -24,7 +43,7 @@ struct LiveViewRoutes: Sendable {
                     .contentSecurityPolicy:
                         "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'",
                 ],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.live_view_html)))
+                body: ResponseBody(byteBuffer: page))
         }
         router.get("/health") { _, _ in
             Self.text("{\"status\":\"ok\",\"sources\":\(hub.sources.count)}\n", type: "application/json")
@@ -125,6 +144,22 @@ struct LiveViewRoutes: Sendable {
             status: .serviceUnavailable)
         response.headers[.retryAfter] = "5"
         return response
+    }
+
+    /// `value` as HTML text or attribute value: `&`, `<`, `>`, `"` and `'` escaped.
+    static func htmlEscaped(_ value: String) -> String {
+        var result = ""
+        for character in value {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
     }
 
     /// `value` as a JSON string.
