@@ -1,6 +1,7 @@
 import CTurboJPEG
 
-/// Encodes images as JPEG with libjpeg-turbo: for making test fixtures and saving debug output.
+/// Encodes images as JPEG with libjpeg-turbo: the live view's MJPEG pictures (`track --serve`, a frame each while
+/// someone watches), test fixtures and debug output.
 package enum JPEGEncoder {
     /// Encodes an image as a baseline JPEG.
     ///
