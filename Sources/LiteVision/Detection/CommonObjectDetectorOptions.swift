@@ -83,6 +83,14 @@ public class CommonObjectDetectorOptions: @unchecked Sendable {
         set { self[setting: \.detectorModel] = newValue }
     }
 
+    /// The coordinate space of each object's ``DetectedObject/frame`` (LiteVision addition): upright (the default,
+    /// as ML Kit on Android and MediaPipe) or, for camera buffers, the buffer's own pixels as ML Kit on iOS
+    /// returns them. See ``ObjectDetectorOptions/FrameCoordinates``. Tracking is the same in both.
+    public var frameCoordinates: ObjectDetectorOptions.FrameCoordinates {
+        get { self[setting: \.frameCoordinates] }
+        set { self[setting: \.frameCoordinates] = newValue }
+    }
+
     /// The output order of ``detectorModel``, when LiteVision cannot work it out (see
     /// ``ObjectDetectorOptions/DetectorOutputLayout``).
     public var detectorOutputLayout: ObjectDetectorOptions.DetectorOutputLayout? {

@@ -30,7 +30,9 @@ final class DetectionEngine: VisionEngine {
         if let custom = options.detectorModel {
             detectorModel = custom
         } else {
-            detectorModel = LocalModel(path: try Self.builtIn(.objectLocalizer, options))
+            detectorModel = LocalModel(
+                path: try BuiltInModel.objectLocalizer.path(
+                    modelDirectory: options.modelDirectory, allowsDownload: options.allowsModelDownload))
         }
         detector = try DetectorModel(
             try Self.resolve(.local(detectorModel), options), settings: settings,
@@ -44,7 +46,9 @@ final class DetectionEngine: VisionEngine {
             maxLabels = filter.maxCount
             labelThreshold = filter.threshold
         } else if options.shouldEnableClassification {
-            let labeler = LocalModel(path: try Self.builtIn(.objectLabeler, options))
+            let labeler = LocalModel(
+                path: try BuiltInModel.objectLabeler.path(
+                    modelDirectory: options.modelDirectory, allowsDownload: options.allowsModelDownload))
             classification = ObjectClassification(
                 classifier: try ClassifierModel(try Self.resolve(.local(labeler), options), settings: settings),
                 kind: .coarse)
@@ -69,15 +73,6 @@ final class DetectionEngine: VisionEngine {
         }
     }
 
-    private static func builtIn(_ model: BuiltInModel, _ options: DetectorConfiguration) throws(VisionError) -> String {
-        do {
-            return try ModelCatalog.path(
-                of: model, modelDirectory: options.modelDirectory, allowDownload: options.allowsModelDownload)
-        } catch {
-            throw VisionError(error)
-        }
-    }
-
     /// The labels of the detector's classes, when it has more than one (a class-agnostic detector has none).
     var detectorLabels: [String]? {
         guard let labels = detector.labels, labels.count > 1 else { return nil }
@@ -93,17 +88,18 @@ final class DetectionEngine: VisionEngine {
         case .singleImage:
             let found = try detector.detect(oriented, minimumScore: options.detectionThreshold)
             let chosen = select(found.map { ($0.box, $0.score) }, in: oriented, previous: nil)
+            let space = frameSpace(of: image, oriented)
             return try chosen.map { index throws(VisionError) in
                 let detection = found[index]
                 return DetectedObject(
-                    frame: detection.box, trackingID: nil,
+                    frame: space.frame(of: detection.box), trackingID: nil,
                     labels: try classify(detection.box, in: oriented),
                     detectionConfidence: detection.score,
                     detectorLabel: detectorLabel(classIndex: detection.classIndex, score: detection.score))
             }
         case .stream:
             let found = try detector.detect(oriented, minimumScore: trackingOptions.rescueThreshold)
-            return try track(found, in: oriented)
+            return try track(found, in: oriented, space: frameSpace(of: image, oriented))
         }
     }
 
@@ -133,7 +129,18 @@ final class DetectionEngine: VisionEngine {
         return try classification.labels(of: box, in: image)
     }
 
-    private func track(_ found: [RawDetection], in image: OrientedImage) throws(VisionError) -> [DetectedObject] {
+    /// Where the frames of `image`'s objects are reported: upright, or in the stored camera buffer with
+    /// ``ObjectDetectorOptions/FrameCoordinates/cameraBuffer``.
+    private func frameSpace(of image: VisionImage, _ oriented: OrientedImage) -> FrameSpace {
+        guard options.frameCoordinates == .cameraBuffer, image.isCameraBuffer, oriented.orientation != .up else {
+            return FrameSpace(orientation: nil, storedSize: oriented.storedSize)
+        }
+        return FrameSpace(orientation: oriented.orientation, storedSize: oriented.storedSize)
+    }
+
+    private func track(
+        _ found: [RawDetection], in image: OrientedImage, space: FrameSpace
+    ) throws(VisionError) -> [DetectedObject] {
         // Under the lock: the tracker, the choice of objects, and which of them to classify now.
         let interval = max(1, options.classificationInterval)
         let detections = found.map {
@@ -161,7 +168,7 @@ final class DetectionEngine: VisionEngine {
         }
         return zip(reported, smoothed).map { track, smoothed in
             DetectedObject(
-                frame: track.box, trackingID: track.id, labels: smoothed,
+                frame: space.frame(of: track.box), trackingID: track.id, labels: smoothed,
                 detectionConfidence: track.score,
                 detectorLabel: detectorLabel(classIndex: track.classIndex, score: track.score))
         }
@@ -170,5 +177,19 @@ final class DetectionEngine: VisionEngine {
     /// Forgets every track (stream mode), as at the start of a new video.
     func resetTracking() {
         session.withLock { $0.reset() }
+    }
+}
+
+/// Turns upright boxes into the coordinate space the detector reports frames in.
+private struct FrameSpace {
+    /// The orientation that turned the stored pixels upright, when frames are reported in the stored pixels;
+    /// `nil` for upright frames.
+    let orientation: ImageOrientation?
+    let storedSize: (width: Int, height: Int)
+
+    /// The reported frame of the upright `box`.
+    func frame(of box: BoundingBox) -> BoundingBox {
+        guard let orientation else { return box }
+        return orientation.mapToStored(rect: box, storedWidth: storedSize.width, storedHeight: storedSize.height)
     }
 }

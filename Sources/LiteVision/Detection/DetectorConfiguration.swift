@@ -1,9 +1,10 @@
 import LiteVisionModelStore
+import LiteVisionSystem
 import LiteVisionTracking
 
 /// Every setting of an ``ObjectDetector``: what the option classes hold behind their lock, and the value
 /// snapshot a detector takes of them when it is made.
-struct DetectorConfiguration: Sendable {
+struct DetectorConfiguration: Sendable, Hashable {
     var detectorMode: DetectorMode = .stream
     var shouldEnableMultipleObjects = false
     var shouldEnableClassification = false
@@ -12,6 +13,7 @@ struct DetectorConfiguration: Sendable {
     var detectorModel: LocalModel?
     var detectorOutputLayout: ObjectDetectorOptions.DetectorOutputLayout?
     var detectorLabelOffset: Int?
+    var frameCoordinates = ObjectDetectorOptions.FrameCoordinates.upright
     var tracking = TrackingOptions()
     var classificationInterval = 5
     var modelDirectory: String?
@@ -25,4 +27,12 @@ struct DetectorConfiguration: Sendable {
     var classifier: ModelReference?
     var classificationConfidenceThreshold: NSNumber?
     var maxPerObjectLabelCount = 10
+}
+
+extension DetectorConfiguration {
+    /// The identities of the model files these settings name now: the custom detector's and the classifier's.
+    var modelFileIdentities: [FileIdentity?] {
+        (detectorModel?.fileIdentities ?? [])
+            + (classifier?.fileIdentities(cache: ModelCache(folder: modelCacheFolder)) ?? [])
+    }
 }

@@ -19,7 +19,8 @@ import Dispatch
 ///   remote model not downloaded yet, no LiteRT runtime) is reported by every ``results(in:)`` and
 ///   `process` call. To find out at once, use the throwing initializer ``init(options:)`` (LiteVision
 ///   addition) or read ``loadError``. The detector takes a copy of the options: changing them afterwards has no
-///   effect on it.
+///   effect on it. Equal options give the same detector, so that ML Kit's per-frame pattern (fresh options and
+///   `objectDetector(options:)` on every frame) keeps tracking; see ``objectDetector(options:)``.
 /// - **Detector**: Google's class-agnostic Mobile Object Localizer (the public model closest to ML Kit's
 ///   own), found as described in <doc:Models>, or your SSD detector
 ///   (``CommonObjectDetectorOptions/detectorModel``), whose class of each object is its
@@ -57,11 +58,27 @@ public final class ObjectDetector: Sendable {
     /// A detector for `options`: ``ObjectDetectorOptions`` (built-in detector and categories) or
     /// ``CustomObjectDetectorOptions`` (your classifier). A model that cannot be used is reported by
     /// ``results(in:)`` and `process` (and ``loadError``).
+    ///
+    /// Equal options give the same detector, as in ML Kit, whose samples make fresh options and call this on
+    /// every camera frame: the models load once, and stream mode keeps tracking the same objects with the same
+    /// IDs. Options are equal when every setting is, the models included: the same files, unchanged on disk (a
+    /// model file edited or replaced, or a remote model updated by a download, gives a new detector). A detector
+    /// is found again while anyone holds it, and the four detectors most recently returned stay alive even when
+    /// nobody does. A detector whose models could not be loaded is not kept: the next call tries again.
+    /// Different options give independent detectors; for an independent detector with equal options (say, one
+    /// per camera), use ``init(options:)``.
     public static func objectDetector(options: CommonObjectDetectorOptions) -> ObjectDetector {
-        ObjectDetector(configuration: options.configuration)
+        let configuration = options.configuration
+        return shared.feature(
+            for: configuration, files: configuration.modelFileIdentities,
+            make: { ObjectDetector(configuration: configuration) }, keep: { $0.loadError == nil })
     }
 
-    /// A detector for `options`, loading its models now (LiteVision addition).
+    /// The detectors ``objectDetector(options:)`` hands out, by their options.
+    static let shared = FeatureCache<DetectorConfiguration, ObjectDetector>(recentLimit: 4)
+
+    /// A new detector for `options`, loading its models now (LiteVision addition): unlike
+    /// ``objectDetector(options:)``, never one shared with other callers.
     /// - Throws: ``VisionError`` when a model is missing, cannot be downloaded, is not a TFLite model, breaks
     ///   the requirements, or the LiteRT runtime cannot be loaded.
     public convenience init(options: CommonObjectDetectorOptions) throws(VisionError) {

@@ -43,6 +43,10 @@ public final class VisionImage: Sendable {
     /// Whether ``imageOrientation`` is the EXIF orientation of the file the pixels come from (also after
     /// ``decoded(scale:allowsDamagedImageData:threadCount:)``), rather than one given with a pixel buffer.
     let orientationIsFromFile: Bool
+    /// Whether the pixels came in memory as a camera buffer (``init(buffer:orientation:)`` and the initializers
+    /// built on it), rather than from a file or ``init(image:orientation:)``: ML Kit on iOS reports such an image's
+    /// frames in the buffer's own pixels (see ``ObjectDetectorOptions/FrameCoordinates``).
+    let isCameraBuffer: Bool
     private let orientationState: Mutex<ImageOrientation>
 
     /// How the stored pixels must be turned to be upright. Starts as ``imageOrientation``; set it to override
@@ -90,19 +94,21 @@ public final class VisionImage: Sendable {
     }
 
     private init(
-        content: Content, sourcePath: String?, orientation: ImageOrientation, orientationIsFromFile: Bool = false
+        content: Content, sourcePath: String?, orientation: ImageOrientation, orientationIsFromFile: Bool = false,
+        isCameraBuffer: Bool = false
     ) {
         self.content = content
         self.sourcePath = sourcePath
         self.imageOrientation = orientation
         self.orientationIsFromFile = orientationIsFromFile
+        self.isCameraBuffer = isCameraBuffer
         self.orientationState = Mutex(orientation)
     }
 
     /// Pixels already in memory (RGB8, RGBA8, BGRA8 or Gray8), with the given orientation: the Linux
     /// counterpart of ML Kit's `VisionImage(buffer: sampleBuffer)`.
     public convenience init(buffer: ImageBuffer, orientation: ImageOrientation = .up) {
-        self.init(content: .pixels(buffer), sourcePath: nil, orientation: orientation)
+        self.init(content: .pixels(buffer), sourcePath: nil, orientation: orientation, isCameraBuffer: true)
     }
 
     /// Decoded pixels, with the given orientation: the Linux counterpart of ML Kit's
@@ -172,7 +178,8 @@ public final class VisionImage: Sendable {
             minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData, threadCount: threadCount)
         return VisionImage(
             content: .pixels(decoded.image), sourcePath: nil, orientation: orientation,
-            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
+            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation,
+            isCameraBuffer: isCameraBuffer)
     }
 
     /// The pixels, decoded if needed, with their orientation, for a model whose input is `width`×`height`

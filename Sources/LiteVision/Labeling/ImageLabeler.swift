@@ -2,8 +2,8 @@ import Dispatch
 import LiteVisionImaging
 import LiteVisionModelStore
 
-/// Labels images with a custom TFLite classifier, as ML Kit's `ImageLabeler` with
-/// `CustomImageLabelerOptions`.
+/// Labels images with a custom TFLite classifier (``CustomImageLabelerOptions``) or the built-in labeler
+/// (``ImageLabelerOptions``), as ML Kit's `ImageLabeler`.
 ///
 /// ```swift
 /// let options = CustomImageLabelerOptions(localModel: LocalModel(path: "bird.tflite"))
@@ -33,16 +33,35 @@ public final class ImageLabeler: Sendable {
     /// The loaded model, or why it could not be loaded.
     let loaded: LoadedEngine<LabelerEngine>
 
-    /// A labeler for `options`, as ML Kit's `ImageLabeler.imageLabeler(options:)`. A model that cannot be
-    /// used is reported by ``results(in:)`` and `process(_:completion:)` (and ``loadError``).
-    public static func imageLabeler(options: CustomImageLabelerOptions) -> ImageLabeler {
-        ImageLabeler(configuration: options.configuration)
+    /// A labeler for `options`, as ML Kit's `ImageLabeler.imageLabeler(options:)`: ``ImageLabelerOptions`` (the
+    /// built-in labeler) or ``CustomImageLabelerOptions`` (your classifier). A model that cannot be used is
+    /// reported by ``results(in:)`` and `process(_:completion:)` (and ``loadError``).
+    ///
+    /// Equal options give the same labeler, as for ``ObjectDetector/objectDetector(options:)``: code that makes
+    /// fresh options and a labeler for every frame loads the model once. Options are equal when every setting
+    /// is, the model included: the same files, unchanged on disk. A labeler is found again while anyone holds
+    /// it, and the four labelers most recently returned stay alive even when nobody does; one whose model could
+    /// not be loaded is not kept, so the next call tries again. ``init(options:)`` always makes a new labeler.
+    public static func imageLabeler(options: CommonImageLabelerOptions) -> ImageLabeler {
+        let configuration = options.configuration
+        return shared.feature(
+            for: configuration, files: configuration.modelFileIdentities,
+            make: { ImageLabeler(configuration: configuration) }, keep: { $0.loadError == nil })
     }
 
-    /// A labeler for `options`, loading its model now (LiteVision addition).
+    /// The built-in labeler with ML Kit's default options (see ``ImageLabelerOptions``).
+    public static func imageLabeler() -> ImageLabeler {
+        imageLabeler(options: ImageLabelerOptions())
+    }
+
+    /// The labelers ``imageLabeler(options:)`` hands out, by their options.
+    static let shared = FeatureCache<LabelerConfiguration, ImageLabeler>(recentLimit: 4)
+
+    /// A new labeler for `options`, loading its model now (LiteVision addition): unlike
+    /// ``imageLabeler(options:)``, never one shared with other callers.
     /// - Throws: ``VisionError`` when the model is missing, not a TFLite model, breaks the custom-model
     ///   requirements, its labels do not match, or the LiteRT runtime cannot be loaded.
-    public convenience init(options: CustomImageLabelerOptions) throws(VisionError) {
+    public convenience init(options: CommonImageLabelerOptions) throws(VisionError) {
         self.init(configuration: options.configuration)
         if let error = loaded.loadError { throw error }
     }
@@ -59,7 +78,8 @@ public final class ImageLabeler: Sendable {
     /// (0 when the model could not be loaded).
     public var confidenceThreshold: Float { loaded.engine?.filter.threshold ?? 0 }
 
-    /// The number of labels returned at most: the option if valid, else 10.
+    /// The number of labels returned at most: the option if valid, else 10; `Int.max` for the built-in labeler
+    /// (every label above the threshold).
     public var maxResultCount: Int {
         loaded.engine?.filter.maxCount
             ?? LabelFilter(threshold: nil, maxCount: configuration.maxResultCount, metadataThreshold: nil).maxCount

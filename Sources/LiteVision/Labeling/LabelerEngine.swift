@@ -13,9 +13,19 @@ final class LabelerEngine: VisionEngine {
         self.configuration = configuration
         // The runtime loads on another thread while the model file is read and checked.
         Runtime.startLoading(libraryPath: configuration.processing.runtimeLibraryPath)
+        let reference: ModelReference
+        if let custom = configuration.model {
+            reference = custom
+        } else {
+            reference = .local(
+                LocalModel(
+                    path: try BuiltInModel.objectLabeler.path(
+                        modelDirectory: configuration.modelDirectory,
+                        allowsDownload: configuration.allowsModelDownload)))
+        }
         let model: ResolvedModel
         do {
-            model = try configuration.model.resolve(cache: ModelCache(folder: configuration.modelCacheFolder))
+            model = try reference.resolve(cache: ModelCache(folder: configuration.modelCacheFolder))
         } catch {
             throw VisionError(error)
         }

@@ -131,7 +131,7 @@ package struct LabelArguments: ParsableArguments {
             options = CustomImageLabelerOptions(localModel: LocalModel(path: model ?? ""))
         }
         options.confidenceThreshold = threshold.map { NSNumber(value: $0) }
-        options.maxResultCount = maxResults
+        if let maxResults { options.maxResultCount = maxResults }
         // One image: all cores on its inference. Many: one inference thread per worker, one worker per core,
         // so decoding is parallel too (see ImageLabeler.labelFiles).
         options.processing.threadCount = threads ?? (imageCount > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
