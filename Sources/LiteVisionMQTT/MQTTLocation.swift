@@ -60,81 +60,96 @@ package struct MQTTLocation: Sendable, Equatable, CustomStringConvertible, Custo
         let shown = Self.displayed(text)
         func invalid(_ reason: String) -> MQTTError { .invalidLocation(location: shown, reason: reason) }
 
-        guard !text.isEmpty else { throw invalid("it is empty") }
-        guard text.utf8.count <= Self.maximumLength else {
-            throw invalid("it is longer than \(Self.maximumLength) bytes")
-        }
-        if let control = text.unicodeScalars.first(where: Self.isControl) {
-            throw invalid("it contains the control character \(Self.named(control))")
-        }
-        if text.contains(" ") { throw invalid("it contains a space (write %20 for a space in the topic)") }
-        let lowered = text.lowercased()
-        let tls: Bool
-        if lowered.hasPrefix("mqtt://") {
-            tls = false
-        } else if lowered.hasPrefix("mqtts://") {
-            tls = true
-        } else {
-            throw invalid("it must start with mqtt:// or mqtts://")
-        }
+        let tls = try Self.usesTLS(text, invalid: invalid)
         let rest = text.dropFirst(tls ? 8 : 7)
         guard let slash = rest.firstIndex(of: "/") else {
             throw invalid("it has no topic prefix: add one after the host, as in mqtt://broker:1883/litevision")
         }
         if rest.contains("?") { throw invalid("it has a query ('?'), which an MQTT location does not take") }
         var authority = rest[..<slash]
-
         var user: String?
         var password: String?
         if let at = authority.lastIndex(of: "@") {
-            let userInformation = authority[..<at]
+            (user, password) = try Self.credentials(authority[..<at], shown: shown, invalid: invalid)
             authority = authority[authority.index(after: at)...]
-            let colon = userInformation.firstIndex(of: ":")
-            let rawUser = userInformation[..<(colon ?? userInformation.endIndex)]
-            guard !rawUser.isEmpty else {
-                throw invalid(
-                    colon == nil ? "the user name before '@' is empty" : "it has a password but no user name")
-            }
-            user = try Self.credential(rawUser, what: "the user name", shown: shown)
-            if let colon {
-                password = try Self.credential(
-                    userInformation[userInformation.index(after: colon)...], what: "the password", shown: shown)
-            }
         }
-
         let (host, portText) = try Self.hostAndPort(authority, shown: shown)
         var port = tls ? 8883 : 1883
         if let portText {
-            guard !portText.isEmpty else { throw invalid("the port after ':' is empty") }
-            guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText),
-                (1...65_535).contains(number)
-            else {
-                // Not quoted: with a '/' in the password, the text after ':' is the start of the password.
-                throw invalid(
-                    "the port is not a number from 1 to 65535"
-                        + (rest[slash...].contains("@")
-                            ? " (a '/' in a user name or password must be written %2F)" : ""))
-            }
-            port = number
+            // Not quoted: with a '/' in the password, the text after ':' is the start of the password.
+            port = try Self.port(portText, slashInCredentials: rest[slash...].contains("@"), invalid: invalid)
         }
-
-        var topic = try Self.percentDecoded(rest[rest.index(after: slash)...], what: "the topic prefix", shown: shown)
-        if topic.hasSuffix("/") { topic.removeLast() }
-        guard !topic.isEmpty else {
-            throw invalid("the topic prefix is empty: add one after the host, as in mqtt://broker:1883/litevision")
-        }
-        if let problem = Self.topicProblem(topic, what: "the topic prefix") { throw invalid(problem) }
-        guard topic.utf8.count < Self.maximumTopicLength / 2 else {
-            throw invalid("the topic prefix is longer than \(Self.maximumTopicLength / 2 - 1) bytes")
-        }
-        if topic.hasPrefix("$") { throw invalid("topics starting with '$' are the broker's own ($SYS)") }
-
         self.usesTLS = tls
         self.host = host
         self.port = port
         self.user = user
         self.password = password
-        self.topicPrefix = topic
+        self.topicPrefix = try Self.topicPrefix(rest[rest.index(after: slash)...], shown: shown, invalid: invalid)
+    }
+
+    /// Checks the whole text (length, control characters, spaces) and its scheme: whether it is `mqtts://`.
+    private static func usesTLS(_ text: String, invalid: (String) -> MQTTError) throws(MQTTError) -> Bool {
+        guard !text.isEmpty else { throw invalid("it is empty") }
+        guard text.utf8.count <= maximumLength else {
+            throw invalid("it is longer than \(maximumLength) bytes")
+        }
+        if let control = text.unicodeScalars.first(where: isControl) {
+            throw invalid("it contains the control character \(named(control))")
+        }
+        if text.contains(" ") { throw invalid("it contains a space (write %20 for a space in the topic)") }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("mqtt://") { return false }
+        if lowered.hasPrefix("mqtts://") { return true }
+        throw invalid("it must start with mqtt:// or mqtts://")
+    }
+
+    /// The user name and password of the text before `@`.
+    private static func credentials(
+        _ userInformation: Substring, shown: String, invalid: (String) -> MQTTError
+    ) throws(MQTTError) -> (user: String, password: String?) {
+        let colon = userInformation.firstIndex(of: ":")
+        let rawUser = userInformation[..<(colon ?? userInformation.endIndex)]
+        guard !rawUser.isEmpty else {
+            throw invalid(colon == nil ? "the user name before '@' is empty" : "it has a password but no user name")
+        }
+        let user = try credential(rawUser, what: "the user name", shown: shown)
+        guard let colon else { return (user, nil) }
+        return (
+            user,
+            try credential(userInformation[userInformation.index(after: colon)...], what: "the password", shown: shown)
+        )
+    }
+
+    /// The port number written after the host's `:`.
+    private static func port(
+        _ text: Substring, slashInCredentials: Bool, invalid: (String) -> MQTTError
+    ) throws(MQTTError) -> Int {
+        guard !text.isEmpty else { throw invalid("the port after ':' is empty") }
+        guard text.count <= 5, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text),
+            (1...65_535).contains(number)
+        else {
+            throw invalid(
+                "the port is not a number from 1 to 65535"
+                    + (slashInCredentials ? " (a '/' in a user name or password must be written %2F)" : ""))
+        }
+        return number
+    }
+
+    /// The topic prefix written after the host's `/`, decoded and checked.
+    private static func topicPrefix(
+        _ text: Substring, shown: String, invalid: (String) -> MQTTError
+    ) throws(MQTTError) -> String {
+        var topic = try percentDecoded(text, what: "the topic prefix", shown: shown)
+        if topic.hasSuffix("/") { topic.removeLast() }
+        guard !topic.isEmpty else {
+            throw invalid("the topic prefix is empty: add one after the host, as in mqtt://broker:1883/litevision")
+        }
+        if let problem = topicProblem(topic, what: "the topic prefix") { throw invalid(problem) }
+        guard topic.utf8.count < maximumTopicLength / 2 else {
+            throw invalid("the topic prefix is longer than \(maximumTopicLength / 2 - 1) bytes")
+        }
+        if topic.hasPrefix("$") { throw invalid("topics starting with '$' are the broker's own ($SYS)") }
+        return topic
     }
 
     /// The location to show: `mqtt://user:***@host:port/prefix` (the password as `***`, the port always given).

@@ -70,7 +70,16 @@ package struct PostgresDatabaseURL: Sendable, Equatable, CustomStringConvertible
             password = environment[Self.passwordVariable]
         }
         guard !user.isEmpty else { throw .init("the user is empty") }
+        (host, port) = try Self.hostAndPort(hostPort)
+        let name = try Self.decoded(path, "the database name")
+        database = name.isEmpty ? user : name
+        (tlsMode, rootCertificate) = try Self.parameters(query)
+    }
+
+    /// The host and port of the text after `@` (port 5432 when none is given).
+    private static func hostAndPort(_ hostPort: Substring) throws(PostgresDatabaseURLError) -> (String, Int) {
         var portText: Substring?
+        let host: String
         if hostPort.hasPrefix("[") {
             guard let close = hostPort.firstIndex(of: "]") else { throw .init("an IPv6 address lacks its ']'") }
             host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
@@ -89,22 +98,21 @@ package struct PostgresDatabaseURL: Sendable, Equatable, CustomStringConvertible
         guard host.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "%") }) else {
             throw .init("the host has characters a host name cannot have")
         }
-        if let portText {
-            guard let number = Int(portText), (1...65535).contains(number) else {
-                throw .init("the port must be 1 to 65535, not \"\(portText.prefix(20))\"")
-            }
-            port = number
-        } else {
-            port = 5432
+        guard let portText else { return (host, 5432) }
+        guard let number = Int(portText), (1...65535).contains(number) else {
+            throw .init("the port must be 1 to 65535, not \"\(portText.prefix(20))\"")
         }
-        let name = try Self.decoded(path, "the database name")
-        database = name.isEmpty ? user : name
-        tlsMode = .prefer
-        rootCertificate = nil
+        return (host, number)
+    }
+
+    /// The TLS mode and root certificate of the query (`sslmode`, `sslrootcert`); `prefer` and none by default.
+    private static func parameters(_ query: Substring) throws(PostgresDatabaseURLError) -> (TLSMode, String?) {
+        var tlsMode = TLSMode.prefer
+        var rootCertificate: String?
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0])
-            let value = try Self.decoded(parts.count > 1 ? parts[1] : "", "the value of \(key.prefix(40))")
+            let value = try decoded(parts.count > 1 ? parts[1] : "", "the value of \(key.prefix(40))")
             switch key {
             case "sslmode":
                 guard let mode = TLSMode(rawValue: value) else {
@@ -118,6 +126,7 @@ package struct PostgresDatabaseURL: Sendable, Equatable, CustomStringConvertible
                 throw .init("unknown parameter \"\(key.prefix(40))\" (sslmode and sslrootcert are understood)")
             }
         }
+        return (tlsMode, rootCertificate)
     }
 
     /// The URL without its password.

@@ -86,7 +86,9 @@ struct FrameCoordinatesTests {
         return pixels
     }
 
-    static func detector(_ coordinates: ObjectDetectorOptions.FrameCoordinates, mode: DetectorMode) throws
+    static func detector(
+        _ coordinates: ObjectDetectorOptions.FrameCoordinates, mode: DetectorMode
+    ) throws
         -> ObjectDetector
     {
         let options = ObjectDetectorOptions()
