@@ -16,13 +16,19 @@ struct BuiltInLabelerTests {
     @Test("ML Kit's defaults: threshold 0.5, every label above it; custom options keep maxResultCount 10")
     func defaults() throws {
         let options = ImageLabelerOptions()
-        #expect(options.confidenceThreshold == 0.5)
+        #expect(options.confidenceThreshold == nil, "unset, as ML Kit's; 0.5 is used")
         let custom = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite")))
         #expect(custom.maxResultCount == 10)
         #expect(custom.confidenceThreshold == nil)
         let labeler = try ImageLabeler(options: Self.options())
         #expect(labeler.confidenceThreshold == 0.5)
         #expect(labeler.labels?.count == 631, "object_labeler.tflite's Open Images labels")
+        let invalid = Self.options()
+        invalid.confidenceThreshold = 1.5
+        #expect(try ImageLabeler(options: invalid).confidenceThreshold == 0.5)
+        let chosen = Self.options()
+        chosen.confidenceThreshold = 0.7
+        #expect(try ImageLabeler(options: chosen).confidenceThreshold == 0.7)
     }
 
     @Test("Labels of the shared photos: the object labeler's reference labels at or above 0.5")

@@ -26,9 +26,9 @@ public class CommonImageLabelerOptions: @unchecked Sendable {
     /// Only labels with at least this confidence are returned (0...1): `NSNumber(value: 0.5)` as in ML Kit,
     /// or a literal.
     ///
-    /// ``ImageLabelerOptions`` start at 0.5, as ML Kit's. For ``CustomImageLabelerOptions`` it starts unset:
-    /// when unset (`nil`) or invalid (outside 0...1, or not a number), the threshold in the model's metadata
-    /// (ScoreThresholdingOptions) is used, else 0.0 — as in ML Kit.
+    /// It starts unset (`nil`), as in ML Kit. When unset or invalid (outside 0...1, or not a number), the
+    /// built-in labeler (``ImageLabelerOptions``) uses 0.5, and a custom one (``CustomImageLabelerOptions``) the
+    /// threshold in the model's metadata (ScoreThresholdingOptions), else 0.0 — as in ML Kit.
     public var confidenceThreshold: NSNumber? {
         get { state.withLock { $0.confidenceThreshold } }
         set { state.withLock { $0.confidenceThreshold = newValue } }

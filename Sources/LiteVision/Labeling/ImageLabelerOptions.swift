@@ -14,16 +14,20 @@ import LiteVisionModelStore
 /// object labeler (`object_labeler.tflite`, from ML Kit's own samples, with labels of the Open Images
 /// vocabulary), which the built-in ``ObjectDetector`` also uses for its categories. It is found, downloaded and
 /// cached as the detector's built-in models are (see <doc:Models>), so its labels and confidences are not ML
-/// Kit's. Every label at or above ``CommonImageLabelerOptions/confidenceThreshold`` (0.5 by default, as ML Kit's)
+/// Kit's. Every label at or above ``CommonImageLabelerOptions/confidenceThreshold`` (0.5 when unset, as ML Kit's)
 /// is returned, highest first; ML Kit's base labeler has no count limit.
 public final class ImageLabelerOptions: CommonImageLabelerOptions, @unchecked Sendable {
     // @unchecked Sendable: restated from CommonImageLabelerOptions; this class adds no stored property, every
     // setting is in the base class's `state` Mutex.
 
-    /// Options for the built-in labeler, with ML Kit's defaults: confidence threshold 0.5.
+    /// The confidence threshold when ``CommonImageLabelerOptions/confidenceThreshold`` is unset or invalid, as
+    /// ML Kit's.
+    static let defaultConfidenceThreshold: Float = 0.5
+
+    /// Options for the built-in labeler, with ML Kit's defaults: ``CommonImageLabelerOptions/confidenceThreshold``
+    /// is `nil`, and a threshold that is unset (or invalid: outside 0...1, or not a number) is 0.5.
     public init() {
         var configuration = LabelerConfiguration(model: nil)
-        configuration.confidenceThreshold = 0.5
         configuration.maxResultCount = .max
         super.init(configuration)
     }

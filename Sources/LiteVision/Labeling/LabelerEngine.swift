@@ -33,7 +33,8 @@ final class LabelerEngine: VisionEngine {
             model, settings: configuration.processing, locale: configuration.labelLocale)
         filter = LabelFilter(
             threshold: configuration.confidenceThreshold?.floatValue, maxCount: configuration.maxResultCount,
-            metadataThreshold: classifier.metadataThreshold)
+            metadataThreshold: configuration.model == nil
+                ? ImageLabelerOptions.defaultConfidenceThreshold : classifier.metadataThreshold)
     }
 
     func results(in image: VisionImage) throws(VisionError) -> [ImageLabel] {
