@@ -295,12 +295,16 @@ let package = Package(
         // The model store and ModelManager: downloads, the cache, transfer limits (real servers on loopback).
         .testTarget(
             name: "LiteVisionModelStoreTests",
-            dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionTestSupport"]),
+            dependencies: [
+                "LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionImaging", "LiteRT",
+                "LiteVisionTestSupport",
+            ]),
         // The MQTT publisher against Debian's mosquitto broker and mosquitto_sub on loopback.
         .testTarget(name: "LiteVisionMQTTTests", dependencies: ["LiteVisionMQTT", "LiteVisionTestSupport"]),
         // A program MLKitFidelityTests runs to see where completion handlers are called with and without a main loop.
         .executableTarget(
-            name: "MainQueueCallbackProbe", dependencies: ["LiteVision"], path: "Tests/MainQueueCallbackProbe"),
+            name: "MainQueueCallbackProbe", dependencies: ["LiteVision", "LiteVisionModelManager"],
+            path: "Tests/MainQueueCallbackProbe"),
         // Every Swift snippet of ML Kit's iOS guides (../shared/seeds), verbatim, compiled and run.
         .testTarget(
             name: "SeedSnippetTests",

@@ -7,7 +7,9 @@ extension Notification.Name {
     public static let mlkitModelDownloadDidSucceed = Notification.Name("MLKModelDownloadDidSucceedNotification")
     /// Posted by ``ModelManager`` when a download failed, as ML Kit's `.mlkitModelDownloadDidFail`.
     /// `userInfo[ModelDownloadUserInfoKey.remoteModel.rawValue]` is the ``RemoteModel``,
-    /// `userInfo[ModelDownloadUserInfoKey.error.rawValue]` the ``ModelDownloadError``.
+    /// `userInfo[ModelDownloadUserInfoKey.error.rawValue]` the error as an `NSError` (domain `com.google.mlkit`,
+    /// ML Kit's code, LiteVision's message as its `localizedDescription`), and
+    /// `userInfo[ModelDownloadUserInfoKey.downloadError.rawValue]` the ``ModelDownloadError`` itself.
     public static let mlkitModelDownloadDidFail = Notification.Name("MLKModelDownloadDidFailNotification")
 }
 
@@ -15,6 +17,10 @@ extension Notification.Name {
 public enum ModelDownloadUserInfoKey: String, Sendable {
     /// The ``RemoteModel`` the notification is about.
     case remoteModel = "MLKModelDownloadUserInfoKeyRemoteModel"
-    /// The ``ModelDownloadError`` of a failed download.
+    /// The error of a failed download, as an `NSError` in ML Kit's domain `com.google.mlkit` (read it with
+    /// `as? NSError`, as ML Kit's samples do).
     case error = "MLKModelDownloadUserInfoKeyError"
+    /// The ``ModelDownloadError`` of a failed download, with its ``ModelDownloadError/reason`` (LiteVision
+    /// addition; on Linux an `NSError` cannot be cast back to it).
+    case downloadError = "LiteVisionModelDownloadUserInfoKeyDownloadError"
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiteVision
 import LiteVisionModelStore
 
 /// Downloads remote models and keeps track of them, as ML Kit's `ModelManager`.
@@ -27,8 +28,9 @@ import LiteVisionModelStore
 ///   at once, posted as failed with ``ModelDownloadError/Reason/cancelled``.
 /// - The outcome is posted on `NotificationCenter.default`, from a background thread, as
 ///   `.mlkitModelDownloadDidSucceed` or `.mlkitModelDownloadDidFail`, with the model under
-///   ``ModelDownloadUserInfoKey/remoteModel`` and, on failure, the ``ModelDownloadError`` under
-///   ``ModelDownloadUserInfoKey/error``.
+///   ``ModelDownloadUserInfoKey/remoteModel`` and, on failure, the error as an `NSError` in ML Kit's domain
+///   under ``ModelDownloadUserInfoKey/error`` and as a ``ModelDownloadError`` under
+///   ``ModelDownloadUserInfoKey/downloadError``.
 ///
 /// Downloaded models live in the cache folder given to ``init(cacheFolder:)``; the shared manager's is
 /// `LITEVISION_MODEL_CACHE`, else `~/.cache/litevision/models` (`$XDG_CACHE_HOME` when set), under `remote/`.
@@ -81,15 +83,21 @@ public final class ModelManager: @unchecked Sendable {
         try outcome.get()
     }
 
-    /// Deletes the downloaded copy of `remoteModel` (no error when there is none) and calls `completion` with
-    /// the error, if any, on a background thread.
+    /// Deletes the downloaded copy of `remoteModel` (no error when there is none) in the background and calls
+    /// `completion` with the error, if any: on the main queue, as ML Kit does, when the program services it
+    /// (`dispatchMain()`, `RunLoop.main`, an `async` main that is waiting), else on a background queue, so that
+    /// a program without a main loop, or whose main thread waits for this very call, still gets its answer (the
+    /// rule of `process(_:completion:)`).
     public func deleteDownloadedModel(
         _ remoteModel: RemoteModel, completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let cache = downloader.cache
-        DispatchQueue.global(qos: .utility).async {
-            completion(Self.delete(remoteModel, in: cache))
-        }
+        runInBackground(
+            on: nil, qos: .utility,
+            { () throws(ModelDownloadError) in
+                if let error = Self.delete(remoteModel, in: cache) { throw error }
+            },
+            completion: { _, error in completion(error) })
     }
 
     /// Deletes the downloaded copy of `remoteModel` (no error when there is none).
@@ -161,7 +169,10 @@ public final class ModelManager: @unchecked Sendable {
         case .success:
             NotificationCenter.default.post(name: .mlkitModelDownloadDidSucceed, object: self, userInfo: userInfo)
         case .failure(let error):
-            userInfo[ModelDownloadUserInfoKey.error.rawValue] = error
+            // An NSError, as ML Kit's (`as? NSError` finds it; on Linux it would not find a Swift error), and the
+            // ModelDownloadError itself.
+            userInfo[ModelDownloadUserInfoKey.error.rawValue] = error as NSError
+            userInfo[ModelDownloadUserInfoKey.downloadError.rawValue] = error
             NotificationCenter.default.post(name: .mlkitModelDownloadDidFail, object: self, userInfo: userInfo)
         }
         transfer.finish(outcome)

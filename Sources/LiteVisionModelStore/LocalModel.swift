@@ -4,8 +4,10 @@
 /// Labels come from the model's metadata when it has them. A model without metadata can be given a
 /// separate label file (one label per line), either directly or through an AutoML Vision Edge manifest.
 ///
-/// Nothing is read when a `LocalModel` is made: the labeler or detector given it reads and checks the model
-/// (and the manifest and label file) when it is created, and reports what is missing or malformed.
+/// Nothing is read when a `LocalModel` is made from a model file or bytes: the labeler or detector given it
+/// reads and checks the model (and the label file) when it is created, and reports what is missing or
+/// malformed. An AutoML manifest is read and checked when the `LocalModel` is made, as in ML Kit
+/// (``init(manifestPath:)`` is `nil` for a missing or invalid manifest), and again by the labeler or detector.
 public struct LocalModel: Sendable, Hashable {
     /// Where the model comes from.
     public enum Source: Sendable, Hashable {
@@ -35,9 +37,23 @@ public struct LocalModel: Sendable, Hashable {
     }
 
     /// An AutoML Vision Edge bundle: a `manifest.json` naming the model file and its label file, e.g.
-    /// `{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}`.
-    /// Relative names are resolved against the manifest's folder.
-    public init(manifestPath: String) {
+    /// `{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}`, or `nil` when
+    /// the manifest is missing or invalid, as ML Kit's `init?(manifestPath:)`. Relative names are resolved
+    /// against the manifest's folder.
+    ///
+    /// The manifest is read now: it must be a readable JSON file of at most 1 MiB with a `"modelFile"` string,
+    /// and a `"modelType"`, if any, of `IMAGE_LABELING` or `OBJECT_DETECTION`. The files it names are read
+    /// by the labeler or detector given the model. To learn why a manifest is refused, use LiteVision's
+    /// throwing `LocalModel(validatingManifestPath:)`.
+    public init?(manifestPath: String) {
+        guard let model = try? LocalModel(checkingManifestPath: manifestPath) else { return nil }
+        self = model
+    }
+
+    /// An AutoML bundle whose manifest was read and found usable now (see ``init(manifestPath:)``).
+    /// - Throws: why the manifest cannot be used.
+    package init(checkingManifestPath manifestPath: String) throws(ModelStoreError) {
+        _ = try AutoMLManifest.resolve(manifestPath)
         source = .manifest(path: manifestPath)
         labelsPath = nil
     }

@@ -22,7 +22,8 @@ struct ModelManagerTests {
                 tokens.append(
                     NotificationCenter.default.addObserver(forName: name, object: manager, queue: nil) { [self] note in
                         let model = note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel
-                        let error = note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? ModelDownloadError
+                        let error =
+                            note.userInfo?[ModelDownloadUserInfoKey.downloadError.rawValue] as? ModelDownloadError
                         // A new array each time, never an in-place append: a copy handed out by `wait(for:)`
                         // is released outside the lock, and Swift's reference counting is invisible to
                         // ThreadSanitizer, which would then report the in-place append as a race with it.

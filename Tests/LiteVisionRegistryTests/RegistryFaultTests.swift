@@ -127,7 +127,7 @@ struct RegistryFaultTests {
             for name in [Notification.Name.mlkitModelDownloadDidSucceed, .mlkitModelDownloadDidFail] {
                 let token = NotificationCenter.default.addObserver(forName: name, object: manager, queue: nil) {
                     [self] note in
-                    let error = note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? ModelDownloadError
+                    let error = note.userInfo?[ModelDownloadUserInfoKey.downloadError.rawValue] as? ModelDownloadError
                     lock.withLock { posted.append((note.name, error)) }
                 }
                 lock.withLock { tokens.append(token) }

@@ -154,14 +154,15 @@ struct LabelerBehaviourTests {
             {"modelFile": "\(TestData.model("automl_flowers.tflite"))", "labelsFile": "\(TestData.model("automl_flowers.labels.txt"))", "modelType": "IMAGE_LABELING"}
             """.utf8
         ).write(to: manifest)
-        let labeler = try ImageLabeler(
-            options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+        let model = try #require(LocalModel(manifestPath: manifest.path))
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model))
         let labels = try labeler.results(in: try VisionImage(contentsOfFile: TestData.image("sunflower.jpg")))
         #expect(labels.first?.text == "sunflowers")
+        // Not JSON any more: no model is made from it, and a labeler given the model made before refuses it.
         try Data("not json".utf8).write(to: manifest)
+        #expect(LocalModel(manifestPath: manifest.path) == nil)
         #expect(throws: VisionError.self) {
-            try ImageLabeler(
-                options: CustomImageLabelerOptions(localModel: LocalModel(manifestPath: manifest.path)))
+            try ImageLabeler(options: CustomImageLabelerOptions(localModel: model))
         }
     }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LiteVision
 import LiteVisionImaging
+import LiteVisionModelManager
 import LiteVisionTestSupport
 import LiteVisionVideo
 import Synchronization
@@ -145,15 +146,39 @@ struct MLKitFidelityTests {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs MainQueueCallbackProbe in `mode`: where the completion ran, and the top label.
+    /// Runs MainQueueCallbackProbe's `process` in `mode`: where the completion ran, and the top label.
     static func probe(_ mode: String) throws -> String {
-        try run("MainQueueCallbackProbe", [TestData.model("bird.tflite"), TestData.image("bird.jpg"), mode])
+        try run("MainQueueCallbackProbe", ["process", TestData.model("bird.tflite"), TestData.image("bird.jpg"), mode])
     }
 
     @Test("Completion handlers: on the main queue in a program with a main loop, else on a background queue")
     func completionQueue() throws {
         #expect(try Self.probe("serviced") == "main 567")
         #expect(try Self.probe("blocked") == "background 567")
+    }
+
+    @Test("deleteDownloadedModel(_:completion:) follows process's rule: main queue with a main loop, else background")
+    func deleteCompletionQueue() async throws {
+        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
+        let cache = TestData.temporaryDirectory("delete-queue")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: cache)
+        }
+        let url = server.base("ok") + "/bird.tflite"
+        let sha256 = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"  // bird.tflite's
+        let manager = ModelManager(cacheFolder: cache.path)
+        let model = CustomRemoteModel(remoteModelSource: URLModelSource(url: url, sha256: sha256))
+        for (mode, queue) in [("serviced", "main"), ("blocked", "background")] {
+            try await manager.downloadModel(model)
+            #expect(manager.isModelDownloaded(model))
+            // The probe deletes the model a real download installed, and says where its completion ran.
+            let output = try await onThread {
+                try Self.run("MainQueueCallbackProbe", ["delete", cache.path, url, sha256, mode])
+            }
+            #expect(output == "\(queue) deleted")
+            #expect(!manager.isModelDownloaded(model))
+        }
     }
 
     @Test("The porting guide's example program tracks the mug of cup.mp4 read through the live frame source")

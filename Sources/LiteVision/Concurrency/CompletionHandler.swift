@@ -2,20 +2,22 @@ import Dispatch
 import Synchronization
 
 /// Runs `work` on a background queue and hands its result or error to `completion`: the shape of ML Kit's
-/// `process(_:completion:)` calls.
+/// calls with a completion handler (`process(_:completion:)`, and `ModelManager`'s
+/// `deleteDownloadedModel(_:completion:)`).
 ///
 /// `completion` runs on `queue` when one is given. Otherwise it runs on the main queue, as in ML Kit, if the
 /// main queue ran since the call began (a probe block posted on it has run by the time the result is ready),
 /// and else on a background queue: a program whose main thread never services the main queue, or waits for
 /// this very result, still gets its answer instead of a deadlock.
-func runInBackground<Value: Sendable>(
-    on queue: DispatchQueue?, _ work: @escaping @Sendable () throws(VisionError) -> Value,
-    completion: @escaping @Sendable (Value?, VisionError?) -> Void
+package func runInBackground<Value: Sendable, Failure: Error>(
+    on queue: DispatchQueue?, qos: DispatchQoS.QoSClass = .userInitiated,
+    _ work: @escaping @Sendable () throws(Failure) -> Value,
+    completion: @escaping @Sendable (Value?, Failure?) -> Void
 ) {
     let probe = queue == nil ? MainQueueProbe() : nil
-    DispatchQueue.global(qos: .userInitiated).async {
-        let outcome = Result { () throws(VisionError) in try work() }
-        let target = queue ?? (probe?.mainQueueRan == true ? .main : .global(qos: .userInitiated))
+    DispatchQueue.global(qos: qos).async {
+        let outcome = Result { () throws(Failure) in try work() }
+        let target = queue ?? (probe?.mainQueueRan == true ? .main : .global(qos: qos))
         target.async {
             switch outcome {
             case .success(let value): completion(value, nil)

@@ -28,7 +28,7 @@ struct LoadedEngine<Engine: VisionEngine>: Sendable {
     }
 
     /// Computes the results for `image` in the background and calls `completion` with them or the error, on
-    /// `queue` or as ``runInBackground(on:_:completion:)`` chooses.
+    /// `queue` or as ``runInBackground(on:qos:_:completion:)`` chooses.
     func process(
         _ image: VisionImage, queue: DispatchQueue?,
         completion: @escaping @Sendable ([Engine.Output]?, VisionError?) -> Void

@@ -124,7 +124,12 @@ package struct LabelArguments: ParsableArguments {
             options = CustomImageLabelerOptions(remoteModel: remoteModel)
             options.modelCacheFolder = remote.cache
         } else if let model, model.hasSuffix(".json") {
-            options = CustomImageLabelerOptions(localModel: LocalModel(manifestPath: model))
+            do {
+                options = CustomImageLabelerOptions(localModel: try LocalModel(validatingManifestPath: model))
+            } catch {
+                Console.error("litevision: \(error)")
+                throw ExitCode(2)
+            }
         } else if let model, let labels {
             options = CustomImageLabelerOptions(localModel: LocalModel(path: model, labelsPath: labels))
         } else {
