@@ -292,9 +292,13 @@ let package = Package(
                 "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // The model store and ModelManager: downloads, the cache, transfer limits (real servers on loopback).
+        // The model store: downloads, the cache, transfer limits (real servers on loopback).
         .testTarget(
             name: "LiteVisionModelStoreTests",
+            dependencies: ["LiteVision", "LiteVisionModelStore", "LiteVisionTestSupport"]),
+        // ML Kit's ModelManager (progress, notifications, shared transfers) and its errors as NSError.
+        .testTarget(
+            name: "LiteVisionModelManagerTests",
             dependencies: [
                 "LiteVision", "LiteVisionModelStore", "LiteVisionModelManager", "LiteVisionImaging", "LiteRT",
                 "LiteVisionTestSupport",

@@ -1,6 +1,5 @@
 import Foundation
 import LiteVision
-import LiteVisionModelManager
 import LiteVisionModelStore
 import LiteVisionTestSupport
 import Synchronization
@@ -10,7 +9,7 @@ import Testing
 @Suite("Remote model downloads: resumable, verified, atomic (real HTTP server on loopback)")
 struct RemoteModelDownloadTests {
     static let bird = "bird.tflite"
-    static let birdSHA256 = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"
+    static let birdSHA256 = TestData.birdModelSHA256
 
     /// Runs `body` with a server serving the bird classifier and a downloader into a fresh cache.
     static func withServer(_ body: (LoopbackModelServer, ModelDownloader) throws -> Void) throws {
@@ -265,48 +264,5 @@ struct RemoteModelFeatureTests {
         detectorOptions.detectorMode = .singleImage
         let objects = try ObjectDetector(options: detectorOptions).results(in: image)
         #expect(objects.count == 1)
-    }
-}
-
-@Suite("The model cache folder as a setting of ModelManager and of the options (real HTTP server on loopback)")
-struct ModelCacheFolderTests {
-    @Test("A model downloaded by ModelManager(cacheFolder:) is found by options given that folder, and only then")
-    func explicitFolder() async throws {
-        let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
-        let folder = TestData.temporaryDirectory("explicit-cache")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let model = RemoteModelDownloadTests.model(server, "ok")
-        let manager = ModelManager(cacheFolder: folder.path)
-        try await manager.downloadModel(model)
-        #expect(manager.isModelDownloaded(model))
-        #expect(FileManager.default.fileExists(atPath: ModelCache(root: folder.path).folder(of: model)))
-        #expect(!ModelManager.modelManager().isModelDownloaded(model))  // not in the default cache
-
-        let image = try VisionImage(contentsOfFile: TestData.image("bird.jpg"))
-        #expect(throws: VisionError.self) { try ImageLabeler(options: CustomImageLabelerOptions(remoteModel: model)) }
-        let options = CustomImageLabelerOptions(remoteModel: model)
-        options.modelCacheFolder = folder.path
-        let labels = try ImageLabeler(options: options).results(in: image)
-        let local = try ImageLabeler(
-            options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
-        #expect(!labels.isEmpty)
-        #expect(labels == (try local.results(in: image)))
-
-        let detectorOptions = CustomObjectDetectorOptions(remoteModel: model)
-        detectorOptions.shouldEnableClassification = true
-        detectorOptions.detectorMode = .singleImage
-        detectorOptions.modelDirectory = TestData.path("models")
-        detectorOptions.modelCacheFolder = folder.path
-        #expect(try ObjectDetector(options: detectorOptions).results(in: image).count == 1)
-    }
-
-    @Test("An empty cache folder is the default cache, never the root of the file system")
-    func emptyCacheFolder() {
-        #expect(ModelCache(folder: "").root == ModelCache.defaultRoot)
-        #expect(ModelCache(folder: "").remoteFolder == ModelCache(folder: nil).remoteFolder)
-        #expect(!ModelCache.defaultRoot.isEmpty && ModelCache(folder: "").remoteFolder != "/remote")
     }
 }

@@ -31,6 +31,10 @@ public enum TestData {
 
     /// A model from `models/`.
     public static func model(_ name: String) -> String { path("models/\(name)") }
+
+    /// The SHA-256 of the shared `models/bird.tflite`, which the download tests serve and pin.
+    public static let birdModelSHA256 = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"
+
     /// A photo from `images/`.
     public static func image(_ name: String) -> String { path("images/\(name)") }
     /// The names of all photos in `images/`, sorted.

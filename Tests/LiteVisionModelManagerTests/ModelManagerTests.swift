@@ -82,7 +82,7 @@ struct ModelManagerTests {
     static func model(_ server: LoopbackModelServer, _ route: String) -> CustomRemoteModel {
         CustomRemoteModel(
             remoteModelSource: URLModelSource(
-                url: server.base(route) + "/bird.tflite", sha256: RemoteModelDownloadTests.birdSHA256))
+                url: server.base(route) + "/bird.tflite", sha256: TestData.birdModelSHA256))
     }
 
     @Test("A download reports its bytes, posts success with the model, and the model is then downloaded")
