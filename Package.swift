@@ -18,7 +18,8 @@
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
 //   0  CDynamicLibrary (the dlopen loader they share), CImagingKernels (AVX2 image kernels), CJPEGBands (JPEG
-//      band decoding through libjpeg); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo, CMosquitto
+//      band decoding through libjpeg), CStbImage (stb_image from Debian's libstb-dev header: MediaPipe's file
+//      decoder); Debian's CZlib, CTurboJPEG, CPNG, CFFmpeg, CCairo, CMosquitto
 import PackageDescription
 
 let package = Package(
@@ -65,6 +66,9 @@ let package = Package(
         // Band decoding of large JPEGs on several threads, through libjpeg-turbo's libjpeg API (a C file: libjpeg
         // reports errors by longjmp).
         .target(name: "CJPEGBands", linkerSettings: [.linkedLibrary("jpeg")]),
+        // stb_image's JPEG and PNG decoders, compiled from Debian's libstb-dev header (never copied here): how
+        // MediaPipe's Image.create_from_file decodes files, for `.mediapipe` preprocessing.
+        .target(name: "CStbImage"),
         .target(name: "CLiteRt", dependencies: ["CDynamicLibrary"]),
         .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -93,7 +97,8 @@ let package = Package(
         .target(
             name: "LiteVisionImaging",
             dependencies: [
-                "CTurboJPEG", "CJPEGBands", "CPNG", "CImagingKernels", "LiteVisionGeometry", "LiteVisionSystem",
+                "CTurboJPEG", "CJPEGBands", "CPNG", "CStbImage", "CImagingKernels", "LiteVisionGeometry",
+                "LiteVisionSystem",
             ]),
         // Multi-object tracking (motion model, association, label smoothing); pure Swift.
         .target(name: "LiteVisionTracking", dependencies: ["LiteVisionGeometry"]),
@@ -251,7 +256,7 @@ let package = Package(
             name: "LiteVisionImagingTests",
             dependencies: [
                 "LiteVisionImaging", "LiteVisionGeometry",
-                "LiteVisionTestSupport",
+                "LiteVisionTestSupport", "CZlib",
             ]),
         // Synthetic tracking sequences (real photo crops moving over real backgrounds) and MOT metrics.
         .target(
@@ -282,9 +287,11 @@ let package = Package(
                 "LiteVision", "LiteVisionVideo", "LiteVisionImaging",
                 "LiteVisionModelStore", "LiteVisionGeometry", "LiteVisionTracking",
                 "TFLiteFormat", "LiteVisionModelManager", "LiteVisionTestSupport",
-                "LiteVisionTrackingTestSupport",
+                "LiteVisionTrackingTestSupport", "CZlib",
             ],
-            exclude: ["Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py"]),
+            exclude: [
+                "Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py", "Fixtures/make_file_variants.py",
+            ]),
         // The commands, run as a user runs them: the built `litevision` and `litevision-media`.
         .testTarget(
             name: "LiteVisionCLITests",

@@ -6,7 +6,8 @@
 model: every shared .tflite; zip: the associated-files zip cut from each model; labels: the shared label files
 and those inside the zips; exif: the EXIF block of each photo that has one, and made ones for all 8
 orientations; image: small JPEG and PNG copies of the photos (Pillow), in several orientations and subsamplings;
-manifest: a few AutoML manifests. Nothing here is committed: the corpus is made from the shared data each time.
+mediapipe-image: the same, and PNGs with alpha, a palette or 16-bit samples, CMYK and gray JPEGs, and an XMP segment
+before the EXIF one (how MediaPipe's EXIF reading differs); manifest: a few AutoML manifests. Nothing here is committed: the corpus is made from the shared data each time.
 """
 
 import io
@@ -28,6 +29,25 @@ def write(folder, name, data):
 def exif_block(orientation):
     # A little-endian TIFF header with one IFD entry: Orientation (0x0112), SHORT, 1 value.
     return b"II*\x00" + struct.pack("<IHHHIHHI", 8, 1, 0x0112, 3, 1, orientation, 0, 0)
+
+
+def write_mediapipe_variants(folder, small):
+    """Files whose decoding differs most between stb_image (MediaPipe's decoder) and libjpeg-turbo/libpng."""
+    def encoded(image, kind, **options):
+        buffer = io.BytesIO()
+        image.save(buffer, kind, **options)
+        return buffer.getvalue()
+    write(folder, "rgba.png", encoded(small.convert("RGBA"), "PNG"))
+    write(folder, "gray-alpha.png", encoded(small.convert("LA"), "PNG"))
+    write(folder, "palette.png", encoded(small.quantize(16), "PNG", transparency=3))
+    write(folder, "gray16.png", encoded(small.convert("I").point(lambda value: value * 257).convert("I;16"), "PNG"))
+    write(folder, "cmyk.jpg", encoded(small.convert("CMYK"), "JPEG", quality=80))
+    write(folder, "gray.jpg", encoded(small.convert("L"), "JPEG", quality=80))
+    plain = encoded(small, "JPEG", quality=80)
+    xmp = b"http://ns.adobe.com/xap/1.0/\x00<x:xmpmeta/>"
+    exif = b"Exif\x00\x00" + exif_block(6)
+    segments = b"".join(b"\xff\xe1" + struct.pack(">H", len(data) + 2) + data for data in (xmp, exif))
+    write(folder, "xmp-then-exif.jpg", plain[:2] + segments + plain[2:])
 
 
 def main():
@@ -61,10 +81,14 @@ def main():
             orientation = index % 8 + 1
             small.save(buffer, "JPEG", quality=80, subsampling=subsampling, exif=b"Exif\x00\x00" + exif_block(orientation),
                        progressive=index % 2 == 1)
-            write(f"{out}/image", name + ".jpg", buffer.getvalue())
+            for target in ("image", "mediapipe-image"):
+                write(f"{out}/{target}", name + ".jpg", buffer.getvalue())
             buffer = io.BytesIO()
             (small.convert("L") if index % 2 else small).save(buffer, "PNG")
-            write(f"{out}/image", name + ".png", buffer.getvalue())
+            for target in ("image", "mediapipe-image"):
+                write(f"{out}/{target}", name + ".png", buffer.getvalue())
+            if index == 0:
+                write_mediapipe_variants(f"{out}/mediapipe-image", small)
     for index, manifest in enumerate([
         {"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"},
         {"modelFile": "model.tflite", "modelType": "OBJECT_DETECTION"},

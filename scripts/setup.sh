@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything LiteVision needs on a Debian machine with the Swift toolchain:
-#   - Debian C libraries: libjpeg-turbo, libpng, zlib; FFmpeg (libavdevice for V4L2 cameras) and Cairo for video and
+#   - Debian C libraries: libjpeg-turbo, libpng, zlib, stb_image's header (libstb-dev: `.mediapipe` preprocessing
+#     decodes files with it, as MediaPipe does); FFmpeg (libavdevice for V4L2 cameras) and Cairo for video and
 #     drawing (LiteVisionVideo, LiteVisionDrawing and the CLI only);
 #     pkg-config to find them; libcurl (loaded at run time, to download models); SQLite (the model registry);
 #     libmosquitto (the MQTT client library of LiteVisionMQTT, which `litevision-media` links for `track --mqtt`)
@@ -31,7 +32,7 @@ dev=0 bench=0
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
-apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev pkg-config libsqlite3-dev
+apt_packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libstb-dev zlib1g-dev pkg-config libsqlite3-dev
               libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev libcairo2-dev libcurl4
               libmosquitto-dev)
 # The tests make TLS certificates (openssl), network namespaces with a modem-named link (iproute2) and a

@@ -8,12 +8,14 @@ package final class ImagePrefetch: Sendable {
     private let outcome = Mutex<Result<VisionImage, VisionError>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts reading and decoding `path`; `allowsDamagedImageData` as the labeler's options say.
-    package init(path: String, allowsDamagedImageData: Bool) {
+    /// Starts reading and decoding `path`; `allowsDamagedImageData` and `preprocessing` as the labeler's options say.
+    package init(
+        path: String, allowsDamagedImageData: Bool, preprocessing: ProcessingOptions.Preprocessing
+    ) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let result = Result { () throws(VisionError) in
                 try VisionImage(contentsOfFile: path).decoded(
-                    scale: .full, allowsDamagedImageData: allowsDamagedImageData)
+                    scale: .full, allowsDamagedImageData: allowsDamagedImageData, preprocessing: preprocessing)
             }
             outcome.withLock { $0 = result }
             finished.signal()

@@ -14,6 +14,10 @@ enum FuzzTarget: String, CaseIterable {
     /// A JPEG or PNG through LiteVision's decoder wrappers (header, EXIF, pixels), limited to 16 megapixels; a
     /// JPEG is also decoded in bands on three threads, which must give the same pixels, warning or error.
     case image
+    /// A JPEG or PNG decoded as MediaPipe's `Image.create_from_file` decodes it (`.mediapipe` preprocessing of a
+    /// file): stb_image's pixels, with its bounds, and the EXIF orientation as MediaPipe reads it; limited to 16
+    /// megapixels.
+    case mediaPipeImage = "mediapipe-image"
     /// A label file.
     case labels
     /// An AutoML Vision Edge `manifest.json`.
@@ -44,6 +48,12 @@ enum FuzzTarget: String, CaseIterable {
                 Self.requireSameDecoding(one, bands, bytes, minimumSize: nil)
                 Self.requireSameDecoding(one, bands, bytes, minimumSize: (width: 40, height: 30))
             }
+        case .mediaPipeImage:
+            let decoder = ImageDecoder(maxPixelCount: 16_000_000, reference: .mediaPipe)
+            guard let decoded = try? decoder.decode(bytes) else { return }
+            let image = decoded.image
+            precondition(image.format == .rgb8 && image.pixels.count == image.width * image.height * 3)
+            precondition(image.width * image.height <= 16_000_000, "a decoded image over the pixel limit")
         case .labels:
             _ = try? LabelMap(text: Array(bytes))
         case .manifest:

@@ -36,8 +36,18 @@ struct BadInputTests {
             options: CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite"))))
     }()
 
-    func labelFile(_ path: String) throws(VisionError) -> [ImageLabel] {
-        try Self.birdLabeler.results(in: try VisionImage(contentsOfFile: path))
+    /// The bird classifier with MediaPipe's preprocessing, which decodes files as MediaPipe does (stb_image).
+    static let birdMediaPipeLabeler: ImageLabeler = {
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestData.model("bird.tflite")))
+        options.processing.preprocessing = .mediapipe
+        return try! ImageLabeler(options: options)
+    }()
+
+    func labelFile(
+        _ path: String, preprocessing: ProcessingOptions.Preprocessing = .exact
+    ) throws(VisionError) -> [ImageLabel] {
+        let labeler = preprocessing == .mediapipe ? Self.birdMediaPipeLabeler : Self.birdLabeler
+        return try labeler.results(in: try VisionImage(contentsOfFile: path))
     }
 
     func modelError(_ path: String, labels: String? = nil) -> VisionError? {
@@ -84,13 +94,15 @@ struct BadInputTests {
         }
     }
 
-    @Test("A truncated JPEG and a truncated PNG", arguments: ["jpg", "png"])
-    func truncated(kind: String) throws {
+    @Test(
+        "A truncated JPEG and a truncated PNG", arguments: ["jpg", "png"],
+        ProcessingOptions.Preprocessing.allCases)
+    func truncated(kind: String, preprocessing: ProcessingOptions.Preprocessing) throws {
         let photo = try PhotoFixtures.upright("grace_hopper.jpg")
         let bytes = kind == "jpg" ? try JPEGEncoder.encode(photo) : try PNGEncoder.encode(photo)
-        let path = try Self.write(Array(bytes.prefix(bytes.count / 2)), "truncated.\(kind)")
+        let path = try Self.write(Array(bytes.prefix(bytes.count / 2)), "truncated-\(preprocessing).\(kind)")
         #expect {
-            try labelFile(path)
+            try labelFile(path, preprocessing: preprocessing)
         } throws: { error in
             guard case VisionError.imageDecoding(let decoding)? = error as? VisionError else { return false }
             if case .truncated = decoding { return true }
@@ -99,8 +111,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("Corrupt JPEG and PNG bytes never crash", arguments: ["jpg", "png"])
-    func corrupt(kind: String) throws {
+    @Test(
+        "Corrupt JPEG and PNG bytes never crash", arguments: ["jpg", "png"], ProcessingOptions.Preprocessing.allCases)
+    func corrupt(kind: String, preprocessing: ProcessingOptions.Preprocessing) throws {
         let photo = try PhotoFixtures.upright("pets.jpg")
         let original = kind == "jpg" ? try JPEGEncoder.encode(photo) : try PNGEncoder.encode(photo)
         var generator = SeededGenerator(seed: 7)
@@ -110,10 +123,10 @@ struct BadInputTests {
                 let at = Int.random(in: 16..<bytes.count, using: &generator)
                 bytes[at] = UInt8.random(in: 0...255, using: &generator)
             }
-            let path = try Self.write(bytes, "corrupt\(round).\(kind)")
+            let path = try Self.write(bytes, "corrupt\(round)-\(preprocessing).\(kind)")
             // Either labels (damage in pixel data a decoder tolerates) or a decoding error; never a crash.
             do {
-                _ = try labelFile(path)
+                _ = try labelFile(path, preprocessing: preprocessing)
             } catch {
                 guard case .imageDecoding = error else {
                     Issue.record("unexpected error \(error)")
@@ -134,8 +147,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("A huge declared size is refused before decoding")
-    func hugeImage() throws {
+    @Test("A huge declared size is refused before decoding", arguments: ProcessingOptions.Preprocessing.allCases)
+    func hugeImage(preprocessing: ProcessingOptions.Preprocessing) throws {
         // A real PNG header claiming 60000x60000 pixels, with a valid CRC, and nothing else.
         var ihdr: [UInt8] = Array("IHDR".utf8)
         for value in [UInt32(60000), UInt32(60000)] { ihdr += withUnsafeBytes(of: value.bigEndian, Array.init) }
@@ -144,9 +157,9 @@ struct BadInputTests {
         let bytes: [UInt8] =
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
             + withUnsafeBytes(of: crc.bigEndian, Array.init)
-        let path = try Self.write(bytes, "huge.png")
+        let path = try Self.write(bytes, "huge-\(preprocessing).png")
         #expect {
-            try labelFile(path)
+            try labelFile(path, preprocessing: preprocessing)
         } throws: { error in
             guard case VisionError.imageDecoding(.tooLarge)? = error as? VisionError else { return false }
             return true

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import LiteVision
 import LiteVisionImaging
@@ -5,25 +6,35 @@ import LiteVisionTestSupport
 import Testing
 
 /// `preprocessing: .mediapipe` gives MediaPipe Tasks' results (Python, mediapipe==1.2.2, run by
-/// Fixtures/mediapipe_results.py) exactly: the same score for every category of every classifier, and the same
-/// detections (scores equal, boxes within a pixel) for both detectors, on every shared photo and on photos the
-/// test makes (tiny, odd-sized, very wide and very tall; stored in all 8 EXIF orientations), and on camera
-/// frames turned by 90°, 180° and 270° (MediaPipe's `rotation_degrees`; for 180° and 270° the detections' scores
-/// only: MediaPipe's own box projection is several pixels off there). Both sides get the same pixels
-/// (JPEGs decoded by libjpeg-turbo; PNG frames), so any difference is preprocessing.
+/// Fixtures/mediapipe_results.py) exactly, from the same files: MediaPipe opens each photo with
+/// `Image.create_from_file` as its users do, LiteVision with `VisionImage(contentsOfFile:)`. Both make the same
+/// upright pixels of every file (compared by CRC-32), and give the same score for every category of every
+/// classifier, and the same detections (scores equal, boxes within a pixel) for both detectors, on every shared
+/// photo, on photos the test makes (tiny, odd-sized, very wide and very tall; stored in all 8 EXIF orientations),
+/// on files MediaPipe reads in ways of its own (Fixtures/make_file_variants.py: PNGs with alpha, palettes, 16-bit
+/// samples or interlacing; progressive, CMYK, 4:2:2 and restart-marker JPEGs; EXIF orientations MediaPipe reads
+/// differently from most readers), and on camera frames turned by 90°, 180° and 270° (pixels given to both,
+/// MediaPipe's `rotation_degrees`; for 180° and 270° the detections' scores only: MediaPipe's own box projection is
+/// several pixels off there).
 @Suite("MediaPipe parity of .mediapipe preprocessing")
 struct MediaPipeParityTests {
     /// ReferenceDetections' detectors return every object at 0.3 or more.
     static let detectionThreshold: Float = 0.3
 
-    @Test("Every classifier and detector gives MediaPipe's scores exactly on shared and made photos")
+    /// Made files MediaPipe opens but cannot classify (its classifier gets one channel from a gray file) or refuses
+    /// (a gray PNG with alpha has two channels, which create_from_file does not take).
+    static let unclassifiable = ["gray.jpg", "gray.png", "gray-alpha.png"]
+
+    @Test("Every classifier and detector gives MediaPipe's scores exactly from the same files")
     func sameAsMediaPipe() throws {
         let folder = TestData.temporaryDirectory("mediapipe-photos")
         defer { try? FileManager.default.removeItem(at: folder) }
         let frames = try Self.writeCameraFrames(into: folder)
-        let photos =
+        let variants = try Self.writeFileVariants(into: folder)
+        let files =
             try TestData.imageNames.map { TestData.image($0) } + Self.writeMadePhotos(into: folder)
-            + frames.keys.sorted()
+            + variants.filter { !Self.unclassifiable.contains(($0 as NSString).lastPathComponent) }
+        let photos = files + frames.keys.sorted()
         let classifiers = ReferenceLabels.models
         let mediapipe = try MediaPipeResults.compute(
             classifiers: classifiers.map { TestData.model($0.file) },
@@ -36,8 +47,8 @@ struct MediaPipeParityTests {
             return VisionImage(buffer: frame.pixels, orientation: frame.orientation)
         }
 
+        var failures = try Self.pixelFailures(files, mediapipe: mediapipe)
         var compared = 0
-        var failures: [String] = []
         for (model, open) in classifiers {
             let labeler = try exhaustiveLabeler(open(), preprocessing: .mediapipe, maxResultCount: 5000)
             for photo in photos {
@@ -78,8 +89,10 @@ struct MediaPipeParityTests {
                             rect: object.frame, storedWidth: $0.pixels.width, storedHeight: $0.pixels.height)
                     } ?? object.frame
                 }
-                let upright = try #require(vision.uprightSize)
-                let size = frame.map { ($0.pixels.width, $0.pixels.height) } ?? upright
+                // A file's size as MediaPipe turned it (its EXIF reading may differ from `vision.uprightSize`'s).
+                let size =
+                    try frame.map { ($0.pixels.width, $0.pixels.height) }
+                    ?? #require(mediapipe.pixels[name].map { (Int($0[0]), Int($0[1])) })
                 let differences = Self.detectionFailures(
                     zip(objects, boxes).map { (score: $0.detectionConfidence, frame: $1) }, expected: expected,
                     imageSize: size, context: "\(model) \(name)")
@@ -87,15 +100,46 @@ struct MediaPipeParityTests {
             }
         }
         print(
-            "mediapipe parity: \(photos.count) photos, \(compared) scores and \(detections) detections compared, "
-                + "\(failures.count) differ (\(turnedFrames.count) of the photos are frames turned by 90°, 180° or 270°)"
-        )
+            "mediapipe parity: \(photos.count) photos (\(files.count) files), \(compared) scores and \(detections) "
+                + "detections compared, \(failures.count) differ (\(turnedFrames.count) of the photos are frames "
+                + "turned by 90°, 180° or 270°)")
         #expect(compared >= photos.count * classifiers.count)
+        #expect(mediapipe.pixels.count == files.count)
         #expect(detections >= 40)
         // The thin 1199x17 frame turned by 180° and 270° is among them: its scores and boxes differed until the
         // region's corners followed OpenCV 5's RotatedRect::points (see OpenCVWarpMatrix.regionCorners).
         #expect(turnedFrames.contains("wide-frame-down.png") && turnedFrames.contains("wide-frame-left.png"))
         #expect(failures.isEmpty, "\(failures.prefix(40).joined(separator: "\n"))")
+    }
+
+    @Test("Gray files MediaPipe cannot classify decode to its gray pixels, and give the scores of those as RGB")
+    func grayFiles() throws {
+        let folder = TestData.temporaryDirectory("mediapipe-gray")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let variants = try Self.writeFileVariants(into: folder)
+        let gray = variants.filter { ["gray.jpg", "gray.png"].contains(($0 as NSString).lastPathComponent) }
+        let mediapipe = try MediaPipeResults.compute(
+            classifiers: [], detectors: [], images: [], detectionThreshold: Self.detectionThreshold, decodeOnly: gray)
+        var failures = try Self.pixelFailures(gray, mediapipe: mediapipe)
+        let labeler = try exhaustiveLabeler(
+            LocalModel(path: TestData.model("object_labeler.tflite")), preprocessing: .mediapipe)
+        for file in gray {
+            let pixels = try VisionImage(contentsOfFile: file).decoded(preprocessing: .mediapipe).uprightPixels()
+            let fromFile = try labeler.results(in: VisionImage(contentsOfFile: file))
+            let fromPixels = try labeler.results(in: VisionImage(buffer: pixels))
+            if fromFile.map(\.confidence) != fromPixels.map(\.confidence) || fromFile.isEmpty {
+                failures.append("\(file): other scores than its pixels'")
+            }
+        }
+        // MediaPipe refuses a gray PNG with alpha (two channels); LiteVision reads it as gray.
+        let grayAlpha = try #require(variants.first { $0.hasSuffix("gray-alpha.png") })
+        let pixels = try VisionImage(contentsOfFile: grayAlpha).decoded(preprocessing: .mediapipe).uprightPixels()
+        let bytes = pixels.pixels
+        let isGray = stride(from: 0, to: bytes.count, by: 3).allSatisfy { (index: Int) -> Bool in
+            bytes[index] == bytes[index + 1] && bytes[index] == bytes[index + 2]
+        }
+        #expect(isGray && pixels.width == 301 && pixels.height == 203)
+        #expect(gray.count == 2 && failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
     @Test("Camera buffers (RGBA8, BGRA8 with padded rows, Gray8) give the scores of the same pixels as RGB8")
@@ -164,6 +208,32 @@ struct MediaPipeParityTests {
             unmatched.remove(at: index)
         }
         return failures
+    }
+
+    /// Where the upright pixels LiteVision makes of each of `files` for `.mediapipe` differ from those MediaPipe's
+    /// `Image.create_from_file` made (size, or CRC-32 of the RGB bytes).
+    static func pixelFailures(_ files: [String], mediapipe: MediaPipeResults) throws -> [String] {
+        var failures: [String] = []
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            let expected = try #require(mediapipe.pixels[name], "MediaPipe gave no pixels for \(name)")
+            let upright = try VisionImage(contentsOfFile: file).decoded(preprocessing: .mediapipe).uprightPixels()
+            let checksum = upright.pixels.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+            let found = [UInt32(upright.width), UInt32(upright.height), checksum]
+            if found != expected { failures.append("\(name): pixels \(found), MediaPipe's \(expected)") }
+        }
+        return failures
+    }
+
+    /// Writes Fixtures/make_file_variants.py's files, made from pets.jpg, into `folder`; returns their paths.
+    static func writeFileVariants(into folder: URL) throws -> [String] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/make_file_variants.py").path
+        let output = folder.appendingPathComponent("variants")
+        try PythonTool.run(script, arguments: [TestData.image("pets.jpg"), output.path], needs: "Pillow and numpy")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(names.count >= 20, "make_file_variants.py wrote \(names)")
+        return names.map { output.appendingPathComponent($0).path }
     }
 
     /// MediaPipe's `rotation_degrees` for a frame stored turned by an orientation.

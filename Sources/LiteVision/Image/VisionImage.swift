@@ -19,10 +19,12 @@ import Synchronization
 /// tag (as ML Kit's `UIImage` carries it in `imageOrientation`): it is ``imageOrientation``, and
 /// ``orientation`` starts as it, so a photo taken sideways is processed upright. Setting ``orientation``
 /// overrides it — the value you set is used as is, never combined with EXIF. Pixel buffers start at `.up`.
+/// (With ``ProcessingOptions/Preprocessing/mediapipe`` a file is read as MediaPipe reads it, EXIF orientation
+/// included; see there.)
 ///
 /// Encoded images (JPEG, PNG) are kept encoded and decoded when a feature processes them, so the
 /// decoder can use libjpeg-turbo's DCT-domain downscaling down to what the model needs when you allow it
-/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:allowsDamagedImageData:threadCount:)`` to decode once and
+/// (see ``ProcessingOptions/DecodingScale``). Call ``decoded(scale:allowsDamagedImageData:threadCount:preprocessing:)`` to decode once and
 /// reuse the pixels with several features. Decoding is strict: a damaged file is refused unless
 /// ``ProcessingOptions/allowsDamagedImageData`` (or the parameter of `decoded`) allows it.
 ///
@@ -41,7 +43,7 @@ public final class VisionImage: Sendable {
     /// has none), the orientation given with a pixel buffer. ML Kit's `UIImage.imageOrientation`.
     public let imageOrientation: ImageOrientation
     /// Whether ``imageOrientation`` is the EXIF orientation of the file the pixels come from (also after
-    /// ``decoded(scale:allowsDamagedImageData:threadCount:)``), rather than one given with a pixel buffer.
+    /// ``decoded(scale:allowsDamagedImageData:threadCount:preprocessing:)``), rather than one given with a pixel buffer.
     let orientationIsFromFile: Bool
     /// Whether the pixels came in memory as a camera buffer (``init(buffer:orientation:)`` and the initializers
     /// built on it), rather than from a file or ``init(image:orientation:)``: ML Kit on iOS reports such an image's
@@ -169,21 +171,29 @@ public final class VisionImage: Sendable {
     ///     ``ProcessingOptions/allowsDamagedImageData``. `false` (strict) by default.
     ///   - threadCount: Threads the decode may use; see ``ProcessingOptions/threadCount``. One per core by
     ///     default.
+    ///   - preprocessing: The preprocessing the pixels are for: ``ProcessingOptions/Preprocessing/mediapipe``
+    ///     decodes a file as MediaPipe's `Image.create_from_file` does (its pixels and its reading of the EXIF
+    ///     orientation, which then becomes ``imageOrientation``; `scale` and `allowsDamagedImageData` do not apply),
+    ///     so that features using it give MediaPipe's results. ``ProcessingOptions/Preprocessing/exact`` by default.
     /// - Throws: ``VisionError/imageDecoding(_:)`` when the file cannot be decoded.
     public func decoded(
         scale: ProcessingOptions.DecodingScale = .full, allowsDamagedImageData: Bool = false,
-        threadCount: Int = ProcessingOptions().threadCount
+        threadCount: Int = ProcessingOptions().threadCount, preprocessing: ProcessingOptions.Preprocessing = .exact
     ) throws(VisionError) -> VisionImage {
+        let orientation = self.orientation
         let decoded = try pixels(
-            minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData, threadCount: threadCount)
+            minimumSize: nil, scale: scale, allowsDamagedData: allowsDamagedImageData, threadCount: threadCount,
+            preprocessing: preprocessing)
+        let fromFile = orientationIsFromFile && orientation == imageOrientation
         return VisionImage(
-            content: .pixels(decoded.image), sourcePath: nil, orientation: orientation,
-            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation,
+            content: .pixels(decoded.image), sourcePath: nil,
+            orientation: fromFile ? decoded.fileOrientation : orientation, orientationIsFromFile: fromFile,
             isCameraBuffer: isCameraBuffer)
     }
 
     /// The pixels, decoded if needed, with their orientation, for a model whose input is `width`×`height`
-    /// (upright): what a feature reads. `processing` says how to decode.
+    /// (upright): what a feature reads. `processing` says how to decode. A file whose orientation was not set
+    /// otherwise is turned as its preprocessing reads it (MediaPipe's reading for `.mediapipe`).
     func oriented(
         forInputWidth width: Int, height: Int, processing: ProcessingOptions
     ) throws(VisionError) -> OrientedImage {
@@ -191,23 +201,30 @@ public final class VisionImage: Sendable {
         let stored = orientation.inverse.uprightSize(width: width, height: height)
         let decoded = try pixels(
             minimumSize: stored, scale: processing.decodingScale,
-            allowsDamagedData: processing.allowsDamagedImageData, threadCount: processing.threadCount)
+            allowsDamagedData: processing.allowsDamagedImageData, threadCount: processing.threadCount,
+            preprocessing: processing.preprocessing)
+        let fromFile = orientationIsFromFile && orientation == imageOrientation
         return OrientedImage(
-            pixels: decoded.image, orientation: orientation, storedSize: decoded.originalSize,
-            orientationIsFromFile: orientationIsFromFile && orientation == imageOrientation)
+            pixels: decoded.image, orientation: fromFile ? decoded.fileOrientation : orientation,
+            storedSize: decoded.originalSize, orientationIsFromFile: fromFile)
     }
 
-    /// The stored (un-oriented) pixels, decoded if needed. `minimumSize` is the size the consumer needs in
-    /// stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at least
-    /// `DecodingScale.automaticMargin` times that size. `allowsDamagedData` makes decoding lenient; `threadCount`
-    /// is how many threads a large JPEG's decode may use.
+    /// The stored (un-oriented) pixels, decoded if needed, with the orientation the file records as
+    /// `preprocessing` reads it (``imageOrientation`` for pixels and for `.exact`). `minimumSize` is the size the
+    /// consumer needs in stored orientation; with `.automatic` scale, JPEGs are DCT-downscaled while staying at
+    /// least `DecodingScale.automaticMargin` times that size. `allowsDamagedData` makes decoding lenient;
+    /// `threadCount` is how many threads a large JPEG's decode may use. With `.mediapipe`, a file is decoded as
+    /// MediaPipe decodes it (``ImageDecoder/Reference/mediaPipe``): full size, `allowsDamagedData` not applying.
     func pixels(
         minimumSize: (width: Int, height: Int)?, scale: ProcessingOptions.DecodingScale,
-        allowsDamagedData: Bool = false, threadCount: Int = ProcessingOptions().threadCount
-    ) throws(VisionError) -> (image: ImageBuffer, originalSize: (width: Int, height: Int)) {
+        allowsDamagedData: Bool = false, threadCount: Int = ProcessingOptions().threadCount,
+        preprocessing: ProcessingOptions.Preprocessing = .exact
+    ) throws(VisionError) -> (
+        image: ImageBuffer, originalSize: (width: Int, height: Int), fileOrientation: ImageOrientation
+    ) {
         switch content {
         case .pixels(let buffer):
-            return (buffer, (buffer.width, buffer.height))
+            return (buffer, (buffer.width, buffer.height), imageOrientation)
         case .encoded(let bytes):
             var hint: (width: Int, height: Int)?
             if case .automatic = scale, let minimumSize {
@@ -217,10 +234,16 @@ public final class VisionImage: Sendable {
                 )
             }
             do {
-                let decoder = ImageDecoder(allowsDamagedData: allowsDamagedData, threadCount: threadCount)
-                // The file's orientation was read from its EXIF data when the image was made: not parsed again.
-                let decoded = try decoder.decode(bytes, minimumSize: hint, orientation: imageOrientation)
-                return (decoded.image, (decoded.originalWidth, decoded.originalHeight))
+                let decoded: DecodedImage
+                switch preprocessing {
+                case .exact:
+                    let decoder = ImageDecoder(allowsDamagedData: allowsDamagedData, threadCount: threadCount)
+                    // The file's orientation was read from its EXIF data when the image was made: not parsed again.
+                    decoded = try decoder.decode(bytes, minimumSize: hint, orientation: imageOrientation)
+                case .mediapipe:
+                    decoded = try ImageDecoder(reference: .mediaPipe).decode(bytes)
+                }
+                return (decoded.image, (decoded.originalWidth, decoded.originalHeight), decoded.orientation)
             } catch {
                 throw .imageDecoding(error)
             }
@@ -231,7 +254,7 @@ public final class VisionImage: Sendable {
 extension VisionImage {
     /// The upright pixels (stored pixels turned by ``orientation``), decoded at full size if needed: what
     /// results' coordinates refer to, e.g. to draw them. Decoding is strict; for a damaged file, call
-    /// ``decoded(scale:allowsDamagedImageData:threadCount:)`` first.
+    /// ``decoded(scale:allowsDamagedImageData:threadCount:preprocessing:)`` first.
     public func uprightPixels() throws(VisionError) -> ImageBuffer {
         let orientation = self.orientation
         let stored = try pixels(minimumSize: nil, scale: .full).image

@@ -4,8 +4,9 @@ import LiteVisionImaging
 /// Turns an image (or a region of it) into a model's input the way MediaPipe Tasks does on CPU
 /// (``ProcessingOptions/Preprocessing/mediapipe``): the upright image stretched to the input by OpenCV's
 /// pre-4.11 bilinear warp (see ``WarpPlan``), read straight from the stored pixels in any orientation. A
-/// file's EXIF orientation is applied as MediaPipe's `Image.create_from_file` does (pixels turned upright,
-/// then sampled); any other orientation (camera frames, an overridden one) as MediaPipe's
+/// file's EXIF orientation (as MediaPipe reads it: ``VisionImage`` decodes files for `.mediapipe` as
+/// `Image.create_from_file` does) is applied as `create_from_file` applies it (pixels turned upright, then
+/// sampled); any other orientation (camera frames, an overridden one) as MediaPipe's
 /// `ImageProcessingOptions(rotation_degrees:)` turns the region of interest. float32
 /// inputs get MediaPipe's `pixel × scale + offset`, where the range `[(0 − mean) / std, (255 − mean) / std]`
 /// gives `scale = (max − min) / 255` and `offset = min`.

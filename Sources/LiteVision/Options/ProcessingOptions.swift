@@ -28,7 +28,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Python package.
     public var runtimeLibraryPath: String?
 
-    /// How far large JPEGs may be downscaled while decoding. See ``ProcessingOptions/DecodingScale``.
+    /// How far large JPEGs may be downscaled while decoding. See ``ProcessingOptions/DecodingScale``. (Not with
+    /// ``Preprocessing/mediapipe``, which decodes files at full size, as MediaPipe does.)
     public var decodingScale: DecodingScale = .full
 
     /// Whether damaged JPEG and PNG data is decoded as far as it goes instead of being refused. `false`, the
@@ -38,11 +39,13 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// for a partly grey picture. `true` is lenient (best effort, as browsers show such files): what
     /// libjpeg-turbo can recover from is decoded, damaged or missing parts coming out grey or wrong. Damage
     /// fatal to the libraries (a PNG CRC error in IHDR or IDAT, PNG data that ends inside the image) stays an
-    /// error either way.
+    /// error either way. With ``Preprocessing/mediapipe`` files are decoded by stb_image as MediaPipe decodes
+    /// them, in its one mode, and this does not apply.
     public var allowsDamagedImageData = false
 
-    /// How images are resampled to the model input: ``Preprocessing/exact`` (the default: antialiased, the
-    /// reference outputs' convention) or ``Preprocessing/mediapipe`` (MediaPipe Tasks' scores, bit for bit).
+    /// How images are decoded and resampled to the model input: ``Preprocessing/exact`` (the default:
+    /// antialiased, the reference outputs' convention) or ``Preprocessing/mediapipe`` (MediaPipe Tasks' scores,
+    /// bit for bit, from the same files or pixels).
     public var preprocessing: Preprocessing = .exact
 
     /// The longest one inference may take, in seconds: 10 by default. A run still going then is stopped by the

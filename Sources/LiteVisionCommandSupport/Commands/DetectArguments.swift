@@ -69,7 +69,7 @@ package struct DetectArguments: ParsableArguments {
             do {
                 if let problem = file.problem { throw VisionError.fileNotReadable(path: file.name, reason: problem) }
                 let image = try VisionImage(contentsOfFile: file.path).decoded(
-                    allowsDamagedImageData: decoding.lenient)
+                    allowsDamagedImageData: decoding.lenient, preprocessing: detector.preprocessing)
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json

@@ -86,7 +86,8 @@ package struct LabelArguments: ParsableArguments {
         // One photo in a fresh process: decode it while the runtime and model load.
         let prefetch =
             files.count == 1 && files[0].problem == nil && !fastDecode
-            ? ImagePrefetch(path: files[0].path, allowsDamagedImageData: decoding.lenient) : nil
+            ? ImagePrefetch(
+                path: files[0].path, allowsDamagedImageData: decoding.lenient, preprocessing: preprocessing) : nil
         let labeler: ImageLabeler
         do {
             labeler = try Console.silencingStandardError { () throws(VisionError) in

@@ -9,7 +9,8 @@ extension ProcessingOptions.Preprocessing: ExpressibleByArgument {
 
     /// The help of `--preprocessing`, shared by the commands that take it.
     package static let help = ArgumentHelp(
-        "How images are resampled to the model input: exact (antialiased, the reference outputs; default) or "
-            + "mediapipe (MediaPipe Tasks' sampling: its scores bit for bit, constant cost on large photos).",
+        "How images are decoded and resampled to the model input: exact (antialiased, the reference outputs; "
+            + "default) or mediapipe (MediaPipe Tasks' decoding and sampling: its scores bit for bit from the same "
+            + "files, constant cost on large photos).",
         valueName: "exact|mediapipe")
 }

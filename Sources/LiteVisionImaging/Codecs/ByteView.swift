@@ -44,6 +44,14 @@ struct ByteView {
         return true
     }
 
+    /// The byte order of the TIFF header at `offset`: `true` for `II` (little-endian), `false` for `MM`
+    /// (big-endian), `nil` for anything else.
+    func tiffIsLittleEndian(at offset: Int) -> Bool? {
+        if matches([0x49, 0x49], at: offset) { return true }
+        if matches([0x4D, 0x4D], at: offset) { return false }
+        return nil
+    }
+
     /// The sub-view of `length` bytes at `offset`, or `nil` when it does not fit.
     func slice(offset: Int, length: Int) -> ByteView? {
         guard contains(offset: offset, length: length) else { return nil }

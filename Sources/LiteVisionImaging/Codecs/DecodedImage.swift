@@ -8,9 +8,12 @@ package struct DecodedImage: Sendable {
     /// Grayscale images are expanded to RGB; CMYK JPEGs are converted to RGB; PNG alpha is dropped
     /// (as ML Kit ignores alpha); 16-bit PNG samples are rounded to 8 bits. A PNG `gAMA` chunk that
     /// differs from sRGB's gamma is applied by libpng (Pillow ignores it); ICC profiles are ignored.
+    /// (With the ``ImageDecoder/Reference/mediaPipe`` reference the pixels are stb_image's: 16-bit samples keep
+    /// their high byte and `gAMA` is ignored, as in MediaPipe.)
     package var image: ImageBuffer
     /// How the stored pixels must be turned to show the picture upright, from the EXIF `Orientation`
-    /// tag (JPEG APP1 or PNG `eXIf` chunk); ``ImageOrientation/up`` when absent or invalid.
+    /// tag (JPEG APP1 or PNG `eXIf` chunk; as MediaPipe reads it with the ``ImageDecoder/Reference/mediaPipe``
+    /// reference, see ``EasyEXIFOrientation``); ``ImageOrientation/up`` when absent or invalid.
     package var orientation: ImageOrientation
     /// The file format the image was decoded from.
     package var format: ImageFileFormat

@@ -2,8 +2,10 @@ import LiteVisionGeometry
 
 /// Decodes JPEG and PNG images into RGB8 pixel buffers, with their EXIF orientation.
 ///
-/// JPEG goes through libjpeg-turbo, PNG through libpng. Decoding matches Pillow's defaults (the
-/// reference the project is checked against): JPEG pixels are bit-identical to Pillow's.
+/// By default (``Reference/pillow``) JPEG goes through libjpeg-turbo, PNG through libpng, and decoding matches
+/// Pillow's defaults (the reference the project is checked against): JPEG pixels are bit-identical to Pillow's.
+/// ``Reference/mediaPipe`` decodes as MediaPipe's `Image.create_from_file` does instead (``StbImageDecoder``,
+/// ``EasyEXIFOrientation``).
 ///
 /// Decoding is strict by default: data that libjpeg-turbo or libpng finds damaged (a marker inside a JPEG's
 /// compressed data, a bad Huffman code, a file cut short, a PNG without its IEND chunk) is an error, not a
@@ -16,6 +18,17 @@ import LiteVisionGeometry
 /// print(decoded.image.width, decoded.orientation)
 /// ```
 package struct ImageDecoder: Sendable {
+    /// Whose decoding of a file the pixels and orientation reproduce.
+    package enum Reference: Sendable, Equatable {
+        /// Pillow's (libjpeg-turbo and libpng, the EXIF orientation of JPEG and PNG files read as Pillow reads it):
+        /// the reference outputs' convention.
+        case pillow
+        /// MediaPipe 1.2.2's `Image.create_from_file`: stb_image's pixels (``StbImageDecoder``), turned by the EXIF
+        /// orientation MediaPipe reads (``EasyEXIFOrientation``: JPEG only). Always full size, on one thread;
+        /// stb_image has a single mode, so ``allowsDamagedData`` does not apply.
+        case mediaPipe
+    }
+
     /// The default limit on the number of pixels an image may declare: 100 megapixels
     /// (100,000,000), enough for any camera photo and far below what would exhaust memory
     /// (decoding 100 megapixels needs 300 MB of RGB output).
@@ -44,14 +57,18 @@ package struct ImageDecoder: Sendable {
     /// (``JPEGBandPlan/minimumPixelCount``); tests and the fuzzer lower it to band small images too.
     package let bandMinimumPixelCount: Int
 
+    /// Whose decoding the pixels reproduce: Pillow's (the default) or MediaPipe's.
+    package let reference: Reference
+
     /// Creates a decoder refusing images that declare more than `maxPixelCount` pixels
     /// (default ``defaultMaxPixelCount``, 100 megapixels), and, unless `allowsDamagedData`, damaged data,
-    /// using up to `threadCount` threads per image. `maxPixelCount` must be positive.
+    /// using up to `threadCount` threads per image, with `reference`'s pixels. `maxPixelCount` must be positive.
     package init(
         maxPixelCount: Int = defaultMaxPixelCount, allowsDamagedData: Bool = false, threadCount: Int = 1,
-        bandMinimumPixelCount: Int = JPEGBandPlan.minimumPixelCount
+        bandMinimumPixelCount: Int = JPEGBandPlan.minimumPixelCount, reference: Reference = .pillow
     ) {
         precondition(maxPixelCount > 0, "ImageDecoder: maxPixelCount must be positive")
+        self.reference = reference
         self.maxPixelCount = maxPixelCount
         self.allowsDamagedData = allowsDamagedData
         self.threadCount = max(1, threadCount)
@@ -67,10 +84,10 @@ package struct ImageDecoder: Sendable {
     ///     1/2, 1/4 and 1/8 that keeps its width and height at least `minimumSize.width` and
     ///     `minimumSize.height`. The sizes are those of the stored image, before orientation: for
     ///     orientations that swap width and height, swap the minimum too. `nil` decodes at full size;
-    ///     PNG is always decoded at full size.
+    ///     PNG, and any file with the ``Reference/mediaPipe`` reference, is always decoded at full size.
     ///   - orientation: the image's EXIF orientation when the caller has read it already (from
     ///     ``inspect(_:)-(UnsafeRawBufferPointer)``): it is returned as is and the EXIF data is not parsed again.
-    ///     `nil` (the default) reads it from the bytes.
+    ///     `nil` (the default) reads it from the bytes, as the ``reference`` does.
     /// - Returns: the pixels, the EXIF orientation and the stored size.
     /// - Throws: ``ImageDecodingError`` when the data is empty, not JPEG or PNG, truncated, corrupt (any
     ///   damage, unless ``allowsDamagedData``), or declares a size beyond ``maxPixelCount``.
@@ -79,10 +96,11 @@ package struct ImageDecoder: Sendable {
         minimumSize: (width: Int, height: Int)? = nil, orientation: ImageOrientation? = nil
     ) throws(ImageDecodingError) -> DecodedImage {
         let view = ByteView(bytes: bytes)
-        switch FormatSniffer.format(of: view) {
-        case .failure(let error): throw error
-        case .success(.jpeg): return try decodeJPEG(view, minimumSize: minimumSize, orientation: orientation)
-        case .success(.png): return try decodePNG(view, orientation: orientation)
+        switch (FormatSniffer.format(of: view), reference) {
+        case (.failure(let error), _): throw error
+        case (.success(let format), .mediaPipe): return try decodeAsMediaPipe(view, format, orientation: orientation)
+        case (.success(.jpeg), .pillow): return try decodeJPEG(view, minimumSize: minimumSize, orientation: orientation)
+        case (.success(.png), .pillow): return try decodePNG(view, orientation: orientation)
         }
     }
 
@@ -157,6 +175,16 @@ package struct ImageDecoder: Sendable {
                 format: .jpeg, originalWidth: header.width, originalHeight: header.height,
                 scaleDenominator: denominator, warning: warning, bandCount: bandCount)
         }
+    }
+
+    /// What MediaPipe's `Image.create_from_file` makes of the file: stb_image's pixels and MediaPipe's orientation.
+    private func decodeAsMediaPipe(
+        _ view: ByteView, _ format: ImageFileFormat, orientation: ImageOrientation?
+    ) throws(ImageDecodingError) -> DecodedImage {
+        let image = try StbImageDecoder.decodeRGB(view, format: format, maxPixelCount: maxPixelCount)
+        return DecodedImage(
+            image: image, orientation: orientation ?? EasyEXIFOrientation.orientation(in: view), format: format,
+            originalWidth: image.width, originalHeight: image.height)
     }
 
     private func decodePNG(

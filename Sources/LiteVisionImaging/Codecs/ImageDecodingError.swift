@@ -9,7 +9,7 @@ public enum ImageDecodingError: Error, Sendable, Equatable, CustomStringConverti
     /// The data ends before the image is complete. The value names the file kind and the detail.
     case truncated(String)
     /// The decoder found the data invalid. The value names the file kind and includes the message
-    /// of libjpeg-turbo or libpng.
+    /// of libjpeg-turbo, libpng or stb_image (the decoder of `.mediapipe` preprocessing).
     case corrupt(String)
     /// The header declares more pixels than the decoder's limit (100 megapixels by default).
     /// This is detected from the header alone, before any pixel memory is allocated.

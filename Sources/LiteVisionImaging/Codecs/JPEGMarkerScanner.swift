@@ -34,10 +34,25 @@ enum JPEGMarkerScanner {
     /// Calls `body` for each segment before the first scan, in file order, until it returns `false`.
     @discardableResult
     static func forEachSegment(in bytes: ByteView, _ body: (Segment) -> Bool) -> End {
+        walk(bytes, throughScans: false, body)
+    }
+
+    /// Calls `body` for every segment of the file in order, until EOI or until it returns `false`: the header's,
+    /// each scan's SOS (its payload is the scan header) and the segments between scans (Huffman tables of
+    /// progressive files), each scan's entropy-coded data skipped up to the next marker. Ends with
+    /// ``End/reachedEnd`` at EOI, ``End/ranOut`` when the data or a segment runs out first; a segment that runs
+    /// past the end of the data is given to `body` with the bytes there are, first.
+    @discardableResult
+    static func forEachSegmentThroughScans(in bytes: ByteView, _ body: (Segment) -> Bool) -> End {
+        walk(bytes, throughScans: true, body)
+    }
+
+    private static func walk(_ bytes: ByteView, throughScans: Bool, _ body: (Segment) -> Bool) -> End {
         guard bytes.matches([0xFF, 0xD8], at: 0) else { return .notJPEG }
         var position = 2
         while true {
-            // Skip anything up to the next 0xFF, then any 0xFF fill bytes before the marker byte.
+            // Skip anything up to the next 0xFF (entropy-coded data too), then any 0xFF fill bytes before the
+            // marker byte.
             while let byte = bytes.u8(at: position), byte != 0xFF { position += 1 }
             while bytes.u8(at: position) == 0xFF { position += 1 }
             guard let marker = bytes.u8(at: position) else { return .ranOut }
@@ -48,10 +63,14 @@ enum JPEGMarkerScanner {
             case 0x00, 0x01, 0xD0...0xD7:  // stuffed byte, TEM, RSTn: no length, no payload
                 continue
             default:
-                guard let length = bytes.u16(at: position), length >= 2,
-                    let payload = bytes.slice(offset: position + 2, length: Int(length) - 2)
-                else { return .ranOut }
-                if marker == 0xDA { return .reachedScan(dataOffset: position + Int(length)) }
+                guard let length = bytes.u16(at: position), length >= 2 else { return .ranOut }
+                guard let payload = bytes.slice(offset: position + 2, length: Int(length) - 2) else {
+                    if throughScans, let rest = bytes.slice(offset: position + 2, length: bytes.count - position - 2) {
+                        _ = body(Segment(marker: marker, payload: rest))
+                    }
+                    return .ranOut
+                }
+                if marker == 0xDA && !throughScans { return .reachedScan(dataOffset: position + Int(length)) }
                 guard body(Segment(marker: marker, payload: payload)) else { return .stopped }
                 position += Int(length)
             }

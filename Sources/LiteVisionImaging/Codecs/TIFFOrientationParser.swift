@@ -8,15 +8,7 @@ enum TIFFOrientationParser {
 
     /// The raw orientation value (normally 1...8) stored in IFD0, or `nil` when absent or malformed.
     static func orientationValue(in tiff: ByteView) -> Int? {
-        let littleEndian: Bool
-        if tiff.matches([0x49, 0x49], at: 0) {
-            littleEndian = true
-        } else if tiff.matches([0x4D, 0x4D], at: 0) {
-            littleEndian = false
-        } else {
-            return nil
-        }
-        guard tiff.u16(at: 2, littleEndian: littleEndian) == 42,
+        guard let littleEndian = tiff.tiffIsLittleEndian(at: 0), tiff.u16(at: 2, littleEndian: littleEndian) == 42,
             let ifdOffset32 = tiff.u32(at: 4, littleEndian: littleEndian)
         else { return nil }
         let ifdOffset = Int(ifdOffset32)

@@ -1,6 +1,7 @@
 import Foundation
 import LiteVisionImaging
 import LiteVisionTestSupport
+import Testing
 
 /// Small tools shared by the codec tests (fixture building, statistics, byte surgery).
 enum CodecTestHelpers {
@@ -56,6 +57,37 @@ enum CodecTestHelpers {
         let decoded = try! ImageDecoder().decode(try! photoBytes("dogs.jpg"))
         return crop(decoded.image, x: 200, y: 100, width: 64, height: 48)
     }()
+
+    /// Decodes `rounds` randomly damaged copies of each file of `originals` (1 to 8 bytes overwritten, half of
+    /// them also cut at a random length, from a generator seeded with `seed`) with `decoder`, recording an issue
+    /// for a decoded image of the wrong size or an error without a message. Returns how many decoded and failed.
+    static func decodeRandomlyDamaged(
+        _ originals: [(bytes: [UInt8], rounds: Int)], with decoder: ImageDecoder, seed: UInt64
+    ) -> (decoded: Int, failed: Int) {
+        var generator = SeededGenerator(seed: seed)
+        var outcomes = (decoded: 0, failed: 0)
+        for (original, rounds) in originals {
+            for _ in 0..<rounds {
+                var damaged = original
+                for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
+                }
+                if Bool.random(using: &generator) {
+                    damaged = Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))
+                }
+                do {
+                    let decoded = try decoder.decode(damaged)
+                    #expect(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 3)
+                    outcomes.decoded += 1
+                } catch {
+                    #expect(!error.description.isEmpty)
+                    outcomes.failed += 1
+                }
+            }
+        }
+        return outcomes
+    }
 
     /// CRC-32 as PNG uses it (ISO-HDLC polynomial).
     static func crc32(_ bytes: [UInt8]) -> UInt32 {

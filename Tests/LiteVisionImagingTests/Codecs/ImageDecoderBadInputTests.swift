@@ -123,29 +123,8 @@ import LiteVisionTestSupport
     @Test func randomDamageNeverCrashes() throws {
         let jpeg = try JPEGEncoder.encode(CodecTestHelpers.photoCrop, exifOrientation: 3)
         let png = try PNGEncoder.encode(CodecTestHelpers.photoCrop)
-        var generator = SeededGenerator(seed: 2024)
-        var outcomes = [0, 0]
-        for original in [jpeg, png] {
-            for _ in 0..<300 {
-                var damaged = original
-                for _ in 0..<Int.random(in: 1...8, using: &generator) {
-                    damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
-                        in: 0...255, using: &generator)
-                }
-                if Bool.random(using: &generator) {
-                    damaged = Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))
-                }
-                do {
-                    let decoded = try decoder.decode(damaged)
-                    #expect(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 3)
-                    outcomes[0] += 1
-                } catch {
-                    #expect(!error.description.isEmpty)
-                    outcomes[1] += 1
-                }
-            }
-        }
-        #expect(outcomes[0] > 0 && outcomes[1] > 0)
+        let outcomes = CodecTestHelpers.decodeRandomlyDamaged([(jpeg, 300), (png, 300)], with: decoder, seed: 2024)
+        #expect(outcomes.decoded > 0 && outcomes.failed > 0)
     }
 
     @Test func invalidJPEGHeaderIsCorrupt() throws {

@@ -3,22 +3,26 @@
 Usage: python3 mediapipe_results.py JOB.json OUT.json
 
 JOB.json: {"classifiers": [MODEL...], "detectors": [MODEL...], "images": [PHOTO...], "detection_threshold": T,
-"rotations": {PHOTO: DEGREES}}.
-Every photo is decoded with Pillow (libjpeg-turbo: the pixels LiteVision's decoder gives) and turned upright by
-its EXIF orientation (as MediaPipe's Image.create_from_file does), then handed to MediaPipe as SRGB pixels, so
-the comparison is about preprocessing and inference only. A photo in "rotations" is a camera frame: its pixels
-go as they are, with ImageProcessingOptions(rotation_degrees=DEGREES). Writes {"classify": {model: {photo: [[index, score], ...]}},
-"detect": {model: {photo: [[score, x, y, width, height], ...]}}}, keyed by file names.
+"rotations": {PHOTO: DEGREES}, "decode_only": [PHOTO...]}.
+Every photo is opened as MediaPipe's users open files, with mp.Image.create_from_file (stb_image's pixels, turned by
+the EXIF orientation as MediaPipe reads it). A photo in "rotations" is a camera frame instead: its pixels (a PNG,
+read by Pillow) go as they are, as SRGB, with ImageProcessingOptions(rotation_degrees=DEGREES). Writes
+{"classify": {model: {photo: [[index, score], ...]}}, "detect": {model: {photo: [[score, x, y, width, height], ...]}},
+"pixels": {photo: [width, height, crc32]}}, keyed by file names; "pixels" describes each file's image as
+create_from_file made it (upright), its CRC-32 over the RGB bytes, row by row (alpha left out, gray repeated three
+times as MediaPipe's preprocessing turns gray into RGB). The "decode_only" photos (gray ones, whose classification
+fails in MediaPipe) get their "pixels" only.
 Exits 3 with a message when MediaPipe Tasks is not installed.
 """
 
 import json
 import os
 import sys
+import zlib
 
 try:
     import numpy as np
-    from PIL import Image, ImageOps
+    from PIL import Image
     import mediapipe as mp
     from mediapipe.tasks.python import BaseOptions, vision
     from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
@@ -28,11 +32,17 @@ except ImportError as error:
     sys.exit(3)
 
 
-def rgb(path, turn_upright):
+def frame(path):
     with Image.open(path) as image:
-        image.load()
-        pixels = (ImageOps.exif_transpose(image) if turn_upright else image).convert("RGB")
-    return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(np.asarray(pixels)))
+        pixels = np.asarray(image.convert("RGB"))
+    return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(pixels))
+
+
+def summary(image):
+    """[width, height, CRC-32 of the RGB bytes] of an image made by create_from_file."""
+    view = image.numpy_view()
+    rgb = np.ascontiguousarray(np.repeat(view, 3, axis=2) if view.shape[2] == 1 else view[:, :, :3])
+    return [image.width, image.height, zlib.crc32(rgb.tobytes())]
 
 
 def main():
@@ -40,10 +50,16 @@ def main():
     with open(job_path) as handle:
         job = json.load(handle)
     rotations = job.get("rotations", {})
-    photos = {os.path.basename(path): rgb(path, path not in rotations) for path in job["images"]}
+    photos = {
+        os.path.basename(path): frame(path) if path in rotations else mp.Image.create_from_file(path)
+        for path in job["images"]}
     processing = {
         os.path.basename(path): ImageProcessingOptions(rotation_degrees=degrees) for path, degrees in rotations.items()}
-    result = {"classify": {}, "detect": {}}
+    result = {"classify": {}, "detect": {}, "pixels": {
+        os.path.basename(path): summary(photos[os.path.basename(path)]) for path in job["images"]
+        if path not in rotations}}
+    for path in job.get("decode_only", []):
+        result["pixels"][os.path.basename(path)] = summary(mp.Image.create_from_file(path))
     for model in job["classifiers"]:
         # A threshold of 0 means "the metadata's" to MediaPipe; 1e-9 keeps every score above zero.
         options = vision.ImageClassifierOptions(
