@@ -14,6 +14,7 @@
 //      (`track --mqtt`'s results to a broker: libmosquitto), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //      LiteVisionRegistryStorage                                the registry's storage protocols and records
+//      LiteVisionEvaluation                                     `litevision eval`'s metrics: COCO, HOTA/CLEAR/ID, top-k
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
@@ -112,6 +113,12 @@ let package = Package(
                 "LiteVisionGeometry", "LiteVisionSystem",
             ]),
 
+        // The metrics of `litevision eval` (COCO box AP/AR as pycocotools, HOTA/CLEAR/Identity as TrackEval,
+        // classification accuracy) and the readers of their files; pure Swift, no Foundation.
+        .target(
+            name: "LiteVisionEvaluation",
+            dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionSystem"]),
+
         // The registry's storage, behind two protocols (metadata, model files), with the records they exchange:
         // the SQLite + disk pair lives in LiteVisionRegistry, the PostgreSQL pair in LiteVisionRegistryPostgres.
         .target(
@@ -184,7 +191,7 @@ let package = Package(
         .target(
             name: "LiteVisionCommandSupport",
             dependencies: [
-                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem",
+                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem", "LiteVisionEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -291,7 +298,9 @@ let package = Package(
             dependencies: [
                 "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // The reference script of EvalCLITests (pycocotools, TrackEval), run with python3.
+            exclude: ["Fixtures/eval_reference.py"]),
         // The model store and ModelManager: downloads, the cache, transfer limits (real servers on loopback).
         .testTarget(
             name: "LiteVisionModelStoreTests",
