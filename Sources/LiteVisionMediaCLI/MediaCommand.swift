@@ -9,7 +9,7 @@ struct MediaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "litevision",
         abstract: "Video and drawing commands of litevision (run by `litevision track` and `detect --annotate`).",
-        subcommands: [MediaDetectCommand.self, MediaTrackCommand.self]
+        subcommands: [MediaDetectCommand.self, MediaTrackCommand.self, MediaEvalCommand.self]
     )
 
     /// Runs the command; help or lines of standard output that could not be written make it end with status 1.
