@@ -292,6 +292,9 @@ let package = Package(
                 "LiteVisionTrackingTestSupport",
             ],
             exclude: ["Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py"]),
+        // The evaluation metrics' pieces against the references' own (SciPy's assignment, Python's JSON reading).
+        .testTarget(
+            name: "LiteVisionEvaluationTests", dependencies: ["LiteVisionEvaluation", "LiteVisionTestSupport"]),
         // The commands, run as a user runs them: the built `litevision` and `litevision-media`.
         .testTarget(
             name: "LiteVisionCLITests",
