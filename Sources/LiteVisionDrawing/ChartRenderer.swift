@@ -36,7 +36,8 @@ package enum ChartRenderer {
                     let count = c < rowCounts.count ? rowCounts[c] : 0
                     let share = Double(count) / Double(total)
                     let shade = UInt8(255 - (share * 200).rounded())
-                    let color = r == c
+                    let color =
+                        r == c
                         ? AnnotationColor(red: shade, green: 255 - UInt8((share * 80).rounded()), blue: shade)
                         : AnnotationColor(red: 255, green: shade, blue: shade)
                     let x = labelWidth + cell * Double(c)

@@ -28,7 +28,8 @@ package struct CLEARMetric: Sendable, Equatable {
     /// MOTA = 1 − (FN + FP + IDSW) / GT.
     package var mota: Double {
         if isEmptySequence { return 0 }
-        return Double(truePositives - falsePositives - identitySwitches) / max(1, Double(truePositives + falseNegatives))
+        return Double(truePositives - falsePositives - identitySwitches)
+            / max(1, Double(truePositives + falseNegatives))
     }
     /// MOTP: the mean IoU of the matches.
     package var motp: Double { similaritySum / max(1, Double(truePositives)) }

@@ -21,7 +21,9 @@ package struct COCOEvaluation: Sendable {
         index == 100 ? 1 : Double(index) * 0.01
     }
     /// The area ranges: all, small (< 32²), medium (32²...96²), large (> 96²), bounds included as in pycocotools.
-    package static let areaRanges: [(lower: Double, upper: Double)] = [(0, 1e10), (0, 1024), (1024, 9216), (9216, 1e10)]
+    package static let areaRanges: [(lower: Double, upper: Double)] = [
+        (0, 1e10), (0, 1024), (1024, 9216), (9216, 1e10),
+    ]
     /// Detections per image (and category) counted: 1, 10, 100.
     package static let maxDetections = [1, 10, 100]
 
@@ -59,7 +61,9 @@ package struct COCOEvaluation: Sendable {
     package var unknownCategoryCount: Int
 
     /// The names of ``stats``, in order.
-    package static let statNames = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]
+    package static let statNames = [
+        "AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl",
+    ]
 
     /// What one image and category gave in one area range (pycocotools' `evaluateImg`).
     private struct ImageResult {
@@ -97,7 +101,8 @@ package struct COCOEvaluation: Sendable {
             guard let i = imageIndex[detection.imageID] else {
                 throw EvaluationError(
                     file: resultsFile,
-                    reason: "detection [\(index)] is in image \(detection.imageID), which the ground truth does not list")
+                    reason:
+                        "detection [\(index)] is in image \(detection.imageID), which the ground truth does not list")
             }
             guard let k = categoryIndex[detection.categoryID] else {
                 unknownCategories += 1

@@ -14,7 +14,9 @@ enum COCOFields {
     }
 
     /// `object[key]` as a finite number, or nil when absent.
-    static func number(_ object: JSONValue, _ key: String, in place: String, file: String) throws(EvaluationError)
+    static func number(
+        _ object: JSONValue, _ key: String, in place: String, file: String
+    ) throws(EvaluationError)
         -> Double?
     {
         guard let value = object[key] else { return nil }

@@ -74,7 +74,9 @@ package struct ClassificationEvaluation: Sendable {
             let precision = predicted == 0 ? nil : Double(truePositives) / Double(predicted)
             let recall = support == 0 ? nil : Double(truePositives) / Double(support)
             var f1: Double?
-            if let precision, let recall { f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+            if let precision, let recall {
+                f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
+            }
             return ClassResult(
                 name: name, support: support, truePositives: truePositives,
                 falsePositives: predicted - truePositives, precision: precision, recall: recall, f1: f1)

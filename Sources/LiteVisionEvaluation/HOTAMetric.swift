@@ -28,7 +28,9 @@ package struct HOTAMetric: Sendable, Equatable {
 
     /// Per α: detection accuracy TP / (TP + FN + FP).
     package var detectionAccuracy: [Double] {
-        Self.alphas.indices.map { truePositives[$0] / max(1, truePositives[$0] + falseNegatives[$0] + falsePositives[$0]) }
+        Self.alphas.indices.map {
+            truePositives[$0] / max(1, truePositives[$0] + falseNegatives[$0] + falsePositives[$0])
+        }
     }
     /// Per α: detection recall and precision.
     package var detectionRecall: [Double] {
@@ -78,7 +80,8 @@ package struct HOTAMetric: Sendable, Equatable {
                     let s = frame.similarity[i * t + j]
                     let denominator = columnSums[j] + rowSums[i] - s
                     if denominator > 0 + eps && s != 0 {
-                        potentialMatches[frame.groundTruthIDs[i] * T + frame.trackerIDs[j], default: 0] += s / denominator
+                        potentialMatches[frame.groundTruthIDs[i] * T + frame.trackerIDs[j], default: 0] +=
+                            s / denominator
                     }
                 }
             }

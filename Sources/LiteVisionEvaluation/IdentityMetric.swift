@@ -20,7 +20,8 @@ package struct IdentityMetric: Sendable, Equatable {
 
     /// IDF1 = IDTP / (IDTP + (IDFN + IDFP) / 2).
     package var f1: Double {
-        Double(truePositives) / max(1, Double(truePositives) + 0.5 * Double(falsePositives) + 0.5 * Double(falseNegatives))
+        Double(truePositives)
+            / max(1, Double(truePositives) + 0.5 * Double(falsePositives) + 0.5 * Double(falseNegatives))
     }
     /// IDP = IDTP / (IDTP + IDFP).
     package var precision: Double { Double(truePositives) / max(1, Double(truePositives + falsePositives)) }

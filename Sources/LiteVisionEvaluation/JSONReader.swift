@@ -43,7 +43,9 @@ package struct JSONReader {
     }
 
     private mutating func value(depth: Int) throws(EvaluationError) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw failure("arrays and objects nest deeper than \(Self.maximumDepth)") }
+        guard depth < Self.maximumDepth else {
+            throw failure("arrays and objects nest deeper than \(Self.maximumDepth)")
+        }
         valueCount += 1
         guard valueCount <= Self.maximumValueCount else {
             throw failure("more than \(Self.maximumValueCount) values")
@@ -88,7 +90,8 @@ package struct JSONReader {
         while true {
             skipSpace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                throw failure(position < bytes.count ? "an object's key must be a string" : "the file ends inside an object")
+                throw failure(
+                    position < bytes.count ? "an object's key must be a string" : "the file ends inside an object")
             }
             let key = try string()
             skipSpace()

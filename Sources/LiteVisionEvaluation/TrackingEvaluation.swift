@@ -36,7 +36,8 @@ package struct TrackingEvaluation: Sendable {
         let parts = self.sequences
         combined = SequenceResult(
             name: "combined", hota: HOTAMetric(combining: parts.map(\.hota)),
-            clear: CLEARMetric(combining: parts.map(\.clear)), identity: IdentityMetric(combining: parts.map(\.identity)),
+            clear: CLEARMetric(combining: parts.map(\.clear)),
+            identity: IdentityMetric(combining: parts.map(\.identity)),
             groundTruthCount: parts.reduce(0) { $0 + $1.groundTruthCount },
             trackerCount: parts.reduce(0) { $0 + $1.trackerCount },
             ignoredGroundTruthCount: parts.reduce(0) { $0 + $1.ignoredGroundTruthCount },

@@ -93,7 +93,9 @@ package struct TrackingSequence: Sendable {
                 let matches = LinearSumAssignment.minimumCost(scores, rows: gts.count, columns: trs.count)
                 var remove = Set<Int>()
                 for match in matches where -scores[match.row * trs.count + match.column] > Double.ulpOfOne {
-                    if Self.distractorClasses.contains(Int(gts[match.row].objectClass ?? 1)) { remove.insert(match.column) }
+                    if Self.distractorClasses.contains(Int(gts[match.row].objectClass ?? 1)) {
+                        remove.insert(match.column)
+                    }
                 }
                 if !remove.isEmpty {
                     removed += remove.count

@@ -59,7 +59,8 @@ struct EvalCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = try Self.reference(["coco-make", "\(seed)", folder.path])
         let mine = try Self.evaluate([
-            "eval", "detect", "--json", "--annotations", folder.path + "/gt.json", "--results", folder.path + "/dets.json",
+            "eval", "detect", "--json", "--annotations", folder.path + "/gt.json", "--results",
+            folder.path + "/dets.json",
         ])
         Self.expectSame(mine, expected, "seed \(seed)")
         let categories = try #require(mine["categories"] as? [[String: Any]])
@@ -268,16 +269,26 @@ struct EvalCLITests {
         }
         let goodMOT = try write("good.txt", "1,1,10,10,20,20,1,1,1\n")
         let cases: [(arguments: [String], message: String)] = [
-            (["--gt", try write("short.txt", "1,1,10,10,20,20,1,1,1\n2,1,10,10\n"), "--results", goodMOT],
-             "short.txt:2: a row needs at least 6 columns"),
-            (["--gt", goodMOT, "--results", try write("nan.txt", "1,1,10,nan,20,20,1\n")],
-             "nan.txt:1: column 4 is nan, not a finite number"),
-            (["--gt", goodMOT, "--results", try write("word.txt", "\n\n1,1,10,ten,20,20\n")],
-             "word.txt:3: column 4 is not a number"),
-            (["--gt", goodMOT, "--results", try write("frame0.txt", "0,1,10,10,20,20\n")],
-             "frame0.txt:1: the frame must be a whole number"),
-            (["--gt", goodMOT, "--results", try write("twice.txt", "1,4,10,10,20,20\n1,4,11,10,20,20\n")],
-             "twice.txt:2: the id 4 appears twice in frame 1"),
+            (
+                ["--gt", try write("short.txt", "1,1,10,10,20,20,1,1,1\n2,1,10,10\n"), "--results", goodMOT],
+                "short.txt:2: a row needs at least 6 columns"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("nan.txt", "1,1,10,nan,20,20,1\n")],
+                "nan.txt:1: column 4 is nan, not a finite number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("word.txt", "\n\n1,1,10,ten,20,20\n")],
+                "word.txt:3: column 4 is not a number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("frame0.txt", "0,1,10,10,20,20\n")],
+                "frame0.txt:1: the frame must be a whole number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("twice.txt", "1,4,10,10,20,20\n1,4,11,10,20,20\n")],
+                "twice.txt:2: the id 4 appears twice in frame 1"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try LiteVisionExecutable.run(["eval", "track"] + arguments)
@@ -286,15 +297,25 @@ struct EvalCLITests {
             #expect(result.output.isEmpty)
         }
         let gt = try write(
-            "gt.json", "{\"images\": [{\"id\": 1}], \"categories\": [{\"id\": 1, \"name\": \"a\"}],\n \"annotations\": []}")
+            "gt.json",
+            "{\"images\": [{\"id\": 1}], \"categories\": [{\"id\": 1, \"name\": \"a\"}],\n \"annotations\": []}")
         let jsonCases: [(annotations: String, results: String, message: String)] = [
             (try write("bad.json", "{\"images\": [\n  {\"id\": 1,}\n]}"), gt, "bad.json:2: not valid JSON"),
-            (gt, try write("nanscore.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": NaN}]"),
-             "nanscore.json:1: not valid JSON: NaN and Infinity are not numbers in JSON"),
-            (gt, try write("box3.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3], \"score\": 1}]"),
-             "detection [0].bbox must be [x, y, width, height]"),
-            (gt, try write("image9.json", "[{\"image_id\": 9, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": 1}]"),
-             "detection [0] is in image 9, which the ground truth does not list"),
+            (
+                gt,
+                try write(
+                    "nanscore.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": NaN}]"),
+                "nanscore.json:1: not valid JSON: NaN and Infinity are not numbers in JSON"
+            ),
+            (
+                gt, try write("box3.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3], \"score\": 1}]"),
+                "detection [0].bbox must be [x, y, width, height]"
+            ),
+            (
+                gt,
+                try write("image9.json", "[{\"image_id\": 9, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": 1}]"),
+                "detection [0] is in image 9, which the ground truth does not list"
+            ),
             (try write("deep.json", String(repeating: "[", count: 100_000)), gt, "nest deeper than 64"),
         ]
         for (annotations, results, message) in jsonCases {

@@ -35,7 +35,9 @@ package enum EvalOutput {
         let widths = [nameWidth, 9, 9, 9, 7]
         lines.append("\(row(["class", "precision", "recall", "F1", "photos"], widths: widths))")
         for c in e.classes {
-            lines.append("\(row([c.name, fraction(c.precision), fraction(c.recall), fraction(c.f1), "\(c.support)"], widths: widths))")
+            lines.append(
+                "\(row([c.name, fraction(c.precision), fraction(c.recall), fraction(c.f1), "\(c.support)"], widths: widths))"
+            )
         }
         lines.append("")
         lines.append("confusion matrix (rows: expected class, columns: top label)")
@@ -43,7 +45,9 @@ package enum EvalOutput {
         let cellWidth = max(5, labels.map(\.count).max() ?? 0)
         lines.append("\(row([""] + labels, widths: [nameWidth] + labels.map { _ in cellWidth }))")
         for (k, counts) in e.confusion.enumerated() {
-            lines.append("\(row([e.classes[k].name] + counts.map { "\($0)" }, widths: [nameWidth] + labels.map { _ in cellWidth }))")
+            lines.append(
+                "\(row([e.classes[k].name] + counts.map { "\($0)" }, widths: [nameWidth] + labels.map { _ in cellWidth }))"
+            )
         }
         return .lines(lines)
     }
@@ -54,7 +58,8 @@ package enum EvalOutput {
             .object([
                 ("name", .string(c.name)), ("precision", .number(c.precision)), ("recall", .number(c.recall)),
                 ("f1", .number(c.f1)), ("support", .number(Double(c.support))),
-                ("truePositives", .number(Double(c.truePositives))), ("falsePositives", .number(Double(c.falsePositives))),
+                ("truePositives", .number(Double(c.truePositives))),
+                ("falsePositives", .number(Double(c.falsePositives))),
             ])
         }
         let value = JSONValue.object([
@@ -132,7 +137,9 @@ package enum EvalOutput {
 
     // MARK: track
 
-    private static let trackColumns = ["HOTA", "DetA", "AssA", "LocA", "MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN"]
+    private static let trackColumns = [
+        "HOTA", "DetA", "AssA", "LocA", "MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN",
+    ]
 
     /// One row per sequence, then the combined row.
     package static func trackingTable(_ e: TrackingEvaluation) -> ConsoleText {
@@ -141,12 +148,15 @@ package enum EvalOutput {
         let widths = [nameWidth] + trackColumns.map { max(6, $0.count) }
         var lines: [ConsoleText] = ["\(row(["sequence"] + trackColumns, widths: widths))"]
         for result in rows {
-            let values = Dictionary(result.summary.map { ($0.name, ($0.value, $0.isCount)) }, uniquingKeysWith: { a, _ in a })
+            let values = Dictionary(
+                result.summary.map { ($0.name, ($0.value, $0.isCount)) }, uniquingKeysWith: { a, _ in a })
             let cells = trackColumns.map { name -> String in
                 guard let (value, isCount) = values[name] else { return "-" }
                 return isCount ? "\(Int(value))" : fixed(value, digits: 4)
             }
-            lines.append("\(row([e.sequences.count > 1 ? result.name : (e.sequences.first?.name ?? result.name)] + cells, widths: widths))")
+            lines.append(
+                "\(row([e.sequences.count > 1 ? result.name : (e.sequences.first?.name ?? result.name)] + cells, widths: widths))"
+            )
         }
         let c = e.combined
         let ignored = c.ignoredGroundTruthCount > 0 ? " (\(c.ignoredGroundTruthCount) rows not evaluated)" : ""
@@ -161,8 +171,10 @@ package enum EvalOutput {
     package static func trackingJSON(_ e: TrackingEvaluation) -> ConsoleText {
         func object(_ result: TrackingEvaluation.SequenceResult) -> [(key: String, value: JSONValue)] {
             result.summary.map { ($0.name, .number($0.value)) }
-                + [("ignoredGroundTruth", .number(Double(result.ignoredGroundTruthCount))),
-                   ("removedTracker", .number(Double(result.removedTrackerCount)))]
+                + [
+                    ("ignoredGroundTruth", .number(Double(result.ignoredGroundTruthCount))),
+                    ("removedTracker", .number(Double(result.removedTrackerCount))),
+                ]
         }
         let sequences = JSONValue.object(e.sequences.map { ($0.name, .object(object($0))) })
         return .json(JSONValue.object(object(e.combined) + [("sequences", sequences)]).text)

@@ -104,7 +104,8 @@ package struct EvalClassifyArguments: ParsableArguments {
         if let plot, let plotWriter {
             try EvalOutput.write(
                 .confusionMatrix(
-                    title: "Confusion matrix (\(evaluation.count) photos, top-1 \(EvalOutput.percent(evaluation.top1Accuracy)))",
+                    title:
+                        "Confusion matrix (\(evaluation.count) photos, top-1 \(EvalOutput.percent(evaluation.top1Accuracy)))",
                     rowLabels: classes, columnLabels: classes + ["other"], counts: evaluation.confusion),
                 to: plot, with: plotWriter)
         }

@@ -77,7 +77,9 @@ package struct EvalDetectArguments: ParsableArguments {
         }
         let outputs = [saveResults, plot].compactMap { $0 }
         if !outputs.isEmpty {
-            let photos = images.map { folder in groundTruth.images.compactMap { $0.fileName }.map { EvalFolders.join(folder, $0) } }
+            let photos = images.map { folder in
+                groundTruth.images.compactMap { $0.fileName }.map { EvalFolders.join(folder, $0) }
+            }
             try OutputPaths.check(
                 inputs: [annotations] + (results.map { [$0] } ?? []) + (photos ?? []) + detector.inputPaths,
                 cache: detector.remote.cache
@@ -122,7 +124,9 @@ package struct EvalDetectArguments: ParsableArguments {
         }
         if let plot, let plotWriter {
             let curves = evaluation.categories.compactMap { result in
-                result.precisionAt50.map { (name: "\(result.category.name) (AP50 \(EvalOutput.fraction(result.ap50)))", precision: $0) }
+                result.precisionAt50.map {
+                    (name: "\(result.category.name) (AP50 \(EvalOutput.fraction(result.ap50)))", precision: $0)
+                }
             }
             try EvalOutput.write(
                 .precisionRecall(
@@ -163,7 +167,9 @@ package struct EvalDetectArguments: ParsableArguments {
                 let photo = try VisionImage(contentsOfFile: path).decoded(allowsDamagedImageData: decoding.lenient)
                 for object in try objectDetector.results(in: photo) {
                     let label = object.detectorLabel?.text ?? object.labels.first?.text
-                    guard let category = label.flatMap({ categoryByName[ClassificationEvaluation.normalized($0)] }) ?? onlyCategory
+                    guard
+                        let category = label.flatMap({ categoryByName[ClassificationEvaluation.normalized($0)] })
+                            ?? onlyCategory
                     else {
                         unmatched += 1
                         continue

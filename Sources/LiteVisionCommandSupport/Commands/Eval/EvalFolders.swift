@@ -41,7 +41,8 @@ enum EvalFolders {
     static func subfolders(of folder: String, limit: Int) throws(EvaluationError) -> [String] {
         let folders = try entries(of: folder, limit: limit).filter { isFolder(join(folder, $0)) }
         guard !folders.isEmpty else {
-            throw EvaluationError(file: folder, reason: "no class folders: put each class's photos in a folder named after it")
+            throw EvaluationError(
+                file: folder, reason: "no class folders: put each class's photos in a folder named after it")
         }
         return folders
     }
