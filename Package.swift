@@ -3,10 +3,10 @@
 //
 // Layers: the repository's one layer table (README and CONTRIBUTING.md link here). A module imports only modules
 // of lower layers; `scripts/check-layering.py` reads this table and enforces it in CI.
-//   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`
-//      and `detect --annotate`), LiteVisionRegistryServer (`litevision-registry`, run by `litevision registry`),
-//      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),
-//      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
+//   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`,
+//      `detect --annotate` and `eval --plot`), LiteVisionRegistryServer (`litevision-registry`, run by
+//      `litevision registry`), LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by
+//      scripts/fuzz.sh), LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
 //      program)                                                                               executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
@@ -31,7 +31,7 @@ let package = Package(
         // Cameras, network streams and video files as frames (FFmpeg, so it is a library of its own).
         .library(name: "LiteVisionVideo", targets: ["LiteVisionVideo"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
-        // `litevision track` and `detect --annotate` (FFmpeg, Cairo), run by `litevision` so that it starts light.
+        // `litevision track`, `detect --annotate` and `eval --plot` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
         // Fuzz targets: `litevision-fuzz TARGET FILE…` replays inputs; scripts/fuzz.sh builds it with libFuzzer.
