@@ -234,7 +234,9 @@ let package = Package(
         // The fuzz targets of the parsers of untrusted bytes (scripts/fuzz.sh builds them with libFuzzer).
         .executableTarget(
             name: "LiteVisionFuzz",
-            dependencies: ["TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionSystem"]),
+            dependencies: [
+                "TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionEvaluation", "LiteVisionSystem",
+            ]),
         // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
         .executableTarget(
             name: "LiteVisionTrackingExample", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionSystem"]),
