@@ -20,7 +20,7 @@ package struct TrackingSequence: Sendable {
 
     /// The sequence's name (for tables and errors).
     package var name: String
-    /// The frames from 1 to the last one either file mentions.
+    /// The frames either file has boxes in, in order (frames without boxes change no metric).
     package var frames: [Frame]
     /// Distinct ground-truth ids.
     package var groundTruthIDCount: Int
@@ -44,18 +44,20 @@ package struct TrackingSequence: Sendable {
     /// Joins a ground truth and a tracker's results for one sequence.
     package init(name: String, groundTruth: MOTFile, results: MOTFile, mot17: Bool) throws(EvaluationError) {
         self.name = name
-        let lastFrame = max(groundTruth.rows.map(\.frame).max() ?? 0, results.rows.map(\.frame).max() ?? 0)
-        var gtRows = [[MOTFile.Row]](repeating: [], count: lastFrame)
-        var trRows = [[MOTFile.Row]](repeating: [], count: lastFrame)
-        for row in groundTruth.rows { gtRows[row.frame - 1].append(row) }
-        for row in results.rows { trRows[row.frame - 1].append(row) }
+        // Only the frames that have boxes: a frame with none changes no metric (TrackEval's loops skip them).
+        let frameNumbers = Set(groundTruth.rows.map(\.frame)).union(results.rows.map(\.frame)).sorted()
+        let position = Dictionary(uniqueKeysWithValues: frameNumbers.enumerated().map { ($1, $0) })
+        var gtRows = [[MOTFile.Row]](repeating: [], count: frameNumbers.count)
+        var trRows = [[MOTFile.Row]](repeating: [], count: frameNumbers.count)
+        for row in groundTruth.rows { gtRows[position[row.frame]!].append(row) }
+        for row in results.rows { trRows[position[row.frame]!].append(row) }
         if mot17 {
             for row in groundTruth.rows where row.objectClass == nil {
                 throw EvaluationError(
                     file: groundTruth.path, line: row.line,
                     reason: "--mot17 needs the class in the eighth column of the ground truth")
             }
-            for row in results.rows where Int(row.objectClass ?? 1) > 1 {
+            for row in results.rows where Self.integer(row.objectClass ?? 1) > 1 {
                 throw EvaluationError(
                     file: results.path, line: row.line,
                     reason: "--mot17 evaluates pedestrians only: class \(row.objectClass ?? 1) is in the results")
@@ -76,15 +78,15 @@ package struct TrackingSequence: Sendable {
             }
         }
         var kept: [(gt: [MOTFile.Row], tr: [MOTFile.Row], similarity: [Double])] = []
-        kept.reserveCapacity(lastFrame)
+        kept.reserveCapacity(frameNumbers.count)
         var ignored = 0
         var removed = 0
-        for t in 0..<lastFrame {
+        for t in frameNumbers.indices {
             var gts = gtRows[t]
             var trs = trRows[t]
             var similarity = Self.ious(gts.map(\.box), trs.map(\.box))
             if mot17 && !gts.isEmpty && !trs.isEmpty {
-                for row in gts where !(1...13).contains(Int(row.objectClass ?? 1)) {
+                for row in gts where !(1...13).contains(Self.integer(row.objectClass ?? 1)) {
                     throw EvaluationError(
                         file: groundTruth.path, line: row.line,
                         reason: "class \(row.objectClass ?? 0) is not a MOTChallenge class (1 to 13)")
@@ -93,7 +95,7 @@ package struct TrackingSequence: Sendable {
                 let matches = LinearSumAssignment.minimumCost(scores, rows: gts.count, columns: trs.count)
                 var remove = Set<Int>()
                 for match in matches where -scores[match.row * trs.count + match.column] > Double.ulpOfOne {
-                    if Self.distractorClasses.contains(Int(gts[match.row].objectClass ?? 1)) {
+                    if Self.distractorClasses.contains(Self.integer(gts[match.row].objectClass ?? 1)) {
                         remove.insert(match.column)
                     }
                 }
@@ -106,7 +108,7 @@ package struct TrackingSequence: Sendable {
             }
             let keepRows = gts.indices.filter { g in
                 // TrackEval reads both columns as integers (truncating).
-                gts[g].flag.map { Int($0) } != 0 && (!mot17 || gts[g].objectClass.map { Int($0) } == 1)
+                gts[g].flag.map(Self.integer) != 0 && (!mot17 || gts[g].objectClass.map(Self.integer) == 1)
             }
             if keepRows.count != gts.count {
                 ignored += gts.count - keepRows.count
@@ -130,6 +132,14 @@ package struct TrackingSequence: Sendable {
         trackerCount = kept.reduce(0) { $0 + $1.tr.count }
         ignoredGroundTruthCount = ignored
         removedTrackerCount = removed
+    }
+
+    /// A column read as an integer, as TrackEval's `astype(int)` reads it: truncated toward zero; values beyond
+    /// what an integer holds are taken as the largest (or smallest) one instead of stopping the program.
+    static func integer(_ value: Double) -> Int {
+        if value >= 9.2e18 { return Int.max }
+        if value <= -9.2e18 { return Int.min }
+        return Int(value)
     }
 
     /// TrackEval's `_calculate_box_ious` for `xywh` boxes: row-major `gts.count × trs.count`; 0 where either box

@@ -67,9 +67,9 @@ enum FuzzTarget: String, CaseIterable {
             }
             _ = try? COCOEvaluation(groundTruth: truth, detections: detections, resultsFile: "fuzz.json")
         case .mot:
-            guard let file = try? MOTFile(bytes: Array(bytes), path: "fuzz.txt"), file.rows.count <= 2000,
-                file.rows.allSatisfy({ $0.frame <= 10_000 })
-            else { return }
+            guard let file = try? MOTFile(bytes: Array(bytes), path: "fuzz.txt"), file.rows.count <= 2000 else {
+                return
+            }
             for mot17 in [false, true] {
                 guard let sequence = try? TrackingSequence(name: "fuzz", groundTruth: file, results: file, mot17: mot17)
                 else { continue }

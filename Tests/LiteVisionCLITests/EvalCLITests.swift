@@ -325,6 +325,17 @@ struct EvalCLITests {
             #expect(result.status == 2)
             #expect(result.errors.contains(message), "\(result.errors)")
         }
+        // Found by the fuzzer: a huge "consider" flag (read as an integer, as TrackEval does) and a far frame number
+        // are values, not a crash or a giant allocation.
+        let odd = try write(
+            "odd.txt", "1,1,11,12,20,20,4.7e40,1,1\n1,2,50,50,9,9,1,1e30,1\n99999999,1,11,12,20,20,1,1,1\n")
+        let oddResult = try LiteVisionExecutable.run(["eval", "track", "--json", "--gt", odd, "--results", goodMOT])
+        #expect(oddResult.status == 0, "\(oddResult.errors)")
+        #expect(oddResult.output.contains("\"TP\": 1,"), "\(oddResult.output)")
+        let oddMOT17 = try LiteVisionExecutable.run(["eval", "track", "--mot17", "--gt", odd, "--results", goodMOT])
+        #expect(
+            oddMOT17.status == 2 && oddMOT17.errors.contains("odd.txt:2: class 1e+30 is not a MOTChallenge class"),
+            "\(oddMOT17.errors)")
         let missing = try LiteVisionExecutable.run(["eval", "track", "--gt", goodMOT])
         #expect(missing.status != 0 && missing.errors.contains("--gt FILE --results FILE"), "\(missing.errors)")
     }

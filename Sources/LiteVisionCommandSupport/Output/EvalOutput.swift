@@ -103,9 +103,11 @@ package enum EvalOutput {
         let widths = [nameWidth, 6, 6, 6, 6, 6, 6, 10]
         lines.append("\(row(["category", "id", "AP", "AP50", "AP75", "AR100", "GT", "detections"], widths: widths))")
         for c in e.categories {
-            lines.append(
-                "\(row([c.category.name, "\(c.category.id)", fraction(c.ap), fraction(c.ap50), fraction(c.ap75), fraction(c.ar100), "\(c.groundTruthCount)", "\(c.detectionCount)"], widths: widths))"
-            )
+            let cells = [
+                c.category.name, "\(c.category.id)", fraction(c.ap), fraction(c.ap50), fraction(c.ap75),
+                fraction(c.ar100), "\(c.groundTruthCount)", "\(c.detectionCount)",
+            ]
+            lines.append("\(row(cells, widths: widths))")
         }
         return .lines(lines)
     }
@@ -154,16 +156,14 @@ package enum EvalOutput {
                 guard let (value, isCount) = values[name] else { return "-" }
                 return isCount ? "\(Int(value))" : fixed(value, digits: 4)
             }
-            lines.append(
-                "\(row([e.sequences.count > 1 ? result.name : (e.sequences.first?.name ?? result.name)] + cells, widths: widths))"
-            )
+            let name = e.sequences.count > 1 ? result.name : (e.sequences.first?.name ?? result.name)
+            lines.append("\(row([name] + cells, widths: widths))")
         }
         let c = e.combined
         let ignored = c.ignoredGroundTruthCount > 0 ? " (\(c.ignoredGroundTruthCount) rows not evaluated)" : ""
         let removed = c.removedTrackerCount > 0 ? " (\(c.removedTrackerCount) on distractors removed)" : ""
-        lines.append(
-            "ground truth: \(c.groundTruthCount) boxes of \(c.groundTruthIDCount) objects\(ignored); results: \(c.trackerCount) boxes of \(c.trackerIDCount) tracks\(removed)"
-        )
+        let truth = "\(c.groundTruthCount) boxes of \(c.groundTruthIDCount) objects\(ignored)"
+        lines.append("ground truth: \(truth); results: \(c.trackerCount) boxes of \(c.trackerIDCount) tracks\(removed)")
         return .lines(lines)
     }
 

@@ -102,10 +102,10 @@ package struct EvalClassifyArguments: ParsableArguments {
         let evaluation = ClassificationEvaluation(classNames: classes, samples: evaluated)
         Console.output(json ? EvalOutput.classificationJSON(evaluation) : EvalOutput.classificationTable(evaluation))
         if let plot, let plotWriter {
+            let top1 = EvalOutput.percent(evaluation.top1Accuracy)
             try EvalOutput.write(
                 .confusionMatrix(
-                    title:
-                        "Confusion matrix (\(evaluation.count) photos, top-1 \(EvalOutput.percent(evaluation.top1Accuracy)))",
+                    title: "Confusion matrix (\(evaluation.count) photos, top-1 \(top1))",
                     rowLabels: classes, columnLabels: classes + ["other"], counts: evaluation.confusion),
                 to: plot, with: plotWriter)
         }

@@ -118,9 +118,9 @@ package struct EvalDetectArguments: ParsableArguments {
         }
         Console.output(json ? EvalOutput.detectionJSON(evaluation) : EvalOutput.detectionTable(evaluation))
         if evaluation.unknownCategoryCount > 0 && results != nil {
+            let count = evaluation.unknownCategoryCount
             Console.error(
-                "litevision: \(evaluation.unknownCategoryCount) detections have a category the ground truth does not list; left out, as pycocotools does"
-            )
+                "litevision: \(count) detections have a category not in the ground truth: left out, as in pycocotools")
         }
         if let plot, let plotWriter {
             let curves = evaluation.categories.compactMap { result in

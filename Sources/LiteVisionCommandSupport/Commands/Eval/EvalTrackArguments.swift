@@ -11,9 +11,10 @@ package struct EvalTrackArguments: ParsableArguments {
         discussion: """
             Both files are MOTChallenge text: frame,id,x,y,w,h[,conf,class,visibility], frames from 1. Every \
             ground-truth row is evaluated, whatever its class, except rows whose seventh column (MOTChallenge's \
-            "consider" flag) is 0 - TrackEval's MotChallenge2DBox with DO_PREPROC off. --mot17 adds MOTChallenge's \
-            rules (pedestrians only, tracker boxes on distractors removed). Several sequences: --gt-dir holds \
-            SEQ.txt files or MOTChallenge's SEQ/gt/gt.txt folders, --results-dir the SEQ.txt files; they are \
+            "consider" flag) is 0 as an integer, so that a score below 1 counts as 0 (give `track --mot` output \
+            a 1 there to use it as ground truth) - TrackEval's MotChallenge2DBox with DO_PREPROC off. --mot17 adds \
+            MOTChallenge's rules (pedestrians only, tracker boxes on distractors removed). Several sequences: \
+            --gt-dir holds SEQ.txt files or MOTChallenge's SEQ/gt/gt.txt folders, --results-dir the SEQ.txt files; they are \
             combined as TrackEval combines sequences. MOTA can be negative (more errors than objects).
             """
     )
