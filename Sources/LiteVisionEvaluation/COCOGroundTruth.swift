@@ -69,8 +69,9 @@ package struct COCOGroundTruth: Sendable {
         guard case .object = json else {
             throw EvaluationError(file: file, reason: "a COCO ground truth is an object, not \(json.kind)")
         }
-        func list(_ key: String) throws(EvaluationError) -> [JSONValue] {
+        func list(_ key: String, required: Bool = true) throws(EvaluationError) -> [JSONValue] {
             guard let value = json[key] else {
+                if !required { return [] }
                 throw EvaluationError(file: file, reason: "the ground truth has no \"\(key)\" list")
             }
             guard case .array(let items) = value else {
@@ -97,7 +98,8 @@ package struct COCOGroundTruth: Sendable {
         }
         annotations = []
         var ids = Set<Int>()
-        for (index, item) in try list("annotations").enumerated() {
+        // Without "annotations" (pycocotools accepts that too) nothing is annotated.
+        for (index, item) in try list("annotations", required: false).enumerated() {
             let place = "annotations[\(index)]"
             let id = try COCOFields.id(item, "id", in: place, file: file)
             guard ids.insert(id).inserted else {
