@@ -3,10 +3,10 @@
 //
 // Layers: the repository's one layer table (README and CONTRIBUTING.md link here). A module imports only modules
 // of lower layers; `scripts/check-layering.py` reads this table and enforces it in CI.
-//   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`
-//      and `detect --annotate`), LiteVisionRegistryServer (`litevision-registry`, run by `litevision registry`),
-//      LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by scripts/fuzz.sh),
-//      LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
+//   6  LiteVisionCLI (the `litevision` command), LiteVisionMediaCLI (`litevision-media`, run by `litevision track`,
+//      `detect --annotate` and `eval --plot`), LiteVisionRegistryServer (`litevision-registry`, run by
+//      `litevision registry`), LiteVisionBench (`litevision-bench`), LiteVisionFuzz (`litevision-fuzz`, run by
+//      scripts/fuzz.sh), LiteVisionTrackingExample (`litevision-track-example`, the porting guide's ported ML Kit camera
 //      program)                                                                               executables
 //   5  LiteVisionModelManager (hosted models; Foundation), LiteVisionRegistry (model registry server: Hummingbird,
 //      GRDB), LiteVisionRegistryPostgres (the registry's PostgreSQL storage: postgres-nio), LiteVisionVideo (FFmpeg),
@@ -14,6 +14,7 @@
 //      (`track --mqtt`'s results to a broker: libmosquitto), LiteVisionCommandSupport (what the commands share)
 //   4  LiteVision                                               the ML Kit-shaped API: labeling, detection, tracking
 //      LiteVisionRegistryStorage                                the registry's storage protocols and records
+//      LiteVisionEvaluation                                     `litevision eval`'s metrics: COCO, HOTA/CLEAR/ID, top-k
 //   3  LiteRT  TFLiteFormat  LiteVisionImaging  LiteVisionTracking  LiteVisionModelStore
 //   2  LiteVisionSystem (files, errors, platform)  LiteVisionGeometry (rectangles, orientation)
 //   1  CLiteRt, CCurl: our C declarations of the libraries loaded at run time (libLiteRt.so, libcurl)
@@ -31,7 +32,7 @@ let package = Package(
         // Cameras, network streams and video files as frames (FFmpeg, so it is a library of its own).
         .library(name: "LiteVisionVideo", targets: ["LiteVisionVideo"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
-        // `litevision track` and `detect --annotate` (FFmpeg, Cairo), run by `litevision` so that it starts light.
+        // `litevision track`, `detect --annotate` and `eval --plot` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
         .executable(name: "litevision-bench", targets: ["LiteVisionBench"]),
         // Fuzz targets: `litevision-fuzz TARGET FILE…` replays inputs; scripts/fuzz.sh builds it with libFuzzer.
@@ -117,6 +118,12 @@ let package = Package(
                 "LiteVisionGeometry", "LiteVisionSystem",
             ]),
 
+        // The metrics of `litevision eval` (COCO box AP/AR as pycocotools, HOTA/CLEAR/Identity as TrackEval,
+        // classification accuracy) and the readers of their files; pure Swift, no Foundation.
+        .target(
+            name: "LiteVisionEvaluation",
+            dependencies: ["LiteVisionTracking", "LiteVisionGeometry", "LiteVisionSystem"]),
+
         // The registry's storage, behind two protocols (metadata, model files), with the records they exchange:
         // the SQLite + disk pair lives in LiteVisionRegistry, the PostgreSQL pair in LiteVisionRegistryPostgres.
         .target(
@@ -189,7 +196,7 @@ let package = Package(
         .target(
             name: "LiteVisionCommandSupport",
             dependencies: [
-                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem",
+                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem", "LiteVisionEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -232,7 +239,9 @@ let package = Package(
         // The fuzz targets of the parsers of untrusted bytes (scripts/fuzz.sh builds them with libFuzzer).
         .executableTarget(
             name: "LiteVisionFuzz",
-            dependencies: ["TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionSystem"]),
+            dependencies: [
+                "TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionEvaluation", "LiteVisionSystem",
+            ]),
         // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
         .executableTarget(
             name: "LiteVisionTrackingExample", dependencies: ["LiteVision", "LiteVisionVideo", "LiteVisionSystem"]),
@@ -292,13 +301,18 @@ let package = Package(
             exclude: [
                 "Fixtures/make_bad_models.py", "Fixtures/mediapipe_results.py", "Fixtures/make_file_variants.py",
             ]),
+        // The evaluation metrics' pieces against the references' own (SciPy's assignment, Python's JSON reading).
+        .testTarget(
+            name: "LiteVisionEvaluationTests", dependencies: ["LiteVisionEvaluation", "LiteVisionTestSupport"]),
         // The commands, run as a user runs them: the built `litevision` and `litevision-media`.
         .testTarget(
             name: "LiteVisionCLITests",
             dependencies: [
                 "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // The reference script of EvalCLITests (pycocotools, TrackEval), run with python3.
+            exclude: ["Fixtures/eval_reference.py"]),
         // The model store: downloads, the cache, transfer limits (real servers on loopback).
         .testTarget(
             name: "LiteVisionModelStoreTests",

@@ -7,7 +7,8 @@ model: every shared .tflite; zip: the associated-files zip cut from each model; 
 and those inside the zips; exif: the EXIF block of each photo that has one, and made ones for all 8
 orientations; image: small JPEG and PNG copies of the photos (Pillow), in several orientations and subsamplings;
 mediapipe-image: the same, and PNGs with alpha, a palette or 16-bit samples, CMYK and gray JPEGs, and an XMP segment
-before the EXIF one (how MediaPipe's EXIF reading differs); manifest: a few AutoML manifests. Nothing here is committed: the corpus is made from the shared data each time.
+before the EXIF one (how MediaPipe's EXIF reading differs); manifest: a few AutoML manifests; coco and mot: small
+evaluation files made here. Nothing here is committed: the corpus is made from the shared data each time.
 """
 
 import io
@@ -95,6 +96,20 @@ def main():
         {"modelFile": "/abs/model.tflite"},
     ]):
         write(f"{out}/manifest", f"manifest-{index}.json", json.dumps(manifest).encode())
+    # eval detect's COCO files and eval track's MOTChallenge files: small ones made here.
+    truth = {"images": [{"id": 1, "file_name": "a.jpg"}, {"id": 2}],
+             "categories": [{"id": 1, "name": "person"}, {"id": 3, "name": "car"}],
+             "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [10, 20, 30, 40], "area": 1200,
+                              "iscrowd": 0},
+                             {"id": 2, "image_id": 2, "category_id": 3, "bbox": [0.5, 1e1, 100, 90.25], "iscrowd": 1}]}
+    write(f"{out}/coco", "truth.json", json.dumps(truth, indent=1).encode())
+    write(f"{out}/coco", "results.json", json.dumps([{"image_id": 1, "category_id": 1, "bbox": [11, 19, 30, 41],
+                                                      "score": 0.9}, {"image_id": 2, "category_id": 3,
+                                                      "bbox": [0, 10, 99, 90], "score": 0.5}]).encode())
+    write(f"{out}/coco", "escapes.json", b'{"images": [], "categories": [{"id": 1, "name": "\\u00e9\\ud83d\\ude00"}], "annotations": []}')
+    write(f"{out}/mot", "gt.txt", b"1,1,10,10,20,40,1,1,1\n1,2,50,10,20,40,1,2,1\n2,1,12,10,20,40,1,1,1\n3,2,52,11,20,40,0,7,1\n")
+    write(f"{out}/mot", "results.txt", b"1,5,11,10,20,40,0.9,-1,-1,-1\n2,5,13,11,20,41,0.8,-1,-1,-1\n2,6,50,10,20,40,0.7,-1,-1,-1\n")
+    write(f"{out}/mot", "spaces.txt", b"1 1 10 10 20 40\r\n\n2 1 10.5 10 20 40\r\n")
 
 
 if __name__ == "__main__":

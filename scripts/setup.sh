@@ -8,6 +8,8 @@
 #   - the official LiteRT runtime, pinned: pip's ai-edge-litert==2.3.0 (it ships libLiteRt.so)
 #   - for tests (--dev): Pillow, to compute reference outputs for new photos with ../shared/tools/reference.py;
 #     MediaPipe Tasks 1.2.2, whose results the `.mediapipe` preprocessing must reproduce (MediaPipeParityTests);
+#     pycocotools 2.0.11 and TrackEval 1.3.0 (PyPI's `trackeval`, which works with current numpy), the reference
+#     tools `litevision eval` must equal (EvalCLITests);
 #     schemathesis 4.32.5, to fuzz the registry's HTTP API against its OpenAPI document (scripts/api-fuzz.sh);
 #     openssl, iproute2 and util-linux for the registry tests (certificates, network namespaces, tmpfs, runuser);
 #     PostgreSQL 15 (Debian's postgresql), which the registry's replica tests start on loopback themselves, as the
@@ -26,6 +28,8 @@ set -euo pipefail
 LITERT_VERSION=2.3.0
 MEDIAPIPE_VERSION=1.2.2
 SCHEMATHESIS_VERSION=4.32.5
+PYCOCOTOOLS_VERSION=2.0.11
+TRACKEVAL_VERSION=1.3.0
 dev=0 bench=0
 [[ "${1:-}" == "--dev" ]] && dev=1
 [[ "${1:-}" == "--bench" ]] && dev=1 bench=1
@@ -77,6 +81,10 @@ if ((dev)); then
   if ! pip_has mediapipe "$MEDIAPIPE_VERSION"; then
     echo "setup: installing MediaPipe Tasks $MEDIAPIPE_VERSION (MediaPipeParityTests; the benchmark's peer)"
     pip_install "mediapipe==$MEDIAPIPE_VERSION"
+  fi
+  if ! pip_has pycocotools "$PYCOCOTOOLS_VERSION" || ! pip_has trackeval "$TRACKEVAL_VERSION"; then
+    echo "setup: installing pycocotools $PYCOCOTOOLS_VERSION and TrackEval $TRACKEVAL_VERSION (EvalCLITests)"
+    pip_install "pycocotools==$PYCOCOTOOLS_VERSION" "trackeval==$TRACKEVAL_VERSION"
   fi
   if ! pip_has schemathesis "$SCHEMATHESIS_VERSION"; then
     echo "setup: installing schemathesis $SCHEMATHESIS_VERSION (scripts/api-fuzz.sh)"

@@ -8,7 +8,8 @@ struct LiteVisionCommand: ParsableCommand {
         commandName: "litevision",
         abstract: "On-device vision with TFLite models: ML Kit's features for Linux.",
         subcommands: [
-            LabelCommand.self, DetectCommand.self, TrackCommand.self, ModelsCommand.self, RegistryCommand.self,
+            LabelCommand.self, DetectCommand.self, TrackCommand.self, EvalCommand.self, ModelsCommand.self,
+            RegistryCommand.self,
         ]
     )
 

@@ -102,4 +102,14 @@ struct CairoCanvas: ~Copyable {
     func resetClip() {
         cairo_reset_clip(context)
     }
+
+    /// Draws a polyline through `points` (antialiased), `lineWidth` pixels wide.
+    func strokeLine(_ points: [(x: Double, y: Double)], lineWidth: Double) {
+        guard let first = points.first else { return }
+        cairo_set_line_width(context, lineWidth)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_move_to(context, first.x, first.y)
+        for point in points.dropFirst() { cairo_line_to(context, point.x, point.y) }
+        cairo_stroke(context)
+    }
 }

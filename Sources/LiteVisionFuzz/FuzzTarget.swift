@@ -1,3 +1,4 @@
+import LiteVisionEvaluation
 import LiteVisionImaging
 import LiteVisionModelStore
 import TFLiteFormat
@@ -22,6 +23,11 @@ enum FuzzTarget: String, CaseIterable {
     case labels
     /// An AutoML Vision Edge `manifest.json`.
     case manifest
+    /// A COCO file for `eval detect`: JSON, read as a ground truth and as results; a small ground truth is then
+    /// evaluated against its own boxes.
+    case coco
+    /// A MOTChallenge text file for `eval track`: a small one is evaluated against itself.
+    case mot
 
     /// Runs the target on `bytes`.
     func run(_ bytes: UnsafeRawBufferPointer) {
@@ -58,6 +64,27 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? LabelMap(text: Array(bytes))
         case .manifest:
             _ = try? AutoMLManifest.resolve(Array(bytes), manifestPath: "/nonexistent/manifest.json")
+        case .coco:
+            guard let json = try? JSONReader.parse(Array(bytes), file: "fuzz.json") else { return }
+            _ = try? COCODetection.list(in: json, file: "fuzz.json")
+            guard let truth = try? COCOGroundTruth(json: json, file: "fuzz.json"), truth.annotations.count <= 500,
+                truth.images.count <= 500, truth.categories.count <= 50
+            else { return }
+            let detections = truth.annotations.enumerated().map { index, annotation in
+                COCODetection(
+                    imageID: annotation.imageID, categoryID: annotation.categoryID, box: annotation.box,
+                    score: Double(index % 7) / 7)
+            }
+            _ = try? COCOEvaluation(groundTruth: truth, detections: detections, resultsFile: "fuzz.json")
+        case .mot:
+            guard let file = try? MOTFile(bytes: Array(bytes), path: "fuzz.txt"), file.rows.count <= 2000 else {
+                return
+            }
+            for mot17 in [false, true] {
+                guard let sequence = try? TrackingSequence(name: "fuzz", groundTruth: file, results: file, mot17: mot17)
+                else { continue }
+                _ = TrackingEvaluation([sequence])
+            }
         }
     }
 

@@ -88,15 +88,7 @@ package struct LabelArguments: ParsableArguments {
             files.count == 1 && files[0].problem == nil && !fastDecode
             ? ImagePrefetch(
                 path: files[0].path, allowsDamagedImageData: decoding.lenient, preprocessing: preprocessing) : nil
-        let labeler: ImageLabeler
-        do {
-            labeler = try Console.silencingStandardError { () throws(VisionError) in
-                try ImageLabeler(options: options)
-            }
-        } catch {
-            Console.error("litevision: \(error)")
-            throw ExitCode(2)
-        }
+        let labeler = try Self.makeLabeler(options: options)
         let printer = LabelPrinter(files: files, json: json)
         if let prefetch {
             printer.add(
@@ -124,17 +116,8 @@ package struct LabelArguments: ParsableArguments {
         if let remoteModel = try remote.prepare() {
             options = CustomImageLabelerOptions(remoteModel: remoteModel)
             options.modelCacheFolder = remote.cache
-        } else if let model, model.hasSuffix(".json") {
-            do {
-                options = CustomImageLabelerOptions(localModel: try LocalModel(validatingManifestPath: model))
-            } catch {
-                Console.error("litevision: \(error)")
-                throw ExitCode(2)
-            }
-        } else if let model, let labels {
-            options = CustomImageLabelerOptions(localModel: LocalModel(path: model, labelsPath: labels))
         } else {
-            options = CustomImageLabelerOptions(localModel: LocalModel(path: model ?? ""))
+            options = CustomImageLabelerOptions(localModel: try Self.localModel(path: model ?? "", labels: labels))
         }
         options.confidenceThreshold = threshold.map { NSNumber(value: $0) }
         if let maxResults { options.maxResultCount = maxResults }
@@ -146,5 +129,31 @@ package struct LabelArguments: ParsableArguments {
         options.processing.preprocessing = preprocessing
         options.processing.inferenceTimeout = inference.timeout
         return options
+    }
+
+    /// The classifier `--model` names: an AutoML `manifest.json`, or a `.tflite` file with the label file `labels`
+    /// when given.
+    package static func localModel(path: String, labels: String?) throws -> LocalModel {
+        if path.hasSuffix(".json") {
+            do {
+                return try LocalModel(validatingManifestPath: path)
+            } catch {
+                Console.error("litevision: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        return labels.map { LocalModel(path: path, labelsPath: $0) } ?? LocalModel(path: path)
+    }
+
+    /// The labeler for `options`; one whose model cannot be loaded is printed and ends the command with status 2.
+    package static func makeLabeler(options: CustomImageLabelerOptions) throws -> ImageLabeler {
+        do {
+            return try Console.silencingStandardError { () throws(VisionError) in
+                try ImageLabeler(options: options)
+            }
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
     }
 }

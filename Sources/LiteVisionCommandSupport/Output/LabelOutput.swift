@@ -40,10 +40,15 @@ package enum LabelOutput {
 
 /// `value` with exactly `digits` decimals (String(format:) needs all of Foundation).
 package func fixed(_ value: Float, digits: Int) -> String {
+    value.isFinite ? fixed(Double(value), digits: digits) : "\(value)"
+}
+
+/// `value` with exactly `digits` decimals.
+package func fixed(_ value: Double, digits: Int) -> String {
     guard value.isFinite else { return "\(value)" }
     var scale = 1
     for _ in 0..<digits { scale *= 10 }
-    let scaled = Int((Double(value) * Double(scale)).rounded())
+    let scaled = Int((value * Double(scale)).rounded())
     let sign = scaled < 0 ? "-" : ""
     let magnitude = abs(scaled)
     let fraction = String(magnitude % scale)

@@ -1,0 +1,117 @@
+import ArgumentParser
+import FoundationEssentials
+import LiteVision
+import LiteVisionEvaluation
+import LiteVisionSystem
+
+/// The arguments of `litevision eval classify`, and its work: a classifier over a folder of photos sorted into
+/// one folder per class.
+package struct EvalClassifyArguments: ParsableArguments {
+    /// The command's name and help.
+    package static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Evaluate an image classifier on photos sorted into one folder per class.",
+        discussion: """
+            DIR holds one folder per class, named as the label the classifier should give (compared ignoring case); \
+            the JPEG and PNG photos in each are that class's. Prints top-1 and top-5 accuracy, each class's \
+            precision, recall and F1 (from the top label), and the confusion matrix, whose last column, "other", \
+            counts photos whose top label is none of the classes. A photo that cannot be read is reported and left \
+            out; the exit status is then 1.
+            """
+    )
+
+    /// The arguments, as ArgumentParser fills them.
+    package init() {}
+
+    @Option(name: .long, help: "The TFLite classifier (.tflite), or an AutoML manifest.json.")
+    package var model: String
+
+    @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
+    package var labels: String?
+
+    @Option(name: .long, help: ThreadCountArgument.help(defaultCount: "1 per photo, one photo per core"))
+    package var threads: Int?
+
+    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
+    package var preprocessing: ProcessingOptions.Preprocessing = .exact
+
+    @OptionGroup package var inference: InferenceTimeoutArguments
+
+    @OptionGroup package var decoding: DecodingArguments
+
+    @Flag(name: .long, help: "Print one JSON object (fractions in [0, 1], counts as integers) instead of tables.")
+    package var json = false
+
+    @Option(name: .long, help: "Draw the confusion matrix into this PNG file.")
+    package var plot: String?
+
+    @Argument(help: "The folder of class folders.")
+    package var directory: String
+
+    /// Classes (folders) at most.
+    package static let maximumClassCount = 10_000
+
+    package func validate() throws {
+        try ThreadCountArgument.validate(threads)
+        if let plot, !plot.lowercased().hasSuffix(".png") {
+            throw ValidationError("--plot writes a PNG file: give a name ending in .png, not \(plot).")
+        }
+    }
+
+    /// Runs the classifier over every photo, prints the evaluation, and draws it with `plotWriter` when `--plot`
+    /// is given.
+    package func run(plotWriter: EvaluationPlot.Writer?) throws {
+        let classes = try EvalFolders.subfolders(of: directory, limit: Self.maximumClassCount)
+        var samples: [(path: String, name: String, expected: Int)] = []
+        for (index, name) in classes.enumerated() {
+            for entry in ImageFiles.expand([EvalFolders.join(directory, name)]) where entry.problem == nil {
+                samples.append((entry.path, entry.name, index))
+            }
+        }
+        guard !samples.isEmpty else {
+            Console.error("litevision: \(directory): no photos in its class folders (.jpg, .jpeg, .png)")
+            throw ExitCode(2)
+        }
+        if let plot {
+            try OutputPaths.check(inputs: samples.map(\.path) + [model] + (labels.map { [$0] } ?? [])) {
+                outputs throws(OutputPathError) in try outputs.claimFile(plot, for: "--plot")
+            }
+        }
+        let options = CustomImageLabelerOptions(localModel: try LabelArguments.localModel(path: model, labels: labels))
+        // Every label counts for top-5, whatever the model's own threshold.
+        options.confidenceThreshold = NSNumber(value: 0)
+        options.maxResultCount = 5
+        options.processing.threadCount = threads ?? 1
+        options.processing.allowsDamagedImageData = decoding.lenient
+        options.processing.preprocessing = preprocessing
+        options.processing.inferenceTimeout = inference.timeout
+        let labeler = try LabelArguments.makeLabeler(options: options)
+        var outcomes = [[String]?](repeating: nil, count: samples.count)
+        var failures = 0
+        labeler.labelFiles(samples.map(\.path)) { index, result in
+            switch result {
+            case .success(let labels): outcomes[index] = labels.map(\.text)
+            case .failure(let error):
+                failures += 1
+                Console.error("litevision: \(samples[index].name): \(error)")
+            }
+        }
+        let evaluated = samples.indices.compactMap { index in
+            outcomes[index].map { (expected: samples[index].expected, labels: $0) }
+        }
+        let evaluation = ClassificationEvaluation(classNames: classes, samples: evaluated)
+        Console.output(json ? EvalOutput.classificationJSON(evaluation) : EvalOutput.classificationTable(evaluation))
+        if let plot, let plotWriter {
+            let top1 = EvalOutput.percent(evaluation.top1Accuracy)
+            try EvalOutput.write(
+                .confusionMatrix(
+                    title: "Confusion matrix (\(evaluation.count) photos, top-1 \(top1))",
+                    rowLabels: classes, columnLabels: classes + ["other"], counts: evaluation.confusion),
+                to: plot, with: plotWriter)
+        }
+        if failures > 0 {
+            Console.error("litevision: \(failures) of \(samples.count) photos could not be classified")
+            throw ExitCode(1)
+        }
+    }
+}

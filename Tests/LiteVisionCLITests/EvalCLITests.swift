@@ -1,0 +1,342 @@
+import Foundation
+import LiteVisionImaging
+import LiteVisionTestSupport
+import Testing
+
+/// `litevision eval`: every number compared with the reference tools run live (pycocotools' COCOeval, TrackEval's
+/// HOTA, CLEAR and Identity; `scripts/setup.sh --dev` installs both) on data they and the tests make, and the
+/// shared photos and videos through the real models.
+@Suite("litevision eval")
+struct EvalCLITests {
+    static let models = ["--model-dir", TestData.path("models")]
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/eval_reference.py").path
+
+    /// Runs the reference script; its one line of JSON.
+    static func reference(_ arguments: [String]) throws -> [String: Any] {
+        let result = try LiteVisionExecutable.run(["python3", script] + arguments, program: "/usr/bin/env")
+        guard result.status == 0 else {
+            Issue.record(
+                "the reference script failed (pycocotools and trackeval come with scripts/setup.sh --dev): \(result.errors)"
+            )
+            throw CocoaError(.featureUnsupported)
+        }
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    /// Runs `litevision` with `arguments` (which include --json); its JSON object.
+    static func evaluate(_ arguments: [String]) throws -> [String: Any] {
+        let result = try LiteVisionExecutable.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.errors)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    /// Every key of `expected` is in `actual` with the same value (numbers within 1e-6, null for null).
+    static func expectSame(_ actual: [String: Any], _ expected: [String: Any], _ context: String) {
+        for (key, value) in expected {
+            switch value {
+            case let nested as [String: Any]:
+                expectSame(actual[key] as? [String: Any] ?? [:], nested, "\(context).\(key)")
+            case is [Any]:
+                continue
+            case is NSNull:
+                #expect(actual[key] is NSNull, "\(context).\(key): \(String(describing: actual[key])) is not null")
+            case let number as NSNumber:
+                guard let mine = actual[key] as? NSNumber else {
+                    Issue.record("\(context).\(key) is missing: expected \(number)")
+                    continue
+                }
+                #expect(abs(mine.doubleValue - number.doubleValue) <= 1e-6, "\(context).\(key): \(mine) vs \(number)")
+            default:
+                Issue.record("\(context).\(key): unexpected reference value \(value)")
+            }
+        }
+    }
+
+    @Test("eval detect equals pycocotools on seeded COCO data", arguments: [1, 2, 3])
+    func detectMatchesPycocotools(seed: Int) throws {
+        let folder = TestData.temporaryDirectory("eval-coco")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Self.reference(["coco-make", "\(seed)", folder.path])
+        let mine = try Self.evaluate([
+            "eval", "detect", "--json", "--annotations", folder.path + "/gt.json", "--results",
+            folder.path + "/dets.json",
+        ])
+        Self.expectSame(mine, expected, "seed \(seed)")
+        let categories = try #require(mine["categories"] as? [[String: Any]])
+        let expectedCategories = try #require(expected["categories"] as? [[String: Any]])
+        #expect(categories.count == expectedCategories.count)
+        for (category, reference) in zip(categories, expectedCategories) {
+            #expect(category["id"] as? Int == reference["id"] as? Int)
+            Self.expectSame(category, reference, "seed \(seed) category \(reference["id"] ?? "")")
+        }
+        // The kite category has no ground truth: undefined (null), as pycocotools' -1.
+        #expect(categories.last?["AP"] is NSNull)
+    }
+
+    @Test("eval track equals TrackEval (HOTA, CLEAR, Identity) on seeded sequences", arguments: [1, 2])
+    func trackMatchesTrackEval(seed: Int) throws {
+        let folder = TestData.temporaryDirectory("eval-mot")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Self.reference(["mot-make", "\(seed)", folder.path])
+        let mine = try Self.evaluate([
+            "eval", "track", "--json", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
+        ])
+        Self.expectSame(mine, expected, "seed \(seed)")
+        #expect((mine["sequences"] as? [String: Any])?.count == 4)
+        // One sequence alone, as --gt and --results: its own numbers.
+        let single = try Self.evaluate([
+            "eval", "track", "--json", "--gt", folder.path + "/gt/seq1.txt", "--results",
+            folder.path + "/results/seq1.txt",
+        ])
+        let sequences = try #require(expected["sequences"] as? [String: Any])
+        Self.expectSame(single, try #require(sequences["seq1"] as? [String: Any]), "seed \(seed) seq1")
+    }
+
+    @Test("eval track --mot17 equals TrackEval with MOT17's preprocessing")
+    func trackMOT17() throws {
+        let folder = TestData.temporaryDirectory("eval-mot17")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Self.reference(["mot-make", "5", folder.path, "--mot17"])
+        let mine = try Self.evaluate([
+            "eval", "track", "--json", "--mot17", "--gt-dir", folder.path + "/gt", "--results-dir",
+            folder.path + "/results",
+        ])
+        Self.expectSame(mine, expected, "--mot17")
+        #expect((mine["removedTracker"] as? Int ?? 0) > 0, "the seeded data has tracker boxes on distractors")
+    }
+
+    @Test("eval track on `litevision track` output of a shared video equals TrackEval")
+    func trackRealVideo() throws {
+        let folder = TestData.temporaryDirectory("eval-video")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(atPath: folder.path + "/gt", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/results", withIntermediateDirectories: true)
+        let video = TestData.path("video/traffic_frames.mp4")
+        // Ground truth: the COCO SSD detector's tracks; results: the built-in object localizer's.
+        let runs = [
+            (
+                folder.path + "/gt/traffic.txt",
+                ["--detector", TestData.model("coco_ssd_mobilenet_v1.tflite"), "--multiple", "--threshold", "0.3"]
+            ),
+            (folder.path + "/results/traffic.txt", ["--multiple", "--threshold", "0.2"]),
+        ]
+        for (output, options) in runs {
+            let result = try LiteVisionExecutable.run(["track", "--mot", output] + options + Self.models + [video])
+            #expect(result.status == 0, "\(result.errors)")
+        }
+        // `track --mot` writes the score in the seventh column, which in a ground truth is the "consider" flag
+        // (TrackEval, and eval track, drop rows whose flag is 0 as an integer): as an annotation tool exports it,
+        // the ground truth has 1 there, and class 1.
+        let rows = try String(contentsOfFile: runs[0].0, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",").prefix(6).joined(separator: ",") + ",1,1,1\n"
+        }
+        #expect(rows.count > 20, "the ground truth has boxes in most of the 20 frames")
+        try Data(rows.joined().utf8).write(to: URL(fileURLWithPath: runs[0].0))
+        let expected = try Self.reference(["mot", folder.path + "/gt", folder.path + "/results"])
+        let mine = try Self.evaluate([
+            "eval", "track", "--json", "--gt", runs[0].0, "--results", runs[1].0,
+        ])
+        Self.expectSame(mine, expected, "traffic_frames")
+        #expect((mine["TP"] as? Int ?? 0) > 0)
+    }
+
+    @Test("eval detect --images runs the COCO SSD detector on shared photos; equals pycocotools on its results")
+    func detectWithDetector() throws {
+        let folder = TestData.temporaryDirectory("eval-detector")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Ground truth drawn by hand on the two photos.
+        let groundTruth: [String: Any] = [
+            "images": [
+                ["id": 1, "file_name": "yolox_dog_bicycle_truck.jpg"], ["id": 2, "file_name": "multi_objects.jpg"],
+            ],
+            "categories": [
+                ["id": 1, "name": "person"], ["id": 2, "name": "bicycle"], ["id": 3, "name": "car"],
+                ["id": 8, "name": "truck"], ["id": 18, "name": "dog"], ["id": 62, "name": "chair"],
+                ["id": 85, "name": "clock"], ["id": 10, "name": "traffic light"],
+            ],
+            "annotations": [
+                Self.annotation(1, 1, 2, [130, 125, 440, 305]), Self.annotation(2, 1, 8, [465, 75, 225, 95]),
+                Self.annotation(3, 1, 18, [130, 215, 180, 325]), Self.annotation(4, 1, 3, [690, 125, 33, 30]),
+                Self.annotation(5, 2, 62, [155, 190, 125, 140]), Self.annotation(6, 2, 62, [30, 170, 210, 175]),
+                Self.annotation(7, 2, 85, [425, 146, 105, 98]), Self.annotation(8, 2, 10, [684, 117, 82, 106]),
+                Self.annotation(9, 2, 1, [280, 36, 118, 134]), Self.annotation(10, 2, 62, [250, 160, 146, 196]),
+            ],
+        ]
+        let gtPath = folder.path + "/gt.json"
+        try JSONSerialization.data(withJSONObject: groundTruth).write(to: URL(fileURLWithPath: gtPath))
+        let saved = folder.path + "/dets.json"
+        let plot = folder.path + "/pr.png"
+        let mine = try Self.evaluate(
+            [
+                "eval", "detect", "--json", "--annotations", gtPath, "--images", TestData.path("images"),
+                "--detector", TestData.model("coco_ssd_mobilenet_v1.tflite"), "--save-results", saved, "--plot", plot,
+            ] + Self.models)
+        let expected = try Self.reference(["coco", gtPath, saved])
+        Self.expectSame(mine, expected, "coco_ssd")
+        let ap50 = try #require(mine["AP50"] as? Double)
+        #expect(ap50 > 0.3, "the detector finds most of the hand-drawn objects")
+        // The saved results are the detector's: the reference runtime's bicycle is among them.
+        let detections = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved))) as? [[String: Any]])
+        #expect(
+            detections.contains { d in
+                let b = d["bbox"] as? [Double] ?? []
+                return d["category_id"] as? Int == 2 && b.count == 4 && abs(b[0] - 135.9) < 3 && abs(b[2] - 443.1) < 3
+            })
+        try Self.expectChart(plot)
+    }
+
+    static func annotation(_ id: Int, _ image: Int, _ category: Int, _ box: [Double]) -> [String: Any] {
+        ["id": id, "image_id": image, "category_id": category, "bbox": box, "area": box[2] * box[3], "iscrowd": 0]
+    }
+
+    /// The PNG at `path` decodes, and holds a drawing: many pixels neither white nor of one color.
+    static func expectChart(_ path: String) throws {
+        let image = try ImageDecoder().decodeFile(atPath: path).image
+        #expect(image.width >= 300 && image.height >= 200)
+        var colored = 0
+        var colors = Set<Int>()
+        let channels = image.format.bytesPerPixel
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let offset = y * image.bytesPerRow + x * channels
+                let (r, g, b) = (image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2])
+                if r != 255 || g != 255 || b != 255 { colored += 1 }
+                colors.insert(Int(r) << 16 | Int(g) << 8 | Int(b))
+            }
+        }
+        #expect(colored > image.width * image.height / 50, "the chart draws something")
+        #expect(colors.count > 10, "in several colors")
+    }
+
+    @Test("eval classify: the flower classifier on shared photos sorted per class (symlinks), as the reference")
+    func classifyFlowers() throws {
+        let folder = TestData.temporaryDirectory("eval-classify")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Each flower photo in its class; a burger among the daisies and Liberty among the sunflowers (wrong on
+        // purpose: the reference gives them roses and tulips).
+        let placed = [
+            ("daisy", "daisy.jpeg"), ("daisy", "burger.jpg"), ("dandelion", "dandelion.jpg"), ("roses", "roses.jpeg"),
+            ("sunflowers", "sunflower.jpg"), ("sunflowers", "liberty.jpg"), ("tulips", "tulips.jpeg"),
+        ]
+        for (label, photo) in placed {
+            let classFolder = folder.appendingPathComponent("photos/\(label)")
+            try FileManager.default.createDirectory(at: classFolder, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: classFolder.appendingPathComponent(photo).path, withDestinationPath: TestData.image(photo))
+        }
+        // The expected numbers from the reference runtime's labels (shared/reference/labels.json).
+        let labels = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: TestData.path("reference/labels.json")))) as? [String: Any])
+        let flowers = try #require(labels["automl_flowers.tflite"] as? [String: [[String: Any]]])
+        let top1Correct = placed.filter { label, photo in flowers[photo]?.first?["text"] as? String == label }.count
+        #expect(top1Correct == 5)
+        let plot = folder.path + "/confusion.png"
+        let mine = try Self.evaluate([
+            "eval", "classify", "--json", "--model", TestData.model("automl_flowers.tflite"), "--labels",
+            TestData.model("automl_flowers.labels.txt"), "--plot", plot, folder.path + "/photos",
+        ])
+        #expect(mine["images"] as? Int == placed.count)
+        #expect(abs((mine["top1Accuracy"] as? Double ?? -1) - Double(top1Correct) / Double(placed.count)) < 1e-12)
+        #expect(mine["top5Accuracy"] as? Double == 1, "five classes: every class is in the top five")
+        let classes = try #require(mine["classes"] as? [[String: Any]])
+        let daisy = try #require(classes.first { $0["name"] as? String == "daisy" })
+        #expect(daisy["recall"] as? Double == 0.5 && daisy["precision"] as? Double == 1)
+        let roses = try #require(classes.first { $0["name"] as? String == "roses" })
+        #expect(roses["precision"] as? Double == 0.5 && roses["recall"] as? Double == 1)
+        let counts = try #require((mine["confusion"] as? [String: Any])?["counts"] as? [[Int]])
+        #expect(counts[0] == [1, 0, 1, 0, 0, 0], "daisy: one daisy, the burger as roses")
+        try Self.expectChart(plot)
+        // The table form prints the same accuracy.
+        let table = try LiteVisionExecutable.run([
+            "eval", "classify", "--model", TestData.model("automl_flowers.tflite"), "--labels",
+            TestData.model("automl_flowers.labels.txt"), folder.path + "/photos",
+        ])
+        #expect(table.status == 0, "\(table.errors)")
+        #expect(table.output.contains("top-1 accuracy  0.7143  (5 of 7)"), "\(table.output)")
+    }
+
+    @Test("hostile evaluation files get one specific error naming the file and line")
+    func hostileFiles() throws {
+        let folder = TestData.temporaryDirectory("eval-hostile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let goodMOT = try write("good.txt", "1,1,10,10,20,20,1,1,1\n")
+        let cases: [(arguments: [String], message: String)] = [
+            (
+                ["--gt", try write("short.txt", "1,1,10,10,20,20,1,1,1\n2,1,10,10\n"), "--results", goodMOT],
+                "short.txt:2: a row needs at least 6 columns"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("nan.txt", "1,1,10,nan,20,20,1\n")],
+                "nan.txt:1: column 4 is nan, not a finite number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("word.txt", "\n\n1,1,10,ten,20,20\n")],
+                "word.txt:3: column 4 is not a number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("frame0.txt", "0,1,10,10,20,20\n")],
+                "frame0.txt:1: the frame must be a whole number"
+            ),
+            (
+                ["--gt", goodMOT, "--results", try write("twice.txt", "1,4,10,10,20,20\n1,4,11,10,20,20\n")],
+                "twice.txt:2: the id 4 appears twice in frame 1"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try LiteVisionExecutable.run(["eval", "track"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.errors.contains(message), "\(result.errors)")
+            #expect(result.output.isEmpty)
+        }
+        let gt = try write(
+            "gt.json",
+            "{\"images\": [{\"id\": 1}], \"categories\": [{\"id\": 1, \"name\": \"a\"}],\n \"annotations\": []}")
+        let jsonCases: [(annotations: String, results: String, message: String)] = [
+            (try write("bad.json", "{\"images\": [\n  {\"id\": 1,}\n]}"), gt, "bad.json:2: not valid JSON"),
+            (
+                gt,
+                try write(
+                    "nanscore.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": NaN}]"),
+                "nanscore.json:1: not valid JSON: NaN and Infinity are not numbers in JSON"
+            ),
+            (
+                gt, try write("box3.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3], \"score\": 1}]"),
+                "detection [0].bbox must be [x, y, width, height]"
+            ),
+            (
+                gt,
+                try write("image9.json", "[{\"image_id\": 9, \"category_id\": 1, \"bbox\": [1,2,3,4], \"score\": 1}]"),
+                "detection [0] is in image 9, which the ground truth does not list"
+            ),
+            (try write("deep.json", String(repeating: "[", count: 100_000)), gt, "nest deeper than 64"),
+        ]
+        for (annotations, results, message) in jsonCases {
+            let result = try LiteVisionExecutable.run([
+                "eval", "detect", "--annotations", annotations, "--results", results,
+            ])
+            #expect(result.status == 2)
+            #expect(result.errors.contains(message), "\(result.errors)")
+        }
+        // Found by the fuzzer: a huge "consider" flag (read as an integer, as TrackEval does) and a far frame number
+        // are values, not a crash or a giant allocation.
+        let odd = try write(
+            "odd.txt", "1,1,11,12,20,20,4.7e40,1,1\n1,2,50,50,9,9,1,1e30,1\n99999999,1,11,12,20,20,1,1,1\n")
+        let oddResult = try LiteVisionExecutable.run(["eval", "track", "--json", "--gt", odd, "--results", goodMOT])
+        #expect(oddResult.status == 0, "\(oddResult.errors)")
+        #expect(oddResult.output.contains("\"TP\": 1,"), "\(oddResult.output)")
+        let oddMOT17 = try LiteVisionExecutable.run(["eval", "track", "--mot17", "--gt", odd, "--results", goodMOT])
+        #expect(
+            oddMOT17.status == 2 && oddMOT17.errors.contains("odd.txt:2: class 1e+30 is not a MOTChallenge class"),
+            "\(oddMOT17.errors)")
+        let missing = try LiteVisionExecutable.run(["eval", "track", "--gt", goodMOT])
+        #expect(missing.status != 0 && missing.errors.contains("--gt FILE --results FILE"), "\(missing.errors)")
+    }
+}
