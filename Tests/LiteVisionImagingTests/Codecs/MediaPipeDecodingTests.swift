@@ -42,7 +42,9 @@ struct MediaPipeDecodingTests {
         } else {
             Issue.record("text is not unsupported")
         }
-        #expect(error([0xFF, 0xD8, 0x00, 0x00]) == .corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it"))
+        #expect(
+            error([0xFF, 0xD8, 0x00, 0x00])
+                == .corrupt("JPEG data starts with an SOI marker (FF D8) but no marker follows it"))
     }
 
     @Test("a JPEG cut short is truncated: in its header, in its data, progressive or not")
@@ -159,7 +161,8 @@ struct MediaPipeDecodingTests {
         #expect(try decoder.decode(repeating(3)).image.pixels == once)
     }
 
-    @Test("damaged JPEG data: truncated when cut, otherwise decoded as MediaPipe would or refused as corrupt",
+    @Test(
+        "damaged JPEG data: truncated when cut, otherwise decoded as MediaPipe would or refused as corrupt",
         arguments: DamagedFiles.JPEGDamage.allCases)
     func damagedJPEG(_ damage: DamagedFiles.JPEGDamage) throws {
         let bird = try CodecTestHelpers.photoBytes("bird.jpg")
