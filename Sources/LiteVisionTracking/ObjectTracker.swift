@@ -1,5 +1,18 @@
 /// A multi-object tracker in the spirit of ByteTrack: it turns per-frame detections into tracks with stable IDs.
 ///
+/// It is the tracker of an `ObjectDetector` in stream mode, usable alone on the output of any detector
+/// (`import LiteVisionTracking`, the library product of the tracker):
+///
+/// ```swift
+/// var tracker = ObjectTracker()   // TrackingOptions() by default
+/// for frame in frames {           // your detector's boxes (pixels) and scores (0...1), frame after frame
+///     let detections = frame.boxes.map { TrackerDetection(box: $0.box, score: $0.score) }
+///     for track in tracker.update(detections, imageWidth: 1280, imageHeight: 720) {
+///         print(track.id, track.box)   // the detection's box, and the object's ID
+///     }
+/// }
+/// ```
+///
 /// Feed it each frame's detections, in order, with ``update(_:imageWidth:imageHeight:)``; it returns the
 /// objects of that frame with their tracking IDs. How it works, per frame:
 ///
@@ -30,11 +43,11 @@
 ///
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.
-package struct ObjectTracker: Sendable {
+public struct ObjectTracker: Sendable {
     /// The settings the tracker was made with.
-    package let options: TrackingOptions
+    public let options: TrackingOptions
     /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
-    package private(set) var frameCount = 0
+    public private(set) var frameCount = 0
 
     var records: [TrackRecord] = []
     var nextID = 0
@@ -42,9 +55,13 @@ package struct ObjectTracker: Sendable {
     var lastImageWidth = 0.0
     var lastImageHeight = 0.0
 
-    /// A tracker with the given options.
-    package init(options: TrackingOptions = .init()) {
-        precondition(options.lostTrackBuffer >= 0, "ObjectTracker: lostTrackBuffer must not be negative")
+    /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
+    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.5) are confident and those at or
+    /// above ``TrackingOptions/newTrackThreshold`` (0.6) may start objects.
+    public init(options: TrackingOptions = .init()) {
+        var options = options
+        options.lostTrackBuffer = max(0, options.lostTrackBuffer)
+        options.minimumHits = max(1, options.minimumHits)
         self.options = options
     }
 
@@ -53,10 +70,11 @@ package struct ObjectTracker: Sendable {
     /// Detections with a non-finite or empty box, or a non-finite score, are ignored.
     /// - Parameters:
     ///   - detections: the frame's detections, in pixels of the frame.
-    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view).
-    ///   - imageHeight: the frame's height in pixels.
+    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view); it must be
+    ///     positive.
+    ///   - imageHeight: the frame's height in pixels; it must be positive.
     /// - Returns: one ``Track`` per reported object of this frame, each with ``Track/detectionIndex`` set.
-    package mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+    public mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
         precondition(imageWidth > 0 && imageHeight > 0, "ObjectTracker: the image size must be positive")
         let width = Double(imageWidth), height = Double(imageHeight)
         frameCount += 1
@@ -82,7 +100,7 @@ package struct ObjectTracker: Sendable {
 
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
-    package var liveTracks: [Track] {
+    public var liveTracks: [Track] {
         records.filter(\.isConfirmed).map {
             $0.track(
                 reportingFilteredBox: options.reportsFilteredBoxes,
@@ -91,7 +109,7 @@ package struct ObjectTracker: Sendable {
     }
 
     /// Forgets every track, as at the start of a new video. IDs keep increasing: none is ever reused.
-    package mutating func reset() {
+    public mutating func reset() {
         records.removeAll()
         frameCount = 0
     }

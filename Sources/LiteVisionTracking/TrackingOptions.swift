@@ -47,12 +47,13 @@ public struct TrackingOptions: Sendable, Hashable {
     public var reportsFilteredBoxes: Bool = false
 
     /// Detections at or above this score take part in the first association stage and may start objects
-    /// (if also at or above ``newTrackThreshold``). A detector sets it to its own detection threshold (see
-    /// ``resolved(detectionThreshold:)``); 0.5 for a tracker used alone.
-    package var detectionThreshold: Float = 0.5
-    /// A confident detection left unmatched starts a new object only at or above this score. A detector sets
-    /// it to its own detection threshold; 0.6 for a tracker used alone.
-    package var newTrackThreshold: Float = 0.6
+    /// (if also at or above ``newTrackThreshold``). Default 0.5, for an `ObjectTracker` used alone (the
+    /// `LiteVisionTracking` library): an object detector sets it to its own detection threshold (its options'
+    /// threshold), whatever it is here.
+    public var detectionThreshold: Float = 0.5
+    /// A confident detection left unmatched starts a new object only at or above this score. Default 0.6, for an
+    /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
+    public var newTrackThreshold: Float = 0.6
 
     /// The defaults.
     public init() {}
