@@ -19,8 +19,8 @@
 /// 1. Every track's box is predicted by its motion model: a constant-velocity Kalman filter on the box center
 ///    and size, with noise proportional to the box size.
 /// 2. High-score detections are matched to all reported tracks, including ones lost for a few frames (for
-///    those, both boxes are grown by 25 % on each side before the IoU is taken, to tolerate the drift of a
-///    prediction made without measurements). Then low-score detections may rescue the reported tracks still
+///    those, when the IoU falls short, both boxes are grown by 25 % on each side before it is taken again, to
+///    tolerate the drift of a prediction made without measurements). Then low-score detections may rescue the reported tracks still
 ///    unmatched — an object whose score dropped because it is partly hidden — with a stricter gate, a weak
 ///    box much smaller than the object being compared after completion to the object's size. Each stage is an
 ///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackingOptions``). Tracks not reported yet
@@ -56,8 +56,8 @@ public struct ObjectTracker: Sendable {
     var lastImageHeight = 0.0
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
-    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.5) are confident and those at or
-    /// above ``TrackingOptions/newTrackThreshold`` (0.6) may start objects.
+    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.6) are confident and may start
+    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.6).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)

@@ -76,9 +76,10 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it) and the lost-track buffer scaled to `--frame-rate`.
+    /// objects from it), the lost-track buffer scaled to `--frame-rate`, and `--filtered-boxes`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
+        options.reportsFilteredBoxes = filteredBoxes
         if let threshold = detector.threshold { options = options.resolved(detectionThreshold: threshold) }
         if let frameRate {
             let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate

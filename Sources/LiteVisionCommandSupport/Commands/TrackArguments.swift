@@ -39,8 +39,8 @@ package struct TrackArguments: ParsableArguments {
             order; frames without a row still count, up to the last frame given). No model and no video are used, \
             and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
-            a detection is confident and may start an object (default: 0.5 confident, 0.6 to start); weaker ones \
-            down to 0.1 only keep objects alive. --image-size WxH is the frames' size, which tells when an object \
+            a detection is confident and may start an object (default 0.6); weaker ones down to 0.1 only keep \
+            objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. --image-size WxH is the frames' size, which tells when an object \
             has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (30 frames at 30 fps: one second). --timing prints the \
@@ -67,6 +67,9 @@ package struct TrackArguments: ParsableArguments {
 
     @Flag(name: .long, help: "With --detections: print the time of the tracker alone on standard error.")
     package var timing = false
+
+    @Flag(name: .long, help: "With --detections: report the motion model's filtered boxes, not the detected ones.")
+    package var filteredBoxes = false
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -144,8 +147,8 @@ package struct TrackArguments: ParsableArguments {
             try validateDetections()
             return
         }
-        if frameRate != nil || imageSize != nil || timing {
-            throw ValidationError("--frame-rate, --image-size and --timing go with --detections")
+        if frameRate != nil || imageSize != nil || timing || filteredBoxes {
+            throw ValidationError("--frame-rate, --image-size, --timing and --filtered-boxes go with --detections")
         }
         guard !sources.isEmpty else {
             throw ValidationError("give a video file, a camera or a stream URL to track (or --detections FILE)")
