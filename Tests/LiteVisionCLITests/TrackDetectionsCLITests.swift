@@ -91,7 +91,7 @@ struct TrackDetectionsCLITests {
     @Test(
         "A malformed row is refused with its line number and status 2; no output is written",
         arguments: [
-            ("1,-1,10,10,20,20,0.9\n1,-1,10,10,20,20\n", "line 2: 6 fields, expected 7 to 10"),
+            ("1,-1,10,10,20,20,0.9\n1,-1,10,10,20,20\n", "line 2: 6 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"),
             ("1,-1,10,10,nan,20,0.9\n", "line 1: the width is nan: it must be a finite number"),
             ("1,-1,10,10,20,20,inf\n", "line 1: the score is inf: it must be a finite number"),
             ("\n\n0,-1,10,10,20,20,0.9\n", "line 3: the frame 0 is not a whole number from 1"),
@@ -100,7 +100,7 @@ struct TrackDetectionsCLITests {
             ("1,-1,ten,10,20,20,0.9\n", "line 1: the x 'ten' is not a number"),
             ("2000000,-1,10,10,20,20,0.9\n", "line 1: the frame 2000000 is past the last frame allowed, 1000000"),
             ("1,-1,1e9,10,20,20,0.9\n", "line 1: the x 1e9 is beyond ±1000000 pixels"),
-            ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "line 1: 11 fields, expected 7 to 10"),
+            ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "line 1: 11 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"),
             ("1,-1,10,10,20,20,0.9\n1,-1,\u{FF}0,10,20,20,0.9\n", "line 2: the x '\u{FF}0' is not a number"),
         ])
     func malformed(text: String, message: String) throws {
