@@ -27,8 +27,8 @@
 ///    (with ``TrackingOptions/minimumHits`` above 1) then take what confident detections are left.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
-///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or
-///    a missed detection does not change the ID, but is dropped at once when its predicted box has left the
+///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
+///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit.
 /// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
@@ -125,6 +125,7 @@ public struct ObjectTracker: Sendable {
                 record.miss()
                 let box = record.predictedBox
                 if record.framesSinceUpdate > buffer || box.width < 1 || box.height < 1
+                    || (record.hits < Self.establishedHits && record.framesSinceUpdate > Self.newTrackBuffer)
                     || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside
                 {
                     continue
@@ -159,6 +160,15 @@ public struct ObjectTracker: Sendable {
             records.append(record)
         }
     }
+
+    /// How many matched frames make a track established: one with fewer is kept through at most
+    /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``.
+    static let establishedHits = 3
+    /// For how many frames a track matched in fewer than ``establishedHits`` frames keeps its ID undetected. Such a
+    /// track is most often a false detection, and kept for the whole lost-track buffer it would coast near real
+    /// objects and take their detections (with many false detections, the ID switches of the benchmark's noisy
+    /// detector fell by a fifth); a real object that is missed longer than this just after appearing gets a new ID.
+    static let newTrackBuffer = 3
 
     /// The share of a new detection's area (or of the matched box's, if smaller) covered by a matched track's
     /// box above which the detection is taken as a duplicate and starts no track.

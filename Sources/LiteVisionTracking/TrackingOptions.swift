@@ -31,7 +31,9 @@ public struct TrackingOptions: Sendable, Hashable {
     public var rescueMatchIoUThreshold: Double = 0.5
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
     /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
-    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0.
+    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0. An object detected in
+    /// fewer than 3 frames so far keeps its ID for at most 3 frames without a detection (most such objects are
+    /// false detections).
     public var lostTrackBuffer: Int = 30
     /// How many consecutive frames a new object must be detected before it is reported and given an ID.
     /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1.

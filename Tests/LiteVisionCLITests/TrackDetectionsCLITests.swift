@@ -91,7 +91,10 @@ struct TrackDetectionsCLITests {
     @Test(
         "A malformed row is refused with its line number and status 2; no output is written",
         arguments: [
-            ("1,-1,10,10,20,20,0.9\n1,-1,10,10,20,20\n", "line 2: 6 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"),
+            (
+                "1,-1,10,10,20,20,0.9\n1,-1,10,10,20,20\n",
+                "line 2: 6 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"
+            ),
             ("1,-1,10,10,nan,20,0.9\n", "line 1: the width is nan: it must be a finite number"),
             ("1,-1,10,10,20,20,inf\n", "line 1: the score is inf: it must be a finite number"),
             ("\n\n0,-1,10,10,20,20,0.9\n", "line 3: the frame 0 is not a whole number from 1"),
