@@ -216,6 +216,17 @@ def table(args):
     yes = lambda b, d=None: ("yes" if b else "**no**") + (f" ({d:+.1f})" if d is not None else "")
     for key, h, i, text, s, f, dh, di, ratio in verdicts:
         print(f"| {key} | {yes(h, dh)} | {yes(i, di)} | {yes(s)}: {text} | {yes(f)} ({ratio:,.0f}×) |")
+    if len(verdicts) > 1:
+        n = len(verdicts)
+        both = sum(h and i for _, h, i, *_ in verdicts)
+        mean_h = sum(v[6] for v in verdicts) / n
+        mean_i = sum(v[7] for v in verdicts) / n
+        ours_sw = sum(scores[(v[0], ours)]["IDSW"] for v in verdicts)
+        best_sw = sum(scores[(v[0], max(PEERS, key=lambda p: scores[(v[0], p)]["HOTA"]))]["IDSW"] for v in verdicts)
+        print()
+        print(f"Over the {n} sequences x draws: HOTA ≥ best peer in {sum(v[1] for v in verdicts)}, IDF1 ≥ best peer in "
+              f"{sum(v[2] for v in verdicts)}, both in {both}; mean HOTA − best peer {mean_h:+.1f}, mean IDF1 − best "
+              f"peer {mean_i:+.1f}; ID switches {ours_sw} (the best peer's by HOTA: {best_sw}).")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({f"{k[0]}|{k[1]}": v for k, v in scores.items()}, f, indent=1)
