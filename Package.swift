@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "LiteVisionModelManager", targets: ["LiteVisionModelManager"]),
         // Cameras, network streams and video files as frames (FFmpeg, so it is a library of its own).
         .library(name: "LiteVisionVideo", targets: ["LiteVisionVideo"]),
+        // The tracker alone, for the boxes of detectors LiteVision does not run (`ObjectTracker`; pure Swift).
+        .library(name: "LiteVisionTracking", targets: ["LiteVisionTracking"]),
         .executable(name: "litevision", targets: ["LiteVisionCLI"]),
         // `litevision track`, `detect --annotate` and `eval --plot` (FFmpeg, Cairo), run by `litevision` so that it starts light.
         .executable(name: "litevision-media", targets: ["LiteVisionMediaCLI"]),
@@ -196,7 +198,7 @@ let package = Package(
         .target(
             name: "LiteVisionCommandSupport",
             dependencies: [
-                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem", "LiteVisionEvaluation",
+                "LiteVision", "LiteVisionModelStore", "LiteVisionSystem", "LiteVisionEvaluation", "LiteVisionTracking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

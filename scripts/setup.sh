@@ -17,7 +17,10 @@
 #     nginx, run by the tests with deploy/nginx/nginx.conf on a free port; PyYAML (scripts/check-deploy.py);
 #     the loopback streaming servers of the live video tests: GStreamer's RTSP server for Debian's python3
 #     (gir1.2-gst-rtsp-server-1.0, python3-gi, GStreamer's base, good and bad plugins; scripts/rtsp-test-server.py);
-#     the mosquitto broker and its command-line clients (mosquitto_sub, mosquitto_passwd) for the MQTT tests
+#     the mosquitto broker and its command-line clients (mosquitto_sub, mosquitto_passwd) for the MQTT tests;
+#     the tracking comparison (benchmarks/tracking_bench.py: its test and scripts/bench-tracking.sh): roboflow's
+#     trackers 2.6.1 (the peers; numpy, scipy and supervision, no torch), TrackEval 1.3.0 (the scores; works with
+#     numpy 2) and py-motmetrics 1.4.0 (whose package data has MOT15's TUD-Campus and TUD-Stadtmitte ground truth)
 #   - for benchmarks (--bench): the test tools (MediaPipe Tasks is also the peer the benchmark compares with);
 #     GNU time (CPU per frame in scripts/bench-streams.sh); wrk (load generator) and nginx (the static-file peer;
 #     installed with --dev already) for scripts/bench-registry.sh, which runs nginx with its own config on a free
@@ -29,7 +32,9 @@ LITERT_VERSION=2.3.0
 MEDIAPIPE_VERSION=1.2.2
 SCHEMATHESIS_VERSION=4.32.5
 PYCOCOTOOLS_VERSION=2.0.11
+TRACKERS_VERSION=2.6.1
 TRACKEVAL_VERSION=1.3.0
+MOTMETRICS_VERSION=1.4.0
 dev=0 bench=0
 [[ "${1:-}" == "--dev" ]] && dev=1
 [[ "${1:-}" == "--bench" ]] && dev=1 bench=1
@@ -89,6 +94,11 @@ if ((dev)); then
   if ! pip_has schemathesis "$SCHEMATHESIS_VERSION"; then
     echo "setup: installing schemathesis $SCHEMATHESIS_VERSION (scripts/api-fuzz.sh)"
     pip_install "schemathesis==$SCHEMATHESIS_VERSION"
+  fi
+  if ! pip_has trackers "$TRACKERS_VERSION" || ! pip_has trackeval "$TRACKEVAL_VERSION" \
+    || ! pip_has motmetrics "$MOTMETRICS_VERSION"; then
+    echo "setup: installing trackers $TRACKERS_VERSION, TrackEval $TRACKEVAL_VERSION and py-motmetrics $MOTMETRICS_VERSION (tracking comparison)"
+    pip_install "trackers==$TRACKERS_VERSION" "trackeval==$TRACKEVAL_VERSION" "motmetrics==$MOTMETRICS_VERSION"
   fi
 fi
 # Make libLiteRt.so findable by the dynamic loader, so programs start without asking python3 where it is.

@@ -15,6 +15,8 @@ extension TrackArguments {
     /// damaged file, a stream lost for good), or an output that cannot be written, with 1 once the outputs are
     /// complete. `--duration`, `--frames`, SIGINT and SIGTERM end it with 0.
     func run() throws {
+        // A detection file needs no video: the same work as in `litevision` (which runs it itself).
+        if detections != nil { return try runDetections() }
         let signals = StopSignals()  // before any thread starts, so that every thread leaves the signals to it
         // The sources by the bytes of their names (a file name that is not UTF-8 too).
         let named = CommandLinePath.arguments(sources)

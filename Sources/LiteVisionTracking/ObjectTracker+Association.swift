@@ -98,7 +98,7 @@ extension ObjectTracker {
                 let iou =
                     useLow
                     ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
-                    : record.similarity(toConfident: detection.box)
+                    : record.similarity(toConfident: detection.box, threshold: threshold)
                 // Gain = (1 - threshold) - cost, positive exactly when the cost 1 - IoU is within the gate;
                 // the tiny constant keeps a pair exactly at the threshold.
                 if iou >= threshold { scratch.solver.addEdge(row: r, column: c, weight: iou - threshold + 1e-9) }

@@ -1,21 +1,34 @@
 /// A multi-object tracker in the spirit of ByteTrack: it turns per-frame detections into tracks with stable IDs.
 ///
+/// It is the tracker of an `ObjectDetector` in stream mode, usable alone on the output of any detector
+/// (`import LiteVisionTracking`, the library product of the tracker):
+///
+/// ```swift
+/// var tracker = ObjectTracker()   // TrackingOptions() by default
+/// for frame in frames {           // your detector's boxes (pixels) and scores (0...1), frame after frame
+///     let detections = frame.boxes.map { TrackerDetection(box: $0.box, score: $0.score) }
+///     for track in tracker.update(detections, imageWidth: 1280, imageHeight: 720) {
+///         print(track.id, track.box)   // the detection's box, and the object's ID
+///     }
+/// }
+/// ```
+///
 /// Feed it each frame's detections, in order, with ``update(_:imageWidth:imageHeight:)``; it returns the
 /// objects of that frame with their tracking IDs. How it works, per frame:
 ///
 /// 1. Every track's box is predicted by its motion model: a constant-velocity Kalman filter on the box center
 ///    and size, with noise proportional to the box size.
 /// 2. High-score detections are matched to all reported tracks, including ones lost for a few frames (for
-///    those, both boxes are grown by 25 % on each side before the IoU is taken, to tolerate the drift of a
-///    prediction made without measurements). Then low-score detections may rescue the reported tracks still
+///    those, when the IoU falls short, both boxes are grown by 25 % on each side before it is taken again, to
+///    tolerate the drift of a prediction made without measurements). Then low-score detections may rescue the reported tracks still
 ///    unmatched — an object whose score dropped because it is partly hidden — with a stricter gate, a weak
 ///    box much smaller than the object being compared after completion to the object's size. Each stage is an
 ///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackingOptions``). Tracks not reported yet
 ///    (with ``TrackingOptions/minimumHits`` above 1) then take what confident detections are left.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
-///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or
-///    a missed detection does not change the ID, but is dropped at once when its predicted box has left the
+///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
+///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit.
 /// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
@@ -30,11 +43,11 @@
 ///
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.
-package struct ObjectTracker: Sendable {
+public struct ObjectTracker: Sendable {
     /// The settings the tracker was made with.
-    package let options: TrackingOptions
+    public let options: TrackingOptions
     /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
-    package private(set) var frameCount = 0
+    public private(set) var frameCount = 0
 
     var records: [TrackRecord] = []
     var nextID = 0
@@ -42,9 +55,13 @@ package struct ObjectTracker: Sendable {
     var lastImageWidth = 0.0
     var lastImageHeight = 0.0
 
-    /// A tracker with the given options.
-    package init(options: TrackingOptions = .init()) {
-        precondition(options.lostTrackBuffer >= 0, "ObjectTracker: lostTrackBuffer must not be negative")
+    /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
+    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.6) are confident and may start
+    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.6).
+    public init(options: TrackingOptions = .init()) {
+        var options = options
+        options.lostTrackBuffer = max(0, options.lostTrackBuffer)
+        options.minimumHits = max(1, options.minimumHits)
         self.options = options
     }
 
@@ -53,10 +70,11 @@ package struct ObjectTracker: Sendable {
     /// Detections with a non-finite or empty box, or a non-finite score, are ignored.
     /// - Parameters:
     ///   - detections: the frame's detections, in pixels of the frame.
-    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view).
-    ///   - imageHeight: the frame's height in pixels.
+    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view); it must be
+    ///     positive.
+    ///   - imageHeight: the frame's height in pixels; it must be positive.
     /// - Returns: one ``Track`` per reported object of this frame, each with ``Track/detectionIndex`` set.
-    package mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+    public mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
         precondition(imageWidth > 0 && imageHeight > 0, "ObjectTracker: the image size must be positive")
         let width = Double(imageWidth), height = Double(imageHeight)
         frameCount += 1
@@ -82,7 +100,7 @@ package struct ObjectTracker: Sendable {
 
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
-    package var liveTracks: [Track] {
+    public var liveTracks: [Track] {
         records.filter(\.isConfirmed).map {
             $0.track(
                 reportingFilteredBox: options.reportsFilteredBoxes,
@@ -91,7 +109,7 @@ package struct ObjectTracker: Sendable {
     }
 
     /// Forgets every track, as at the start of a new video. IDs keep increasing: none is ever reused.
-    package mutating func reset() {
+    public mutating func reset() {
         records.removeAll()
         frameCount = 0
     }
@@ -107,6 +125,7 @@ package struct ObjectTracker: Sendable {
                 record.miss()
                 let box = record.predictedBox
                 if record.framesSinceUpdate > buffer || box.width < 1 || box.height < 1
+                    || (record.hits < Self.establishedHits && record.framesSinceUpdate > Self.newTrackBuffer)
                     || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside
                 {
                     continue
@@ -141,6 +160,15 @@ package struct ObjectTracker: Sendable {
             records.append(record)
         }
     }
+
+    /// How many matched frames make a track established: one with fewer is kept through at most
+    /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``.
+    static let establishedHits = 3
+    /// For how many frames a track matched in fewer than ``establishedHits`` frames keeps its ID undetected. Such a
+    /// track is most often a false detection, and kept for the whole lost-track buffer it would coast near real
+    /// objects and take their detections (with many false detections, the ID switches of the benchmark's noisy
+    /// detector fell by a fifth); a real object that is missed longer than this just after appearing gets a new ID.
+    static let newTrackBuffer = 3
 
     /// The share of a new detection's area (or of the matched box's, if smaller) covered by a matched track's
     /// box above which the detection is taken as a duplicate and starts no track.

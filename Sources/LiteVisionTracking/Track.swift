@@ -1,31 +1,31 @@
 import LiteVisionGeometry
 
 /// An object followed across frames, as reported by ``ObjectTracker/update(_:imageWidth:imageHeight:)``.
-package struct Track: Sendable, Equatable {
+public struct Track: Sendable, Equatable {
     /// The tracking ID: non-negative, given in increasing order when a track is first reported, and never
     /// reused by the same tracker (not even after ``ObjectTracker/reset()``).
-    package let id: Int
+    public let id: Int
     /// Where the object is in this frame. For a track matched in this frame it is the matched detection's box
     /// (or, with ``TrackingOptions/reportsFilteredBoxes``, the motion model's estimate, limited to the image);
     /// for a coasting track (see ``ObjectTracker/liveTracks``) it is the predicted box, limited to the image.
-    package var box: BoundingBox
+    public var box: BoundingBox
     /// The motion model's estimate of the whole object after this frame's update, limited to the image.
-    package var filteredBox: BoundingBox
+    public var filteredBox: BoundingBox
     /// The score of the matched detection, or of the last one for a coasting track.
-    package var score: Float
+    public var score: Float
     /// The class of the track (from the detection that started it), or `nil` for class-agnostic detections.
-    package var classIndex: Int?
+    public var classIndex: Int?
     /// The index into this frame's detections of the one matched to this track; `nil` when coasting.
-    package var detectionIndex: Int?
+    public var detectionIndex: Int?
     /// Frames since the track started, counting the first one (1 on its first frame).
-    package var age: Int
+    public var age: Int
     /// Frames in which the track was matched to a detection.
-    package var hits: Int
+    public var hits: Int
     /// Frames since the last match: 0 for a track matched in this frame.
-    package var framesSinceUpdate: Int
+    public var framesSinceUpdate: Int
 
     /// A track from its parts (the tracker creates them; this is for tests and adapters).
-    package init(
+    public init(
         id: Int, box: BoundingBox, filteredBox: BoundingBox? = nil, score: Float, classIndex: Int? = nil,
         detectionIndex: Int?, age: Int, hits: Int, framesSinceUpdate: Int
     ) {

@@ -94,14 +94,20 @@ struct TrackRecord: Sendable {
     /// confident detection.
     static let lostBuffer = 0.25
 
-    /// How well a confident detection fits the track's prediction: their IoU — for a track lost in the last
-    /// frame or longer, the IoU of both boxes grown by ``lostBuffer`` (C-BIoU's buffered IoU: Yang et al.,
-    /// 2023). A track coasting without measurements has drifted from its object, most of all when the object
-    /// turned or stopped while unseen, and a small object soon stops overlapping its prediction; the buffer
-    /// tolerates that drift while keeping boxes of very different sizes or places apart.
+    /// How well a confident detection fits the track's prediction: their IoU; for a track lost in the last frame
+    /// or longer whose IoU falls short of the stage's `threshold`, the IoU of both boxes grown by ``lostBuffer``
+    /// instead (C-BIoU's buffered IoU: Yang et al., 2023). A track coasting without measurements has drifted from
+    /// its object, most of all when the object turned or stopped while unseen, and a small object soon stops
+    /// overlapping its prediction; the buffer tolerates that drift while keeping boxes of very different sizes or
+    /// places apart. The buffered IoU only admits a pair the plain one would refuse: when the plain IoU passes,
+    /// lost and followed tracks are ranked by the same measure. (Ranking lost tracks by the buffered IoU, which is
+    /// larger for the same offset, let the lost track of an object hidden behind another take the visible
+    /// object's detection, and the two tracks then took it in turns: an ID switch every frame or two.)
     @inline(__always)
-    func similarity(toConfident box: BoundingBox) -> Double {
-        framesSinceUpdate > 0 ? bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer)) : matchBox.fastIoU(box)
+    func similarity(toConfident box: BoundingBox, threshold: Double) -> Double {
+        let iou = matchBox.fastIoU(box)
+        guard framesSinceUpdate > 0, iou < threshold else { return iou }
+        return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer))
     }
 
     /// How well a weak detection fits the track's prediction: the IoU of their boxes, or — for a detection much

@@ -11,8 +11,8 @@
 /// Kalman filter) predicts, limited to the image, and the detected box: the cost of a pair is `1 - IoU`, and a
 /// pair is allowed only when `IoU >= matchIoUThreshold` (``rescueMatchIoUThreshold`` for weak detections) and,
 /// with ``matchesClasses``, when the classes agree. In the first stage, an object that was not matched in the
-/// previous frame is compared with both boxes grown by 25 % of their size on each side (C-BIoU's buffered IoU),
-/// since its prediction has drifted without measurements. In the second stage, a weak box much smaller than
+/// previous frame and whose IoU falls short is compared again with both boxes grown by 25 % of their size on
+/// each side (C-BIoU's buffered IoU), since its prediction has drifted without measurements. In the second stage, a weak box much smaller than
 /// the object along one axis and lying mostly inside the prediction — a partly hidden object — is compared
 /// after being completed to the object's remembered size. Among allowed pairs the tracker picks the assignment
 /// with the least total cost, where leaving a track or a detection unpaired costs as much as a pair at the
@@ -31,14 +31,17 @@ public struct TrackingOptions: Sendable, Hashable {
     public var rescueMatchIoUThreshold: Double = 0.5
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
     /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
-    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0.
+    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0. An object detected in
+    /// fewer than 3 frames so far keeps its ID for at most 3 frames without a detection (most such objects are
+    /// false detections).
     public var lostTrackBuffer: Int = 30
     /// How many consecutive frames a new object must be detected before it is reported and given an ID.
     /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1.
     public var minimumHits: Int = 1
     /// An object left undetected whose predicted box lies more than this fraction (by area) outside the image
-    /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.5.
-    public var outsideFraction: Double = 0.5
+    /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.8 (an
+    /// object still a fifth inside, missed once at the border, keeps its ID).
+    public var outsideFraction: Double = 0.8
     /// Whether an object only matches detections of its own class (when both have a class). Default `true`;
     /// it makes no difference with a class-agnostic detector.
     public var matchesClasses: Bool = true
@@ -47,12 +50,13 @@ public struct TrackingOptions: Sendable, Hashable {
     public var reportsFilteredBoxes: Bool = false
 
     /// Detections at or above this score take part in the first association stage and may start objects
-    /// (if also at or above ``newTrackThreshold``). A detector sets it to its own detection threshold (see
-    /// ``resolved(detectionThreshold:)``); 0.5 for a tracker used alone.
-    package var detectionThreshold: Float = 0.5
-    /// A confident detection left unmatched starts a new object only at or above this score. A detector sets
-    /// it to its own detection threshold; 0.6 for a tracker used alone.
-    package var newTrackThreshold: Float = 0.6
+    /// (if also at or above ``newTrackThreshold``). Default 0.6, for an `ObjectTracker` used alone (the
+    /// `LiteVisionTracking` library): an object detector sets it to its own detection threshold (its options'
+    /// threshold), whatever it is here.
+    public var detectionThreshold: Float = 0.6
+    /// A confident detection left unmatched starts a new object only at or above this score. Default 0.6, for an
+    /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
+    public var newTrackThreshold: Float = 0.6
 
     /// The defaults.
     public init() {}

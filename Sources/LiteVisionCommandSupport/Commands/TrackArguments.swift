@@ -33,6 +33,18 @@ package struct TrackArguments: ParsableArguments {
             (--reconnect-timeout). --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, \
             exit status 0). The exit status is 1 when the source failed (a damaged file, a stream lost for good), \
             after the outputs are written; 2 when it cannot be opened. A password in a URL is shown as ***.
+
+            --detections FILE tracks the boxes of another detector instead of a video: a MOTChallenge detection \
+            file, one row per detection, frame,-1,x,y,w,h,score[,...] (frames from 1, boxes in pixels, rows in any \
+            order; frames without a row still count, up to the last frame given). No model and no video are used, \
+            and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
+            frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
+            a detection is confident and may start an object (default 0.6); weaker ones down to 0.1 only keep \
+            objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. --image-size WxH is the frames' size, which tells when an object \
+            has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
+            taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
+            how long a hidden object keeps its ID (30 frames at 30 fps: one second). --timing prints the \
+            tracker's own time on standard error. A malformed row is refused with its line number (status 2).
             """
     )
 
@@ -42,7 +54,22 @@ package struct TrackArguments: ParsableArguments {
     @OptionGroup package var detector: DetectorArguments
 
     @Argument(help: "Video files, cameras (/dev/video0) or stream URLs (rtsp://, http://, udp://, ...).")
-    package var sources: [String]
+    package var sources: [String] = []
+
+    @Option(name: .long, help: "Track the boxes of a MOTChallenge detection file (frame,-1,x,y,w,h,score) instead.")
+    package var detections: String?
+
+    @Option(name: .long, help: "With --detections: the frames per second of the file (default 30).")
+    package var frameRate: Double?
+
+    @Option(name: .long, help: "With --detections: the frames' size, WIDTHxHEIGHT (default: the boxes' extent).")
+    package var imageSize: String?
+
+    @Flag(name: .long, help: "With --detections: print the time of the tracker alone on standard error.")
+    package var timing = false
+
+    @Flag(name: .long, help: "With --detections: report the motion model's filtered boxes, not the detected ones.")
+    package var filteredBoxes = false
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -116,7 +143,16 @@ package struct TrackArguments: ParsableArguments {
         guard stallTimeout > 0 && stallTimeout.isFinite else {
             throw ValidationError("--stall-timeout must be a positive number of seconds, got \(stallTimeout)")
         }
-        guard !sources.isEmpty else { throw ValidationError("give a video file, a camera or a stream URL to track") }
+        if detections != nil {
+            try validateDetections()
+            return
+        }
+        if frameRate != nil || imageSize != nil || timing || filteredBoxes {
+            throw ValidationError("--frame-rate, --image-size, --timing and --filtered-boxes go with --detections")
+        }
+        guard !sources.isEmpty else {
+            throw ValidationError("give a video file, a camera or a stream URL to track (or --detections FILE)")
+        }
         if sources.count > 1, mot != nil || annotate != nil {
             throw ValidationError(
                 "--mot and --annotate take one source (\(sources.count) given); --json records name their source")
@@ -138,12 +174,39 @@ package struct TrackArguments: ParsableArguments {
     }
 }
 
+extension TrackArguments {
+    /// The rules of `--detections`: no source, none of the options of video or of a detector model.
+    fileprivate func validateDetections() throws {
+        guard sources.isEmpty else {
+            throw ValidationError("--detections tracks a detection file: give it without video sources")
+        }
+        let video: [(String, Bool)] = [
+            ("--annotate", annotate != nil), ("--serve", serve != nil), ("--mqtt", mqtt != nil), ("--live", live),
+            ("--every-frame", everyFrame), ("--duration", duration != nil), ("--frames", frames != nil),
+            ("--device-size", deviceSize != nil), ("--device-frame-rate", deviceFrameRate != nil),
+            ("--device-pixel-format", devicePixelFormat != nil), ("--multiple", detector.multiple),
+            ("--classify", detector.classification), ("--detector", detector.detector != nil),
+            ("--max-objects", detector.maxObjects != nil),
+        ]
+        if let name = video.first(where: \.1)?.0 {
+            throw ValidationError("\(name) does not go with --detections (a detection file has no video and no model)")
+        }
+        if let frameRate, !(frameRate > 0 && frameRate <= 1000) {
+            throw ValidationError(
+                "--frame-rate must be a number of frames per second above 0, up to 1000, got \(frameRate)")
+        }
+        if let imageSize, DeviceSize(imageSize) == nil {
+            throw ValidationError("--image-size must be WIDTHxHEIGHT, such as 640x480, got '\(imageSize)'")
+        }
+    }
+}
+
 /// `--rtsp-transport`.
 package enum RTSPTransportArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case tcp, udp
 }
 
-/// A `WIDTHxHEIGHT` argument.
+/// A `WIDTHxHEIGHT` argument (`--device-size`, `--image-size`).
 package struct DeviceSize: Sendable {
     package let width: Int, height: Int
 

@@ -49,15 +49,17 @@ package enum DetectOutput {
 
     /// `litevision track`'s record of a frame: `{"source": ..., "frame": N, "timestamp": seconds, "latencyMs": ...,
     /// "objects": [...]}`, the objects as in ``jsonLine(file:frame:objects:classification:)``. `source` is the
-    /// location with any password masked; `latencyMs` is from the frame's data arriving to its result.
+    /// location with any password masked; `latencyMs` is from the frame's data arriving to its result. A `nil`
+    /// timestamp or latency (`--detections` has no video) is left out.
     package static func trackLine(
-        source: String, frame: Int, timestamp: Double, latencyMs: Double, objects: [DetectedObject],
+        source: String, frame: Int, timestamp: Double?, latencyMs: Double?, objects: [DetectedObject],
         classification: Bool
     ) -> ConsoleText {
         return encode(
             Line(
-                source: source, frame: frame, timestamp: (timestamp * 1e6).rounded() / 1e6,
-                latencyMs: (latencyMs * 100).rounded() / 100, objects: json(objects, classification: classification)))
+                source: source, frame: frame, timestamp: timestamp.map { ($0 * 1e6).rounded() / 1e6 },
+                latencyMs: latencyMs.map { ($0 * 100).rounded() / 100 },
+                objects: json(objects, classification: classification)))
     }
 
     /// The objects as JSON records.

@@ -51,6 +51,7 @@ package func fixed(_ value: Double, digits: Int) -> String {
     let scaled = Int((value * Double(scale)).rounded())
     let sign = scaled < 0 ? "-" : ""
     let magnitude = abs(scaled)
+    if digits <= 0 { return "\(sign)\(magnitude)" }
     let fraction = String(magnitude % scale)
     return "\(sign)\(magnitude / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
 }

@@ -1,0 +1,107 @@
+import ArgumentParser
+import LiteVision
+import LiteVisionSystem
+import LiteVisionTracking
+
+extension TrackArguments {
+    /// The frame rate the tracker's defaults are counted in: ``TrackingOptions/lostTrackBuffer`` is 30 frames, one
+    /// second at this rate.
+    static let defaultFrameRate = 30.0
+
+    /// Runs `litevision track --detections FILE`: tracks the boxes of a MOTChallenge detection file with the
+    /// tracker of stream mode (``ObjectTracker``), without a model or a video, in `litevision` itself (no FFmpeg).
+    /// Writes `--mot` and `--json` (or prints a line per frame), and with `--timing` the time of the tracker's
+    /// update loop alone. A file that cannot be read or has a malformed row, and an output that cannot be made,
+    /// end the command with status 2 before any tracking; an output that cannot be completed, with 1.
+    package func runDetections() throws {
+        guard let detections else { return }
+        try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
+            if let json { try outputs.claimFile(json, for: "--json") }
+            if let mot { try outputs.claimFile(mot, for: "--mot") }
+        }
+        // Made now (temporary files beside the outputs), so that a folder that cannot be written fails first.
+        let jsonFile = try json.map(Self.openOutput), motFile = try mot.map(Self.openOutput)
+        let file: MOTDetectionFile
+        do {
+            file = try MOTDetectionFile(path: detections)
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+        let (width, height) = frameSize(of: file)
+        var tracker = ObjectTracker(options: trackingOptions())
+        var tracks: [[Track]] = []
+        tracks.reserveCapacity(file.frames.count)
+        let elapsed = ContinuousClock().measure {
+            for frame in file.frames { tracks.append(tracker.update(frame, imageWidth: width, imageHeight: height)) }
+        }
+        if timing {
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let rate = ms > 0 ? fixed(Float(Double(tracks.count) / ms * 1000), digits: 0) : "-"
+            Console.error(
+                "litevision: tracker: \(tracks.count) frames in \(fixed(Float(ms), digits: 3)) ms (\(rate) frames per second, \(file.rowCount) detections, \(width)x\(height))"
+            )
+        }
+        var motText = "", jsonText = ""
+        for (index, frameTracks) in tracks.enumerated() {
+            let objects = frameTracks.map {
+                DetectedObject(frame: $0.box, trackingID: $0.id, labels: [], detectionConfidence: $0.score)
+            }
+            if motFile != nil {
+                for object in objects { motText += TrackOutput.motRow(frame: index + 1, object: object) + "\n" }
+            }
+            if jsonFile != nil {
+                let timestamp = frameRate.map { Double(index) / $0 }
+                jsonText +=
+                    DetectOutput.trackLine(
+                        source: detections, frame: index, timestamp: timestamp, latencyMs: nil, objects: objects,
+                        classification: false
+                    ).rendered + "\n"
+            }
+            if json == nil && mot == nil { Console.output(TrackOutput.summary(frame: index, objects: objects)) }
+        }
+        var failed = false
+        for (output, text) in [(motFile, motText), (jsonFile, jsonText)] {
+            guard let output else { continue }
+            do throws(SystemError) {
+                try output.write(Array(text.utf8))
+                try output.commit()
+            } catch {
+                output.discard()
+                Console.error("litevision: \(VisionError.fileNotWritable(path: output.path, reason: error.reason))")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
+    /// objects from it), the lost-track buffer scaled to `--frame-rate`, and `--filtered-boxes`.
+    func trackingOptions() -> TrackingOptions {
+        var options = TrackingOptions()
+        options.reportsFilteredBoxes = filteredBoxes
+        if let threshold = detector.threshold { options = options.resolved(detectionThreshold: threshold) }
+        if let frameRate {
+            let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate
+            options.lostTrackBuffer = max(1, Int(frames.rounded()))
+        }
+        return options
+    }
+
+    /// `--image-size`, or else the extent of the file's boxes from the origin (at least 1x1), rounded up.
+    func frameSize(of file: MOTDetectionFile) -> (Int, Int) {
+        if let imageSize, let size = DeviceSize(imageSize) { return (size.width, size.height) }
+        return (max(1, Int(file.extent.maxX.rounded(.up))), max(1, Int(file.extent.maxY.rounded(.up))))
+    }
+
+    /// The temporary file of the output `path`; one that cannot be made is printed and ends the command with
+    /// status 2.
+    private static func openOutput(_ path: String) throws -> AtomicFile {
+        do throws(SystemError) {
+            return try AtomicFile(path: path)
+        } catch {
+            Console.error("litevision: \(VisionError.fileNotWritable(path: path, reason: error.reason))")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,271 @@
+"""Ground truth and detector-like input for the tracking benchmark (scripts/bench-tracking.sh) and its test.
+
+Two kinds of sequences, each a list of frames of ground-truth boxes `(id, x, y, w, h)` in pixels:
+
+- MOT15's TUD-Campus and TUD-Stadtmitte: the real ground truth that py-motmetrics ships in its package data
+  (640x480, 25 fps). Nothing of it is copied into the repository: it is read from the installed package.
+- Simulated pedestrian scenes (`sim-*`), seeded: people walking on a ground plane seen by a fixed camera, whose
+  boxes grow as they come nearer; they enter and leave through the image borders, cross and occlude one another by
+  depth (the nearer one hides the farther one), stop, and turn.
+
+Then `noisy_detections` turns ground truth into what a detector would give, with the noise model documented there.
+Everything is deterministic for a given seed.
+"""
+
+import math
+import os
+
+import numpy as np
+
+TUD_SEQUENCES = ("TUD-Campus", "TUD-Stadtmitte")
+SIM_SEQUENCES = ("sim-crossing", "sim-crowd", "sim-stop-turn")
+TEST_SEQUENCES = ("sim-short",)  # the test's small scene, not in the benchmark's table
+
+
+class Sequence:
+    """A sequence's ground truth: `frames[t]` (t from 0) is a list of `(id, x, y, w, h, depth)`; a larger depth is
+    farther from the camera."""
+
+    def __init__(self, name, width, height, frame_rate, frames):
+        self.name, self.width, self.height, self.frame_rate, self.frames = name, width, height, frame_rate, frames
+
+    def gt_rows(self):
+        """MOTChallenge ground-truth rows `frame,id,x,y,w,h,1,-1,-1,-1` (frames from 1)."""
+        rows = []
+        for t, boxes in enumerate(self.frames):
+            for (i, x, y, w, h, _) in boxes:
+                rows.append(f"{t + 1},{i},{x:.2f},{y:.2f},{w:.2f},{h:.2f},1,-1,-1,-1")
+        return rows
+
+
+def load(name, scene_seed=0):
+    """The sequence `name` (a TUD sequence or a simulated scene; `scene_seed` varies the simulated ones)."""
+    if name in TUD_SEQUENCES:
+        return load_tud(name)
+    if name in SIM_SEQUENCES + TEST_SEQUENCES:
+        return simulate(name, scene_seed)
+    raise SystemExit(f"unknown sequence {name}: {', '.join(TUD_SEQUENCES + SIM_SEQUENCES)}")
+
+
+def load_tud(name):
+    """A TUD sequence's ground truth from py-motmetrics' package data. Depth: the lower a person's feet in the image,
+    the nearer (a fixed camera looking down at a flat street)."""
+    try:
+        import motmetrics
+    except ImportError:
+        raise SystemExit("py-motmetrics is missing: run scripts/setup.sh --dev")
+    path = os.path.join(os.path.dirname(motmetrics.__file__), "data", name, "gt.txt")
+    if not os.path.isfile(path):
+        raise SystemExit(f"{path} is missing: py-motmetrics 1.4.0 ships it (scripts/setup.sh --dev)")
+    rows = np.loadtxt(path, delimiter=",", ndmin=2)
+    count = int(rows[:, 0].max())
+    frames = [[] for _ in range(count)]
+    for r in rows:
+        if r[6] == 0:  # a row marked to be ignored (none in TUD)
+            continue
+        x, y, w, h = float(r[2]), float(r[3]), float(r[4]), float(r[5])
+        frames[int(r[0]) - 1].append((int(r[1]), x, y, w, h, -(y + h)))
+    return Sequence(name, 640, 480, 25.0, frames)
+
+
+# --- Simulated scenes -------------------------------------------------------------------------------------------
+
+# The camera: 1280x720 at 30 fps, looking at a flat ground; a person at depth Z metres is drawn with a height of
+# FOCAL * 1.75 / Z pixels, feet at HORIZON + FOCAL * CAMERA_HEIGHT / Z.
+SIM_WIDTH, SIM_HEIGHT, SIM_FPS = 1280, 720, 30.0
+FOCAL, HORIZON, CAMERA_HEIGHT, PERSON_HEIGHT, PERSON_WIDTH = 900.0, 180.0, 3.0, 1.75, 0.6
+
+
+def project(X, Z):
+    """The box `(x, y, w, h)` of a person standing at ground position (X, Z) (metres; X across, Z depth)."""
+    s = FOCAL / Z
+    h, w = PERSON_HEIGHT * s, PERSON_WIDTH * s
+    feet = HORIZON + CAMERA_HEIGHT * s
+    cx = SIM_WIDTH / 2 + X * s
+    return cx - w / 2, feet - h, w, h
+
+
+class Walker:
+    """A person following waypoints on the ground, at a speed, pausing where told."""
+
+    def __init__(self, start_frame, path, speed, pauses):
+        # path: [(X, Z), ...]; pauses: {waypoint index: frames to stand there}
+        self.start, self.path, self.speed, self.pauses = start_frame, path, speed, pauses
+
+    def positions(self, frames):
+        """Ground positions per frame from the start frame until the path ends (or `frames`)."""
+        out = []
+        X, Z = self.path[0]
+        for k in range(1, len(self.path)):
+            for _ in range(self.pauses.get(k - 1, 0)):
+                out.append((X, Z))
+            tx, tz = self.path[k]
+            dist = math.hypot(tx - X, tz - Z)
+            steps = max(1, int(round(dist / (self.speed / SIM_FPS))))
+            for s in range(1, steps + 1):
+                out.append((X + (tx - X) * s / steps, Z + (tz - Z) * s / steps))
+            X, Z = tx, tz
+            if self.start + len(out) >= frames:
+                break
+        return out
+
+
+def walkers(name, rng):
+    """The people of a simulated scene."""
+    people = []
+    edge = lambda Z: (SIM_WIDTH / 2 + 40) * Z / FOCAL  # |X| just outside the image at depth Z
+    if name in ("sim-crossing", "sim-short"):
+        # Pairs walking in opposite directions at nearby depths: each crossing hides the farther one for a while.
+        # sim-short (the test's scene) is 3 pairs in 5 seconds.
+        short = name == "sim-short"
+        for k in range(3 if short else 10):
+            Z1 = rng.uniform(6, 14)
+            Z2 = Z1 + rng.uniform(0.4, 2.5) * rng.choice([-1, 1])
+            start = int(rng.integers(0, 40 if short else 240))
+            speed1, speed2 = rng.uniform(1.0, 1.8), rng.uniform(1.0, 1.8)
+            people.append(Walker(start, [(-edge(Z1), Z1), (edge(Z1), Z1 + rng.uniform(-1, 1))], speed1, {}))
+            people.append(Walker(start + int(rng.integers(0, 30)),
+                                 [(edge(Z2), Z2), (-edge(Z2), Z2 + rng.uniform(-1, 1))], speed2, {}))
+        frames = 150 if short else 420
+    elif name == "sim-crowd":
+        # Many people entering from either side or from the far end, wandering through waypoints, leaving.
+        for k in range(26):
+            Z0 = rng.uniform(5, 20)
+            side = rng.choice([-1, 1])
+            path = [(side * edge(Z0), Z0)]
+            for _ in range(int(rng.integers(1, 4))):
+                Z = rng.uniform(5, 20)
+                path.append((rng.uniform(-0.7, 0.7) * edge(Z), Z))
+            Z = rng.uniform(5, 20)
+            path.append((rng.choice([-1, 1]) * edge(Z), Z))
+            pauses = {1: int(rng.integers(15, 60))} if rng.random() < 0.3 else {}
+            people.append(Walker(int(rng.integers(0, 360)), path, rng.uniform(0.8, 1.8), pauses))
+        frames = 480
+    elif name == "sim-stop-turn":
+        # People who stop, turn back or sideways, and walk towards or away from the camera, near one another.
+        for k in range(12):
+            Z0 = rng.uniform(6, 12)
+            side = rng.choice([-1, 1])
+            mid_X = rng.uniform(-0.4, 0.4) * edge(Z0)
+            path = [(side * edge(Z0), Z0), (mid_X, Z0)]
+            turn = rng.integers(0, 3)
+            if turn == 0:  # back where they came from
+                path.append((side * edge(Z0), Z0 + rng.uniform(-1, 1)))
+            elif turn == 1:  # towards the camera, then out sideways
+                Zn = max(4.0, Z0 - rng.uniform(2, 5))
+                path += [(mid_X, Zn), (-side * edge(Zn), Zn)]
+            else:  # away from the camera, then out sideways
+                Zf = Z0 + rng.uniform(3, 8)
+                path += [(mid_X, Zf), (-side * edge(Zf), Zf)]
+            pauses = {1: int(rng.integers(10, 50))}
+            people.append(Walker(int(rng.integers(0, 300)), path, rng.uniform(0.9, 1.6), pauses))
+        frames = 450
+    else:
+        raise SystemExit(f"unknown scene {name}")
+    return people, frames
+
+
+def simulate(name, scene_seed):
+    """A simulated scene's ground truth. Boxes are clipped to the image; a person is in the ground truth in a frame
+    when some of them is in the image and not hidden by nearer people."""
+    rng = np.random.default_rng([sum(name.encode()), scene_seed])
+    people, count = walkers(name, rng)
+    raw = [[] for _ in range(count)]
+    for i, walker in enumerate(people):
+        for k, (X, Z) in enumerate(walker.positions(count)):
+            t = walker.start + k
+            if t >= count:
+                break
+            raw[t].append((i + 1, *project(X, Z), Z))
+    frames = []
+    for boxes in raw:
+        kept = []
+        for b in boxes:
+            clipped = clip(b[1:5], SIM_WIDTH, SIM_HEIGHT)
+            if clipped is None:
+                continue
+            if visible_fraction(b, boxes, SIM_WIDTH, SIM_HEIGHT) <= 0:
+                continue
+            kept.append((b[0], *clipped, b[5]))
+        frames.append(kept)
+    return Sequence(name, SIM_WIDTH, SIM_HEIGHT, SIM_FPS, frames)
+
+
+def clip(box, width, height):
+    """`(x, y, w, h)` limited to the image, or None when nothing is left."""
+    x, y, w, h = box
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def visible_fraction(box, others, width, height, samples=12):
+    """The share of `box` (`(id, x, y, w, h, depth)`) inside the image and not covered by a nearer box of `others`,
+    measured on a grid of samples x 2*samples points."""
+    _, x, y, w, h, depth = box
+    nearer = [o for o in others if o[5] < depth and o[0] != box[0]]
+    xs = x + (np.arange(samples) + 0.5) * w / samples
+    ys = y + (np.arange(2 * samples) + 0.5) * h / (2 * samples)
+    px, py = np.meshgrid(xs, ys)
+    seen = (px >= 0) & (px < width) & (py >= 0) & (py < height)
+    for (_, ox, oy, ow, oh, _) in nearer:
+        seen &= ~((px >= ox) & (px < ox + ow) & (py >= oy) & (py < oy + oh))
+    return float(seen.mean())
+
+
+# --- The noise model --------------------------------------------------------------------------------------------
+
+NOISE_LEVELS = {
+    # name: (position jitter, size jitter, base miss rate, false positives per frame)
+    "normal": (0.04, 0.06, 0.05, 0.5),
+    "heavy": (0.07, 0.10, 0.12, 1.5),
+}
+
+
+def noisy_detections(seq, seed, level="normal"):
+    """Detector-like rows `frame,-1,x,y,w,h,score,-1,-1,-1` from the ground truth of `seq`, seeded.
+
+    The noise model, per ground-truth box in each frame, with `o` the share of the box hidden by nearer people or
+    outside the image (see `visible_fraction`):
+    - missed with probability `miss + 0.8 * o` (capped at 1): misses grow with occlusion;
+    - else detected with a score drawn from N(0.85 - 0.6 * o, 0.08), clipped to 0.02...0.99: partly hidden people
+      get low scores, as from a real detector (what ByteTrack's second stage is for); and 8 % of all detections get
+      a low score, uniform in 0.1...0.5, whatever their visibility;
+    - its centre jittered by N(0, position * w) and N(0, position * h), its width and height multiplied by
+      exp(N(0, size)) each;
+    - plus false positives, Poisson(fp) per frame: a box of the size of a random ground-truth box of the sequence, at
+      a uniform place, score uniform in 0.1...0.7 (most below a tracker's high threshold, some above);
+    - every box is clipped to the image (detectors report boxes inside it) and rows are shuffled within a frame.
+    `level` picks (position, size, miss, fp): normal (0.04, 0.06, 0.05, 0.5) or heavy (0.07, 0.10, 0.12, 1.5).
+    """
+    position, size, miss, fp_rate = NOISE_LEVELS[level]
+    rng = np.random.default_rng([seed, sum(seq.name.encode()), len(level)])
+    sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
+    rows = []
+    for t, boxes in enumerate(seq.frames):
+        frame = []
+        for b in boxes:
+            o = 1.0 - visible_fraction(b, boxes, seq.width, seq.height)
+            if rng.random() < min(1.0, miss + 0.8 * o):
+                continue
+            score = float(np.clip(rng.normal(0.85 - 0.6 * o, 0.08), 0.02, 0.99))
+            if rng.random() < 0.08:
+                score = float(rng.uniform(0.1, 0.5))
+            _, x, y, w, h, _ = b
+            cx = x + w / 2 + rng.normal(0, position * w)
+            cy = y + h / 2 + rng.normal(0, position * h)
+            nw, nh = w * math.exp(rng.normal(0, size)), h * math.exp(rng.normal(0, size))
+            frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score))
+        for _ in range(rng.poisson(fp_rate)):
+            w, h = sizes[int(rng.integers(len(sizes)))]
+            x, y = rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2)
+            frame.append(((x, y, w, h), float(rng.uniform(0.1, 0.7))))
+        rng.shuffle(frame)
+        for box, score in frame:
+            clipped = clip(box, seq.width, seq.height)
+            if clipped is None:
+                continue
+            x, y, w, h = clipped
+            rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
+    return rows

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Tracker quality: LiteVision's tracker next to roboflow's trackers 2.6.1 (SORT, ByteTrack, OC-SORT, BoT-SORT with
+# camera-motion compensation off) on the same detections, scored by TrackEval. Sequences: MOT15's TUD-Campus and
+# TUD-Stadtmitte (the ground truth py-motmetrics ships) and three simulated pedestrian scenes
+# (benchmarks/tracking_scenes.py); the ground truth is turned into detector-like input by the seeded noise model of
+# tracking_scenes.noisy_detections. LiteVision runs as `litevision track --detections` (its --timing line is the
+# tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,
+# IDSW, frames per second of the tracker alone) and the goals of issue 28.
+#   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--variant LABEL="ARGS"]...
+# LITEVISION_BENCH_NO_BUILD=1 measures the `litevision` already in .build/release instead of building it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --dev >/dev/null
+if [[ "${LITEVISION_BENCH_NO_BUILD:-}" != 1 ]]; then
+  swift build -c release --product litevision >/dev/null
+fi
+exec python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision "$@"
