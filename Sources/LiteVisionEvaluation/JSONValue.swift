@@ -1,3 +1,5 @@
+import LiteVisionSystem
+
 /// A parsed JSON value, as ``JSONReader`` makes it. Numbers are doubles (what Python's `json` module gives
 /// the reference tools for numbers with a fraction or exponent, and exact for integers up to 2⁵³).
 package indirect enum JSONValue: Sendable, Equatable {
@@ -63,7 +65,7 @@ extension JSONValue {
             } else {
                 output += "\(number)"
             }
-        case .string(let text): Self.writeString(text, to: &output)
+        case .string(let text): output += JSONString.quoted(text)
         case .array(let items):
             output += "["
             for (index, item) in items.enumerated() {
@@ -75,29 +77,11 @@ extension JSONValue {
             output += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { output += ", " }
-                Self.writeString(member.key, to: &output)
+                output += JSONString.quoted(member.key)
                 output += ": "
                 member.value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

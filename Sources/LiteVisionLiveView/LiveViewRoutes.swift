@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import LiteVisionSystem
 
 /// The live view's routes: the page, the sources, the MJPEG streams, the events, the metrics and the health.
 struct LiveViewRoutes: Sendable {
@@ -121,7 +122,7 @@ struct LiveViewRoutes: Sendable {
             let counters = hub.counters(index)
             let processed = hub.processedState(of: index)
             return
-                "{\"index\":\(index),\"name\":\(Self.jsonString(source.name)),\"width\":\(source.width),\"height\":\(source.height),"
+                "{\"index\":\(index),\"name\":\(JSONString.quoted(source.name)),\"width\":\(source.width),\"height\":\(source.height),"
                 + "\"received\":\(counters.received),\"processed\":\(processed.frames),\"dropped\":\(counters.dropped),"
                 + "\"reconnects\":\(counters.reconnects)}"
         }
@@ -162,25 +163,4 @@ struct LiveViewRoutes: Sendable {
         return result
     }
 
-    /// `value` as a JSON string.
-    static func jsonString(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
 }

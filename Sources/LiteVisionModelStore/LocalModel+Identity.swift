@@ -38,14 +38,18 @@ extension LocalModel {
 
 extension ModelReference {
     /// The identities of the files the model is read from now: a local model's (see
-    /// ``LocalModel/fileIdentities``), or the installed version of a remote model in `cache` (`[nil]` when none
-    /// is installed), so that a model replaced on disk or updated by a download has other identities.
-    package func fileIdentities(cache: ModelCache) -> [FileIdentity?] {
+    /// ``LocalModel/fileIdentities``), or for a remote model the record of its installed version in the cache in
+    /// `cacheFolder` (see ``ModelCache/init(folder:)``)
+    /// (`[nil]` when none is installed), so that a model replaced on disk or updated by a download has other
+    /// identities. One `stat` per file, nothing read: this runs on every call of the features' factories.
+    package func fileIdentities(cacheFolder: String?) -> [FileIdentity?] {
         switch self {
         case .local(let model):
             return model.fileIdentities
         case .remote(let model):
-            return [cache.installed(model).flatMap { FileIdentity(path: $0.path) }]
+            // Installing or deleting a version replaces or removes the record (by rename), changing its identity.
+            let cache = ModelCache(folder: cacheFolder)
+            return [FileIdentity(path: ModelCache.recordPath(in: cache.folder(of: model)))]
         }
     }
 }

@@ -33,6 +33,6 @@ extension DetectorConfiguration {
     /// The identities of the model files these settings name now: the custom detector's and the classifier's.
     var modelFileIdentities: [FileIdentity?] {
         (detectorModel?.fileIdentities ?? [])
-            + (classifier?.fileIdentities(cache: ModelCache(folder: modelCacheFolder)) ?? [])
+            + (classifier?.fileIdentities(cacheFolder: modelCacheFolder) ?? [])
     }
 }

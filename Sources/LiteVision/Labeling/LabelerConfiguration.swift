@@ -22,6 +22,6 @@ struct LabelerConfiguration: Sendable, Hashable {
 extension LabelerConfiguration {
     /// The identities of the model files these settings name now (none for the built-in model).
     var modelFileIdentities: [FileIdentity?] {
-        model?.fileIdentities(cache: ModelCache(folder: modelCacheFolder)) ?? []
+        model?.fileIdentities(cacheFolder: modelCacheFolder) ?? []
     }
 }
