@@ -9,13 +9,11 @@
 // Pixel buffers (the YUV range of camera frames is `VisionImage.YUVRange`).
 @_exported import struct LiteVisionImaging.ImageBuffer
 @_exported import enum LiteVisionImaging.PixelFormat
-// Models and where they come from.
+// Models and where they come from (a URL or a registry model is a `RemoteModelSource` made by its factories).
 @_exported import struct LiteVisionModelStore.LocalModel
 @_exported import class LiteVisionModelStore.CustomRemoteModel
 @_exported import class LiteVisionModelStore.RemoteModel
 @_exported import class LiteVisionModelStore.RemoteModelSource
-@_exported import class LiteVisionModelStore.URLModelSource
-@_exported import class LiteVisionModelStore.RegistryModelSource
 @_exported import class LiteVisionModelStore.FirebaseModelSource
 // How objects are followed across frames, where the tracker lives.
 @_exported import struct LiteVisionTracking.TrackingOptions

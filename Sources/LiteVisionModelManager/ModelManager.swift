@@ -9,7 +9,7 @@ import LiteVisionModelStore
 /// import LiteVisionModelManager   // also brings in LiteVision
 ///
 /// let remoteModel = CustomRemoteModel(
-///     remoteModelSource: URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f"))
+///     remoteModelSource: .url("https://models.example.com/birds.tflite", sha256: "7951…416f"))
 /// NotificationCenter.default.addObserver(forName: .mlkitModelDownloadDidSucceed, object: nil, queue: nil) { _ in
 ///     // ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: remoteModel)) works from now on
 /// }

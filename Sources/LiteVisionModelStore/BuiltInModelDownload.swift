@@ -24,7 +24,7 @@ extension ModelDownloader {
         _ model: BuiltInModel, progress: (_ completed: Int64, _ total: Int64?) -> Void = { _, _ in },
         isCancelled: () -> Bool = { false }
     ) throws(ModelDownloadError) -> String {
-        let source = CustomRemoteModel(remoteModelSource: URLModelSource(url: url(of: model), sha256: model.sha256))
+        let source = CustomRemoteModel(remoteModelSource: .url(url(of: model), sha256: model.sha256))
         let path = cache.path(of: model)
         defer { rmdir(cache.remoteFolder) }  // gone when no other model uses it
         var downloader = self

@@ -43,7 +43,7 @@ public class RemoteModel: Hashable, CustomStringConvertible, @unchecked Sendable
 /// `CustomRemoteModel`.
 ///
 /// ```swift
-/// let source = URLModelSource(url: "https://models.example.com/birds.tflite", sha256: "7951…416f")
+/// let source = RemoteModelSource.url("https://models.example.com/birds.tflite", sha256: "7951…416f")
 /// let remoteModel = CustomRemoteModel(remoteModelSource: source)
 /// ```
 /// Two remote models with the same source are the same model: they share one downloaded copy.

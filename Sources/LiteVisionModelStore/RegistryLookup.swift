@@ -40,7 +40,7 @@ struct RegistryLookup {
         if registry.isEmpty {
             return .invalidSource(
                 detail:
-                    "no registry is configured: set LITEVISION_REGISTRY to the registry's address (for example https://models.example.com:8470), or use RegistryModelSource(registry:name:)"
+                    "no registry is configured: set LITEVISION_REGISTRY to the registry's address (for example https://models.example.com:8470), or use RemoteModelSource.registry(_:name:)"
             )
         }
         guard registry.hasPrefix("http://") || registry.hasPrefix("https://") else {
@@ -60,7 +60,7 @@ struct RegistryLookup {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .invalidSource(
                 detail:
-                    "the registry token holds a space, a line break or another character no token has (tokens are lvr_ and 64 hexadecimal digits): check LITEVISION_REGISTRY_TOKEN or the read token given to RegistryModelSource"
+                    "the registry token holds a space, a line break or another character no token has (tokens are lvr_ and 64 hexadecimal digits): check LITEVISION_REGISTRY_TOKEN or the read token given to RemoteModelSource.registry"
             )
         }
         return nil

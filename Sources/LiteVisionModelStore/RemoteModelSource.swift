@@ -4,9 +4,14 @@ import FoundationEssentials
 /// ``CustomRemoteModel/init(remoteModelSource:)``.
 ///
 /// LiteVision's sources are its own, since ML Kit's hosting (Firebase ML) is being shut down:
-/// ``URLModelSource`` downloads a model file from an HTTPS (or HTTP) address, ``RegistryModelSource`` a named
-/// model from a LiteVision model registry (`litevision registry serve`), and ``FirebaseModelSource`` is the
+/// ``url(_:sha256:)`` downloads a model file from an HTTPS (or HTTP) address, ``registry(_:name:readToken:)`` a
+/// named model from a LiteVision model registry (`litevision registry serve`), and ``FirebaseModelSource`` is the
 /// name ported ML Kit code uses for the same thing, with the registry named by the `LITEVISION_REGISTRY` setting.
+///
+/// ```swift
+/// let remoteModel = CustomRemoteModel(
+///     remoteModelSource: .registry("https://models.example.com", name: "birds"))
+/// ```
 public class RemoteModelSource: @unchecked Sendable {
     // @unchecked: the class is not final (sources are subclasses, as in ML Kit), which rules out the checked
     // conformance; every stored property, here and in the subclasses, is a `let` of a Sendable type set once in
@@ -18,49 +23,21 @@ public class RemoteModelSource: @unchecked Sendable {
     package init(location: RemoteModelLocation) {
         self.location = location
     }
-}
 
-/// A model file at an address: its SHA-256, when given, is checked before the file is installed; without it,
-/// the server's `ETag` tells versions apart (a download when the server still has the same `ETag` completes at
-/// once without transferring the file again).
-public final class URLModelSource: RemoteModelSource, @unchecked Sendable {
-    // @unchecked: as for RemoteModelSource, every stored property is a `let` of a Sendable type.
-    /// The address of the `.tflite` file (`https://` or `http://`).
-    public let url: String
-    /// The file's SHA-256 (64 hexadecimal digits), if known.
-    public let sha256: String?
-
-    /// A model file at `url`, verified against `sha256` when it is given.
-    public init(url: String, sha256: String? = nil) {
-        self.url = url
-        self.sha256 = sha256?.lowercased()
-        super.init(location: .url(url, sha256: sha256?.lowercased()))
+    /// A model file at `url` (`https://` or `http://`), verified against `sha256` (64 hexadecimal digits) when it
+    /// is given, before it is installed. Without a SHA-256 the server's `ETag` tells versions apart: a download
+    /// when the server still has the same `ETag` completes at once without transferring the file again.
+    public static func url(_ url: String, sha256: String? = nil) -> RemoteModelSource {
+        RemoteModelSource(location: .url(url, sha256: sha256?.lowercased()))
     }
-}
 
-/// A named model on a LiteVision model registry (`litevision registry serve`): the registry tells which
-/// version this machine gets (its latest, or the one rolled out to this machine's share of clients, chosen from
-/// the cache's stable client id) and its SHA-256, which the downloaded file is checked against.
-///
-/// ```swift
-/// let source = RegistryModelSource(registry: "https://models.example.com", name: "birds")
-/// let remoteModel = CustomRemoteModel(remoteModelSource: source)
-/// ```
-public final class RegistryModelSource: RemoteModelSource, @unchecked Sendable {
-    // @unchecked: as for RemoteModelSource, every stored property is a `let` of a Sendable type.
-    /// The registry's address, for example `https://models.example.com:8470`.
-    public let registry: String
-    /// The model's name on the registry.
-    public let name: String
-    /// A read token, for a private model (sent as `Authorization: Bearer`).
-    public let readToken: String?
-
-    /// The model `name` on the registry at `registry`, read with `readToken` when it is private.
-    public init(registry: String, name: String, readToken: String? = nil) {
-        self.registry = registry
-        self.name = name
-        self.readToken = readToken
-        super.init(location: .registry(url: registry, name: name, token: readToken))
+    /// The model `name` on the LiteVision model registry at `registry` (for example
+    /// `https://models.example.com:8470`), read with `readToken` (sent as `Authorization: Bearer`) when it is
+    /// private. The registry tells which version this machine gets (its latest, or the one rolled out to this
+    /// machine's share of clients, chosen from the cache's stable client id) and its SHA-256, which the downloaded
+    /// file is checked against.
+    public static func registry(_ registry: String, name: String, readToken: String? = nil) -> RemoteModelSource {
+        RemoteModelSource(location: .registry(url: registry, name: name, token: readToken))
     }
 }
 

@@ -11,7 +11,7 @@ struct RegistryProgram: AsyncParsableCommand {
         discussion: """
             Everything lives in one data folder: registry.sqlite (models, versions, rollouts, token hashes) and \
             blobs/ (model files named by their SHA-256). Clients use `litevision models …` or LiteVision's \
-            RegistryModelSource.
+            RemoteModelSource.registry.
             """,
         subcommands: [ServeCommand.self, TokenCommand.self, BackupCommand.self]
     )

@@ -32,8 +32,7 @@ struct MLKitErrorTests {
         }
         let manager = ModelManager(cacheFolder: cache.path)
         let model = CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: server.base(route) + "/bird.tflite", sha256: TestData.birdModelSHA256))
+            remoteModelSource: .url(server.base(route) + "/bird.tflite", sha256: TestData.birdModelSHA256))
         let posted = Mutex<Failure?>(nil)
         let token = NotificationCenter.default.addObserver(
             forName: .mlkitModelDownloadDidFail, object: manager, queue: nil

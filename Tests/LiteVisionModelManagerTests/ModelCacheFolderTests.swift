@@ -16,8 +16,7 @@ struct ModelCacheFolderTests {
             try? FileManager.default.removeItem(at: folder)
         }
         let model = CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: server.base("ok") + "/bird.tflite", sha256: TestData.birdModelSHA256))
+            remoteModelSource: .url(server.base("ok") + "/bird.tflite", sha256: TestData.birdModelSHA256))
         let manager = ModelManager(cacheFolder: folder.path)
         try await manager.downloadModel(model)
         #expect(manager.isModelDownloaded(model))

@@ -81,8 +81,7 @@ struct ModelManagerTests {
 
     static func model(_ server: LoopbackModelServer, _ route: String) -> CustomRemoteModel {
         CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: server.base(route) + "/bird.tflite", sha256: TestData.birdModelSHA256))
+            remoteModelSource: .url(server.base(route) + "/bird.tflite", sha256: TestData.birdModelSHA256))
     }
 
     @Test("A download reports its bytes, posts success with the model, and the model is then downloaded")

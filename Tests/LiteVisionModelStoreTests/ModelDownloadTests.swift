@@ -200,7 +200,7 @@ struct ModelDownloadTests {
 
     /// The bytes of the interrupted download of the localizer waiting in `downloader`'s cache, or nil.
     static func partialSize(_ downloader: ModelDownloader) -> Int? {
-        let source = URLModelSource(url: downloader.url(of: localizer), sha256: localizer.sha256)
+        let source = RemoteModelSource.url(downloader.url(of: localizer), sha256: localizer.sha256)
         let folder = downloader.cache.folder(of: CustomRemoteModel(remoteModelSource: source))
         return (try? FileManager.default.attributesOfItem(atPath: folder + "/download.partial"))?[.size] as? Int
     }

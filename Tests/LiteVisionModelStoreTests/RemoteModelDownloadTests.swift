@@ -26,7 +26,7 @@ struct RemoteModelDownloadTests {
 
     static func model(_ server: LoopbackModelServer, _ route: String, sha256: String? = birdSHA256) -> CustomRemoteModel
     {
-        CustomRemoteModel(remoteModelSource: URLModelSource(url: server.base(route) + "/" + bird, sha256: sha256))
+        CustomRemoteModel(remoteModelSource: .url(server.base(route) + "/" + bird, sha256: sha256))
     }
 
     /// The reason of the download failure `body` throws.
@@ -212,9 +212,9 @@ struct RemoteModelDownloadTests {
 
     @Test("Remote models with equal sources are equal and share a cache folder")
     func identity() {
-        let a = CustomRemoteModel(remoteModelSource: URLModelSource(url: "https://example.com/m/birds.tflite?v=1"))
-        let b = CustomRemoteModel(remoteModelSource: URLModelSource(url: "https://example.com/m/birds.tflite?v=1"))
-        let c = CustomRemoteModel(remoteModelSource: URLModelSource(url: "https://example.com/m/birds.tflite?v=2"))
+        let a = CustomRemoteModel(remoteModelSource: .url("https://example.com/m/birds.tflite?v=1"))
+        let b = CustomRemoteModel(remoteModelSource: .url("https://example.com/m/birds.tflite?v=1"))
+        let c = CustomRemoteModel(remoteModelSource: .url("https://example.com/m/birds.tflite?v=2"))
         #expect(a == b && a.hashValue == b.hashValue && a != c)
         #expect(a.name == "birds.tflite")
         let cache = ModelCache(root: "/cache")
@@ -229,8 +229,7 @@ struct RemoteModelFeatureTests {
         let server = try LoopbackModelServer(serving: ["bird.tflite": TestData.model("bird.tflite")])
         let cache = ModelCache()  // the default cache, as a labeler reads it; the model is unique to this server
         let model = CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: server.base("ok") + "/bird.tflite", sha256: RemoteModelDownloadTests.birdSHA256))
+            remoteModelSource: .url(server.base("ok") + "/bird.tflite", sha256: RemoteModelDownloadTests.birdSHA256))
         defer {
             try? cache.delete(model)
             server.stop()

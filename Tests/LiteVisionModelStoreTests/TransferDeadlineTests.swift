@@ -33,7 +33,7 @@ struct TransferDeadlineTests {
             var lookup = downloader
             lookup.settings.requestDeadline = 2
             let registryModel = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: server.base("trickle"), name: "birds", readToken: nil))
+                remoteModelSource: .registry(server.base("trickle"), name: "birds", readToken: nil))
             Self.expectDeadline(lookup, registryModel, seconds: 2)
 
             var file = downloader

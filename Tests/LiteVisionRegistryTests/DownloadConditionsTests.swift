@@ -101,7 +101,7 @@ struct DownloadConditionsTests {
         let manager = ModelManager(downloader: ModelDownloader(cache: cache))
         let recorder = RegistryFaultTests.Recorder(manager)
         let model = CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(registry: "http://127.0.0.1:\(port)", name: "birds"))
+            remoteModelSource: .registry("http://127.0.0.1:\(port)", name: "birds"))
 
         let started = Date()
         manager.download(model, conditions: ModelDownloadConditions())

@@ -34,7 +34,7 @@ struct ModelManagerRegistryTests {
 
         let manager = ModelManager.modelManager()  // the default cache, as labelers read it
         let recorder = RegistryFaultTests.Recorder(manager)
-        let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: server.base, name: "birds"))
+        let model = CustomRemoteModel(remoteModelSource: .registry(server.base, name: "birds"))
         defer { _ = try? ModelCache().delete(model) }
 
         try publish("bird.tflite")

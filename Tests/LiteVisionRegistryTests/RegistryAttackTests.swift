@@ -70,7 +70,7 @@ struct RegistryAttackTests {
         defer { registry.stop() }
         var downloader = ModelDownloader(cache: ModelCache(root: folder.appendingPathComponent("c").path))
         downloader.settings.lowSpeedTime = 5
-        let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: registry.base, name: "birds"))
+        let model = CustomRemoteModel(remoteModelSource: .registry(registry.base, name: "birds"))
         // Before the fix the body was read until the server stopped, that is never: 20 s is the test's own limit.
         let start = Date()
         let error = Self.failure { () throws(ModelDownloadError) in
@@ -95,7 +95,7 @@ struct RegistryAttackTests {
         let registry = try MaliciousRegistry(mode: "oversized-blob", model: file)
         defer { registry.stop() }
         let cache = ModelCache(root: folder.appendingPathComponent("c").path)
-        let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: registry.base, name: "birds"))
+        let model = CustomRemoteModel(remoteModelSource: .registry(registry.base, name: "birds"))
         let announced = Int64(try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int)
         var received: Int64 = 0
         let error = Self.failure { () throws(ModelDownloadError) in
@@ -121,7 +121,7 @@ struct RegistryAttackTests {
         try Self.withRegistry { setup in
             let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
+                remoteModelSource: .registry(setup.server.base, name: "birds"))
             let sha256 = try Self.sha256(TestData.model("bird.tflite"))
             let folder = cache.folder(of: model)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -150,7 +150,7 @@ struct RegistryAttackTests {
         try Self.withRegistry { setup in
             let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
+                remoteModelSource: .registry(setup.server.base, name: "birds"))
             let sha256 = try Self.sha256(TestData.model("bird.tflite"))
             let folder = cache.folder(of: model)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -188,7 +188,7 @@ struct RegistryAttackTests {
         try Self.withRegistry { setup in
             let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
+                remoteModelSource: .registry(setup.server.base, name: "birds"))
             let downloader = ModelDownloader(cache: cache)
             _ = try downloader.download(model)
             // <test folder>/cache/remote/<key>/../../../victim is <test folder>/victim; the NUL ends the C path
@@ -231,7 +231,7 @@ struct RegistryAttackTests {
         try Self.withRegistry { setup in
             let token = "lvr_0123\r\nX-Injected: 1"
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds", readToken: token))
+                remoteModelSource: .registry(setup.server.base, name: "birds", readToken: token))
             let downloaded = Self.failure { () throws(ModelDownloadError) in
                 _ = try ModelDownloader(cache: ModelCache(root: setup.path("cache"))).download(model)
             }
@@ -260,7 +260,7 @@ struct RegistryAttackTests {
         defer { server.stop() }
         let cache = ModelCache(root: folder.appendingPathComponent("cache").path)
         let url = server.base + "/bird.tflite"
-        let model = CustomRemoteModel(remoteModelSource: URLModelSource(url: url))
+        let model = CustomRemoteModel(remoteModelSource: .url(url))
         let modelFolder = cache.folder(of: model)
         try FileManager.default.createDirectory(atPath: modelFolder, withIntermediateDirectories: true)
         let record = #"{"url":"\#(url)","etag":"\"x\"\r\nX-Injected: 1"}"#
@@ -281,7 +281,7 @@ struct RegistryAttackTests {
         try Self.withRegistry { setup in
             let cache = ModelCache(root: setup.path("cache"))
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
+                remoteModelSource: .registry(setup.server.base, name: "birds"))
             let folder = cache.folder(of: model)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             // Another process downloading the same model holds the lock (here: for a minute).

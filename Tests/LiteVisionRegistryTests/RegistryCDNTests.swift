@@ -103,7 +103,7 @@ struct RegistryCDNTests {
         try setup.publish("birds", "bird.tflite")
         let bird = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestData.model("bird.tflite"))))
         let sha256 = SHA256Digest.hex(of: bird)
-        let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: setup.nginx.base, name: "birds"))
+        let model = CustomRemoteModel(remoteModelSource: .registry(setup.nginx.base, name: "birds"))
         for device in ["a", "b"] {
             let cache = ModelCache(root: setup.folder.appendingPathComponent("device-\(device)").path)
             let installed = try ModelDownloader(cache: cache).download(model, clientID: device)
@@ -134,7 +134,7 @@ struct RegistryCDNTests {
         #expect(token.status == 0, "\(token.errors)")
         let readToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let model = CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(registry: setup.nginx.base, name: "secret", readToken: readToken))
+            remoteModelSource: .registry(setup.nginx.base, name: "secret", readToken: readToken))
         let cache = ModelCache(root: setup.folder.appendingPathComponent("device").path)
         var failure: ModelDownloadError?
         do {

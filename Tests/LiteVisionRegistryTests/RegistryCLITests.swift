@@ -326,7 +326,7 @@ struct RegistryCLITests {
             #expect(
                 model
                     == CustomRemoteModel(
-                        remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds")))
+                        remoteModelSource: .registry(setup.server.base, name: "birds")))
             let installed = try ModelDownloader(cache: cache).download(model)
             #expect(installed.sha256 == Self.birdSHA256 && installed.version == 1)
         }

@@ -84,7 +84,7 @@ struct RegistryFaultTests {
             var downloader = ModelDownloader(cache: cache)
             downloader.settings.lowSpeedTime = 5
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "large"))
+                remoteModelSource: .registry(setup.server.base, name: "large"))
             let server = setup.server
             var killed = false
             let interrupted = Self.failure { () throws(ModelDownloadError) in
@@ -151,7 +151,7 @@ struct RegistryFaultTests {
             defer { proxy.stop() }
             let manager = ModelManager.modelManager()  // the default cache, as labelers read it
             let recorder = Recorder(manager)
-            let model = CustomRemoteModel(remoteModelSource: RegistryModelSource(registry: proxy.base, name: "birds"))
+            let model = CustomRemoteModel(remoteModelSource: .registry(proxy.base, name: "birds"))
             defer { _ = try? ModelCache().delete(model) }
 
             manager.download(model, conditions: ModelDownloadConditions())
@@ -194,7 +194,7 @@ struct RegistryFaultTests {
             func reason(_ registry: String, _ name: String, token: String? = nil) -> (ModelDownloadError?, Double) {
                 let start = Date()
                 let model = CustomRemoteModel(
-                    remoteModelSource: RegistryModelSource(registry: registry, name: name, readToken: token))
+                    remoteModelSource: .registry(registry, name: name, readToken: token))
                 let error = Self.failure { () throws(ModelDownloadError) in _ = try downloader.download(model) }
                 return (error, Date().timeIntervalSince(start))
             }
@@ -246,7 +246,7 @@ struct RegistryFaultTests {
             defer { _ = try? Executables.run("/usr/bin/env", ["umount", "-l", mountPoint]) }
             let cache = ModelCache(root: mountPoint)
             let model = CustomRemoteModel(
-                remoteModelSource: RegistryModelSource(registry: setup.server.base, name: "birds"))
+                remoteModelSource: .registry(setup.server.base, name: "birds"))
             let full = Self.failure { () throws(ModelDownloadError) in
                 _ = try ModelDownloader(cache: cache).download(model)
             }

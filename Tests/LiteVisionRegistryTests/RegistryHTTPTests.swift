@@ -113,8 +113,7 @@ struct RegistryHTTPTests {
             let cache = TestData.temporaryDirectory("registry-client")
             defer { try? FileManager.default.removeItem(at: cache) }
             let model = CustomRemoteModel(
-                remoteModelSource: URLModelSource(
-                    url: server.base + (info["servedBlob"] as? String ?? ""), sha256: sha256))
+                remoteModelSource: .url(server.base + (info["servedBlob"] as? String ?? ""), sha256: sha256))
             let installed = try ModelDownloader(cache: ModelCache(root: cache.path)).download(model)
             #expect(try Data(contentsOf: URL(fileURLWithPath: installed.path)) == Self.bird)
         }

@@ -99,8 +99,7 @@ extension RegistryPostgresTests {
         downloader.isBackground = true  // waits out a cut transfer and resumes it
         downloader.backgroundTimeLimit = 120
         let model = CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: nginx.base + "/v1/blobs/" + Self.sha256(Self.coco), sha256: Self.sha256(Self.coco)))
+            remoteModelSource: .url(nginx.base + "/v1/blobs/" + Self.sha256(Self.coco), sha256: Self.sha256(Self.coco)))
         let received = ByteCount()
         let download = Task.detached { [downloader] in
             try await onThread {

@@ -168,7 +168,7 @@ struct MLKitFidelityTests {
         let url = server.base("ok") + "/bird.tflite"
         let sha256 = "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"  // bird.tflite's
         let manager = ModelManager(cacheFolder: cache.path)
-        let model = CustomRemoteModel(remoteModelSource: URLModelSource(url: url, sha256: sha256))
+        let model = CustomRemoteModel(remoteModelSource: .url(url, sha256: sha256))
         for (mode, queue) in [("serviced", "main"), ("blocked", "background")] {
             try await manager.downloadModel(model)
             #expect(manager.isModelDownloaded(model))

@@ -75,8 +75,8 @@ struct ReadmeExamplesTests {
         let done = DispatchSemaphore(value: 0)
 
         let remoteModel = CustomRemoteModel(
-            remoteModelSource: URLModelSource(
-                url: server.base("ok") + "/birds.tflite",
+            remoteModelSource: .url(
+                server.base("ok") + "/birds.tflite",
                 sha256: "79510633209226cbb86b356be5a743e554c01789acd939d73d1fcf8d5b64416f"))
         let observer = NotificationCenter.default.addObserver(
             forName: .mlkitModelDownloadDidSucceed, object: nil, queue: nil
@@ -110,7 +110,7 @@ struct ReadmeExamplesTests {
     @Test("A model registry of your own: the Swift line")
     func registrySource() {
         let remoteModel = CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(registry: "https://models.example.com:8470", name: "birds"))
+            remoteModelSource: .registry("https://models.example.com:8470", name: "birds"))
         #expect(remoteModel.name == "birds")
     }
 }

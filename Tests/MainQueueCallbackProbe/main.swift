@@ -44,7 +44,7 @@ if arguments[1] == "process" {
     labeler.process(image) { labels, _ in report("\(labels?.first?.index ?? -1)") }
 } else {
     let manager = ModelManager(cacheFolder: arguments[2])
-    let model = CustomRemoteModel(remoteModelSource: URLModelSource(url: arguments[3], sha256: arguments[4]))
+    let model = CustomRemoteModel(remoteModelSource: .url(arguments[3], sha256: arguments[4]))
     guard manager.isModelDownloaded(model) else {
         print("the model is not downloaded in \(arguments[2])")
         exit(1)

@@ -151,7 +151,7 @@ struct QuickstartSampleTests {
         defer { NotificationCenter.default.removeObserver(token) }
 
         let remoteModel = CustomRemoteModel(
-            remoteModelSource: URLModelSource(url: server.base("missing") + "/mobilenet.tflite", sha256: nil))
+            remoteModelSource: .url(server.base("missing") + "/mobilenet.tflite", sha256: nil))
         let conditions = ModelDownloadConditions(allowsCellularAccess: true, allowsBackgroundDownloading: false)
         modelManager.download(remoteModel, conditions: conditions)
 
@@ -171,7 +171,7 @@ struct QuickstartSampleTests {
         }
         let modelManager = ModelManager(cacheFolder: cache.path)
         let remoteModel = CustomRemoteModel(
-            remoteModelSource: URLModelSource(url: server.base("ok") + "/bird.tflite", sha256: nil))
+            remoteModelSource: .url(server.base("ok") + "/bird.tflite", sha256: nil))
         try await modelManager.downloadModel(remoteModel)
         let deleted = Received<String>()
         if modelManager.isModelDownloaded(remoteModel) {

@@ -56,8 +56,7 @@ package struct RemoteModelArguments: ParsableArguments {
     /// unusable).
     package static func model(named name: String, connection: RegistryConnection) throws -> CustomRemoteModel {
         CustomRemoteModel(
-            remoteModelSource: RegistryModelSource(
-                registry: try connection.address(), name: name, readToken: try connection.token()))
+            remoteModelSource: .registry(try connection.address(), name: name, readToken: try connection.token()))
     }
 
     /// Checks that the `--cache` folder, if given, may be written to (not empty, not the root folder, a folder if it
