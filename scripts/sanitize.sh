@@ -18,7 +18,7 @@ export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 kinds=("${1:-address}")
 [[ $# -eq 0 ]] && kinds=(address thread)
 
-address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests|PictureLayoutTests|VideoTests/Sizes|OddVideoSizeCLITests|ControlFlowModelTests'
+address_suites='TFLiteFormatTests|LiteVisionImagingTests|LiteRTTests|BadInputTests|DamagedInputTests|DamagedInputCLITests|LabelingParityTests|DetectionParityTests|DetectionModeTests|CustomDetectorTests|ModelMutationTests|LabelerBehaviourTests|YUVFrameTests|PictureLayoutTests|VideoTests/Sizes|OddVideoSizeCLITests|ControlFlowModelTests|ControlFlowModelCLITests'
 thread_suites='JPEGBandDecoderTests|LabelerBehaviourTests|SharedDetectorTests|ModelManagerTests|RemoteModelDownloadTests|RemoteModelFeatureTests|ModelDownloadTests'
 
 for kind in "${kinds[@]}"; do

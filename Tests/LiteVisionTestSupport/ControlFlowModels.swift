@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small runnable classifiers with control flow, written by the tests (``FBWriter``): models a publisher could
 /// craft to hang or crash every client, and a well-behaved loop beside them.
 ///
@@ -150,5 +152,16 @@ public enum ControlFlowModels {
                 0: .u32(3), 1: .node(codes), 2: .node(.tables(subgraphs)), 3: .node(.string("LiteVision tests")),
                 4: .node(buffers),
             ]), identifier: "TFL3")
+    }
+
+    /// Writes `bytes` (a model of ``classifier(loop:chain:)``) and its ``labels`` into a new temporary folder;
+    /// returns the folder (for the caller to delete) and the model's and the labels' paths.
+    public static func write(_ bytes: [UInt8], name: String) throws -> (folder: URL, model: String, labels: String) {
+        let folder = TestData.temporaryDirectory("control-flow")
+        let model = folder.appendingPathComponent("\(name).tflite").path
+        let labels = folder.appendingPathComponent("labels.txt").path
+        try Data(bytes).write(to: URL(fileURLWithPath: model))
+        try Data(Self.labels.utf8).write(to: URL(fileURLWithPath: labels))
+        return (folder, model, labels)
     }
 }

@@ -68,6 +68,19 @@ public enum DamagedFiles {
         return bytes
     }
 
+    /// Where ``damagedBird(_:for:)`` writes its photos (a temporary folder, one per test process).
+    static let photos = TestData.temporaryDirectory("damaged-photos")
+
+    /// The shared bird.jpg damaged as `damage` says, written for the test `user` (so that tests running at once
+    /// never write the same file); returns its path. Fails when bird.jpg's header cannot be walked.
+    public static func damagedBird(_ damage: JPEGDamage, for user: String) throws -> String {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestData.image("bird.jpg"))))
+        guard let damaged = jpeg(bytes, damage) else { throw CocoaError(.fileReadCorruptFile) }
+        let path = photos.appendingPathComponent("\(user)-bird-\(damage).jpg").path
+        try Data(damaged).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// A copy of the file at `path` cut to its first `fraction` of bytes, written into `folder`.
     public static func truncatedCopy(of path: String, fraction: Double, in folder: URL) throws -> String {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
