@@ -166,7 +166,7 @@ extension TrackArguments {
     /// be loaded are printed and end the command with status 2.
     private func makeDetectors(count: Int) throws -> [ObjectDetector] {
         let options = try detector.makeOptions(mode: .stream)
-        if detector.threads == nil && count > 1 { options.processing.threadCount = 1 }
+        if detector.processing.threads == nil && count > 1 { options.processing.threadCount = 1 }
         do {
             return try Console.silencingStandardError { () throws(VisionError) in
                 var detectors: [ObjectDetector] = []

@@ -69,7 +69,7 @@ package struct DetectArguments: ParsableArguments {
             do {
                 if let problem = file.problem { throw VisionError.fileNotReadable(path: file.name, reason: problem) }
                 let image = try VisionImage(contentsOfFile: file.path).decoded(
-                    allowsDamagedImageData: decoding.lenient, preprocessing: detector.preprocessing)
+                    allowsDamagedImageData: decoding.lenient, preprocessing: detector.processing.preprocessing)
                 let objects = try objectDetector.results(in: image)
                 Console.output(
                     json

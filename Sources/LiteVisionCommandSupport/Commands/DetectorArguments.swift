@@ -22,8 +22,6 @@ package struct DetectorArguments: ParsableArguments {
 
     @OptionGroup package var remote: RemoteModelArguments
 
-    @OptionGroup package var inference: InferenceTimeoutArguments
-
     @Option(name: .long, help: "An SSD-style TFLite detector instead of the built-in object localizer.")
     package var detector: String?
 
@@ -41,11 +39,12 @@ package struct DetectorArguments: ParsableArguments {
         help: "Folder with the built-in models (default: LITEVISION_MODEL_DIR, then ~/.cache/litevision/models).")
     package var modelDirectory: String?
 
-    @Option(name: .long, help: ThreadCountArgument.help(defaultCount: "the number of cores"))
-    package var threads: Int?
+    /// What `detect` and `track` use without `--threads`.
+    package enum ThreadDefault: ThreadCountDefault {
+        package static let description = "the number of cores"
+    }
 
-    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
-    package var preprocessing: ProcessingOptions.Preprocessing = .exact
+    @OptionGroup package var processing: ProcessingArguments<ThreadDefault>
 
     @Option(
         name: .customLong("label-threshold"),
@@ -86,7 +85,7 @@ package struct DetectorArguments: ParsableArguments {
         if let maxObjects, maxObjects < 1 {
             throw ValidationError("--max-objects must be at least 1, got \(maxObjects).")
         }
-        try ThreadCountArgument.validate(threads)
+        try ThreadCountArgument.validate(processing.threads)
         if labels != nil && model == nil { throw ValidationError("--labels goes with --model.") }
         if model != nil && remote.remoteModel != nil {
             throw ValidationError("Classify with --model FILE or --remote-model NAME, not both.")
@@ -122,9 +121,7 @@ package struct DetectorArguments: ParsableArguments {
         options.shouldEnableClassification = classification
         if let maxObjects { options.maximumObjectCount = maxObjects }
         if let threshold { options.detectionThreshold = threshold }
-        if let threads { options.processing.threadCount = threads }
-        options.processing.preprocessing = preprocessing
-        options.processing.inferenceTimeout = inference.timeout
+        processing.apply(to: &options.processing)
         options.modelDirectory = modelDirectory
         if let detector {
             options.detectorModel =

@@ -25,8 +25,6 @@ package struct LabelArguments: ParsableArguments {
 
     @OptionGroup package var remote: RemoteModelArguments
 
-    @OptionGroup package var inference: InferenceTimeoutArguments
-
     @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
     package var labels: String?
 
@@ -36,11 +34,12 @@ package struct LabelArguments: ParsableArguments {
     @Option(name: .customLong("max-results"), help: "Labels per image at most (default 10).")
     package var maxResults: Int?
 
-    @Option(
-        name: .long,
-        help: ThreadCountArgument.help(
-            defaultCount: "the number of cores for one image, else 1 per image, one per core"))
-    package var threads: Int?
+    /// What `label` uses without `--threads`.
+    package enum ThreadDefault: ThreadCountDefault {
+        package static let description = "the number of cores for one image, else 1 per image, one per core"
+    }
+
+    @OptionGroup package var processing: ProcessingArguments<ThreadDefault>
 
     @Flag(
         name: .customLong("fast-decode"),
@@ -48,9 +47,6 @@ package struct LabelArguments: ParsableArguments {
     package var fastDecode = false
 
     @OptionGroup package var decoding: DecodingArguments
-
-    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
-    package var preprocessing: ProcessingOptions.Preprocessing = .exact
 
     @Flag(name: .long, help: "Print one JSON object per image (ML Kit's field names) instead of a table.")
     package var json = false
@@ -65,7 +61,7 @@ package struct LabelArguments: ParsableArguments {
         if let maxResults, maxResults < 1 {
             throw ValidationError("--max-results must be at least 1, got \(maxResults).")
         }
-        try ThreadCountArgument.validate(threads)
+        try ThreadCountArgument.validate(processing.threads)
         if (model == nil) == (remote.remoteModel == nil) {
             throw ValidationError("Give the classifier with --model FILE or --remote-model NAME (one of them).")
         }
@@ -87,7 +83,8 @@ package struct LabelArguments: ParsableArguments {
         let prefetch =
             files.count == 1 && files[0].problem == nil && !fastDecode
             ? ImagePrefetch(
-                path: files[0].path, allowsDamagedImageData: decoding.lenient, preprocessing: preprocessing) : nil
+                path: files[0].path, allowsDamagedImageData: decoding.lenient, preprocessing: processing.preprocessing)
+            : nil
         let labeler = try Self.makeLabeler(options: options)
         let printer = LabelPrinter(files: files, json: json)
         if let prefetch {
@@ -123,11 +120,11 @@ package struct LabelArguments: ParsableArguments {
         if let maxResults { options.maxResultCount = maxResults }
         // One image: all cores on its inference. Many: one inference thread per worker, one worker per core,
         // so decoding is parallel too (see ImageLabeler.labelFiles).
-        options.processing.threadCount = threads ?? (imageCount > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
+        processing.apply(
+            to: &options.processing,
+            defaultThreadCount: imageCount > 1 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         if fastDecode { options.processing.decodingScale = .automatic }
         options.processing.allowsDamagedImageData = decoding.lenient
-        options.processing.preprocessing = preprocessing
-        options.processing.inferenceTimeout = inference.timeout
         return options
     }
 

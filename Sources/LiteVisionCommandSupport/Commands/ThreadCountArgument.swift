@@ -23,3 +23,9 @@ package enum ThreadCountArgument {
         }
     }
 }
+
+/// What a command uses without `--threads`, as the help of ``ProcessingArguments`` says it.
+package protocol ThreadCountDefault {
+    /// The default, in words: "the number of cores".
+    static var description: String { get }
+}

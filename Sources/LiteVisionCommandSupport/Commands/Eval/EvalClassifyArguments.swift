@@ -29,13 +29,12 @@ package struct EvalClassifyArguments: ParsableArguments {
     @Option(name: .long, help: "A label file (one label per line) for a model without labels in its metadata.")
     package var labels: String?
 
-    @Option(name: .long, help: ThreadCountArgument.help(defaultCount: "1 per photo, one photo per core"))
-    package var threads: Int?
+    /// What `eval classify` uses without `--threads`.
+    package enum ThreadDefault: ThreadCountDefault {
+        package static let description = "1 per photo, one photo per core"
+    }
 
-    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
-    package var preprocessing: ProcessingOptions.Preprocessing = .exact
-
-    @OptionGroup package var inference: InferenceTimeoutArguments
+    @OptionGroup package var processing: ProcessingArguments<ThreadDefault>
 
     @OptionGroup package var decoding: DecodingArguments
 
@@ -52,7 +51,7 @@ package struct EvalClassifyArguments: ParsableArguments {
     package static let maximumClassCount = 10_000
 
     package func validate() throws {
-        try ThreadCountArgument.validate(threads)
+        try ThreadCountArgument.validate(processing.threads)
         if let plot, !plot.lowercased().hasSuffix(".png") {
             throw ValidationError("--plot writes a PNG file: give a name ending in .png, not \(plot).")
         }
@@ -81,10 +80,8 @@ package struct EvalClassifyArguments: ParsableArguments {
         // Every label counts for top-5, whatever the model's own threshold.
         options.confidenceThreshold = NSNumber(value: 0)
         options.maxResultCount = 5
-        options.processing.threadCount = threads ?? 1
+        processing.apply(to: &options.processing, defaultThreadCount: 1)
         options.processing.allowsDamagedImageData = decoding.lenient
-        options.processing.preprocessing = preprocessing
-        options.processing.inferenceTimeout = inference.timeout
         let labeler = try LabelArguments.makeLabeler(options: options)
         var outcomes = [[String]?](repeating: nil, count: samples.count)
         var failures = 0
