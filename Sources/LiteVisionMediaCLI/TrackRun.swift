@@ -18,7 +18,35 @@ extension TrackArguments {
         // A detection file needs no video: the same work as in `litevision` (which runs it itself).
         if detections != nil { return try runDetections() }
         let signals = StopSignals()  // before any thread starts, so that every thread leaves the signals to it
-        // The sources by the bytes of their names (a file name that is not UTF-8 too).
+        let named = try namedSources()
+        try checkOutputPaths(sources: named.map(\.path))
+        // Their temporary files are made now, so a folder that cannot be written fails before the source is opened.
+        let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
+        let token = try readToken()
+        let publisher = try connectMQTT()
+        // The models are loaded before the sources open, so that a camera does not drop frames meanwhile.
+        let detectors = try makeDetectors(count: named.count)
+        let videos = try openSources(named.map(\.path))
+        let names = try displayNames(of: videos, named: named)
+        let pipeline = try makePipeline(videos, detectors: detectors)
+        // Stopping joins the sources' threads: not on the signal queue, so that a second signal still exits at once.
+        signals.onStop { DispatchQueue.global().async { pipeline.stop() } }
+        if let duration { DispatchQueue.global().asyncAfter(deadline: .now() + duration) { pipeline.stop() } }
+        let live = try serveLiveView(videos, names: names, token: token)
+        let pass = TrackingPass(
+            arguments: self, pipeline: pipeline, names: names,
+            encoder: try openEncoder(for: videos[0]), json: jsonFile, mot: motFile, hub: live?.hub, mqtt: publisher)
+        pipeline.run { result in pass.add(result) }
+        pipeline.stop()
+        live?.server.stop()
+        if let publisher { Self.close(publisher) }
+        Self.reportDroppedFrames(videos, names: names)
+        try pass.finish()
+    }
+
+    /// The sources by the bytes of their names (a file name that is not UTF-8 too); one that cannot be a path, or
+    /// one given twice, is printed and ends the command with status 2.
+    private func namedSources() throws -> [CommandLinePath] {
         let named = CommandLinePath.arguments(sources)
         for source in named {
             if let problem = source.problem {
@@ -31,15 +59,13 @@ extension TrackArguments {
             Console.error("litevision: \(VideoSource.redacted(source.name)) is given twice: track it once")
             throw ExitCode(2)
         }
-        try checkOutputPaths(sources: named.map(\.path))
-        // Their temporary files are made now, so a folder that cannot be written fails before the source is opened.
-        let jsonFile = try json.map(StreamedOutput.init), motFile = try mot.map(StreamedOutput.init)
-        let token = try readToken()
-        let publisher = try connectMQTT()
-        // The models are loaded before the sources open, so that a camera does not drop frames meanwhile.
-        let detectors = try makeDetectors(count: named.count)
-        let videos = try openSources(named.map(\.path))
-        // Messages and JSON name a file as the user typed it (its bytes escaped), a URL with its password masked.
+        return named
+    }
+
+    /// The names messages and JSON give the opened `videos`: a file as the user typed it (its bytes escaped), a URL
+    /// with its password masked. Two sources shown by the same name stop the sources and end the command with
+    /// status 2.
+    private func displayNames(of videos: [VideoSource], named: [CommandLinePath]) throws -> [String] {
         let names = zip(named, videos).map { source, video in
             video.kind == .file ? VideoSource.redacted(source.name) : video.location
         }
@@ -49,25 +75,21 @@ extension TrackArguments {
                 "litevision: two sources would be shown by the same name (URLs that differ only in a password?)")
             throw ExitCode(2)
         }
-        let pipeline = try makePipeline(videos, detectors: detectors)
-        // Stopping joins the sources' threads: not on the signal queue, so that a second signal still exits at once.
-        signals.onStop { DispatchQueue.global().async { pipeline.stop() } }
-        if let duration { DispatchQueue.global().asyncAfter(deadline: .now() + duration) { pipeline.stop() } }
-        let live = try serveLiveView(videos, names: names, token: token)
-        let pass = TrackingPass(
-            arguments: self, pipeline: pipeline, names: names,
-            encoder: try openEncoder(for: videos[0]), json: jsonFile, mot: motFile, hub: live?.hub, mqtt: publisher)
-        pipeline.run { result in pass.add(result) }
-        pipeline.stop()
-        live?.server.stop()
-        if let publisher {
-            publisher.close()  // sends what libmosquitto still holds
-            if publisher.dropped > 0 {
-                Console.error(
-                    "litevision: \(publisher.dropped) record\(publisher.dropped == 1 ? "" : "s") not delivered to \(publisher.location.masked) (the broker was away or too slow)"
-                )
-            }
+        return names
+    }
+
+    /// Closes `publisher`, which sends what libmosquitto still holds, and says how many records were not delivered.
+    private static func close(_ publisher: MQTTPublisher) {
+        publisher.close()
+        if publisher.dropped > 0 {
+            Console.error(
+                "litevision: \(publisher.dropped) record\(publisher.dropped == 1 ? "" : "s") not delivered to \(publisher.location.masked) (the broker was away or too slow)"
+            )
         }
+    }
+
+    /// Says how many frames each of `videos` dropped while the detector was busy, if any.
+    private static func reportDroppedFrames(_ videos: [VideoSource], names: [String]) {
         for (video, name) in zip(videos, names) where video.statistics.dropped > 0 {
             let dropped = video.statistics.dropped
             let hint = video.kind == .file ? "" : " (--every-frame processes every frame)"
@@ -76,7 +98,6 @@ extension TrackArguments {
                 "litevision: \(prefix)\(dropped) frame\(dropped == 1 ? "" : "s") dropped while the detector was busy\(hint)"
             )
         }
-        try pass.finish()
     }
 
     /// Before the model loads and the sources are read: no output may replace a source, a model, or another output.

@@ -117,8 +117,6 @@ struct ResizeEngine: @unchecked Sendable {
     /// Horizontal first, through the paired ring.
     func runRing(_ start: Int, _ end: Int, _ context: Context, _ scratch: Scratch) {
         let vertical = plan.vertical
-        let rowBytes = plan.width * 3
-        let sourceElements = plan.sourceWidth * format.bytesPerPixel
         var next = Int.min  // the next source row the ring does not hold yet
         // The ring has three rows more than any window, so the rows after a window can be made early
         // (with the window's last rows, up to four at a time) without evicting a row the window still needs.
@@ -127,60 +125,74 @@ struct ResizeEngine: @unchecked Sendable {
             let first = vertical.first[yy], taps = vertical.count[yy]
             if next < first { next = first }
             while next < first + taps {
-                let row = source + next * sourceBytesPerRow
-                let slot = scratch.ringRow(next)
-                if let hRow = context.row, next + 3 < bandEnd,
-                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 3))
-                {
-                    // AVX2 on RGB8, four rows per weight load (the ring has room for the three rows past a
-                    // window).
-                    for r in 0..<4 { scratch.ringOutputs[r] = scratch.ringRow(next + r) }
-                    HorizontalKernel.resampleFourBytes(row, stride: sourceBytesPerRow, hRow, outs: scratch.ringOutputs)
-                    next += 4
-                    continue
-                }
-                if let hRow = context.row, next + 1 < bandEnd,
-                    HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 1))
-                {
-                    // AVX2 on RGB8: straight from the source bytes, no paired rows.
-                    HorizontalKernel.resampleTwoBytes(
-                        row, row + sourceBytesPerRow, hRow, outA: slot, outB: scratch.ringRow(next + 1))
-                    next += 2
-                    continue
-                }
-                if let hRow = context.row, next + 1 < bandEnd {
-                    // Two rows at a time share the weight loads.
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
-                    HorizontalKernel.pairRow(
-                        row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2, avx2: hRow.avx2)
-                    HorizontalKernel.resampleTwo(
-                        scratch.paired, scratch.paired2, hRow, pairedOutput: true,
-                        outA: slot, outB: scratch.ringRow(next + 1))
-                    next += 2
-                    continue
-                }
-                if let hRow = context.row {
-                    HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
-                    HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: true, out: slot)
-                } else {
-                    RowConversion.toRGB(row, format: format, width: plan.width, into: scratch.bytes)
-                    HorizontalKernel.pairRow(scratch.bytes, count: rowBytes, into: slot, avx2: context.avx2)
-                }
-                next += 1
+                next += ringRows(from: next, bandEnd: bandEnd, context, scratch)
             }
-            for t in 0..<taps { scratch.pairedRows[t] = UnsafeRawPointer(scratch.ringRow(first + t)) }
-            let weights = context.vWeights + yy * vertical.stride
-            VerticalPairedKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
-            let out = destination + yy * rowBytes
-            if vertical.needsClip {
-                VerticalPairedKernel.resampleRow(
-                    rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, ClippedRounding.self, avx2: context.avx2)
-            } else {
-                VerticalPairedKernel.resampleRow(
-                    rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
-                    taps: taps, count: rowBytes, out: out, UnclippedRounding.self, avx2: context.avx2)
-            }
+            ringOutputRow(yy, first: first, taps: taps, context, scratch)
+        }
+    }
+
+    /// Makes the paired horizontal pass of source row `next` into its ring slot, and of the rows after it when
+    /// they are in the band (`bandEnd`: the first row past it) and can be made with it: four or two rows per
+    /// weight load. Returns the number of rows made.
+    @inline(__always)
+    func ringRows(from next: Int, bandEnd: Int, _ context: Context, _ scratch: Scratch) -> Int {
+        let row = source + next * sourceBytesPerRow
+        let slot = scratch.ringRow(next)
+        let sourceElements = plan.sourceWidth * format.bytesPerPixel
+        if let hRow = context.row, next + 3 < bandEnd,
+            HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 3))
+        {
+            // AVX2 on RGB8, four rows per weight load (the ring has room for the three rows past a
+            // window).
+            for r in 0..<4 { scratch.ringOutputs[r] = scratch.ringRow(next + r) }
+            HorizontalKernel.resampleFourBytes(row, stride: sourceBytesPerRow, hRow, outs: scratch.ringOutputs)
+            return 4
+        }
+        if let hRow = context.row, next + 1 < bandEnd,
+            HorizontalKernel.canReadBytes(hRow, readable: readable(row: next + 1))
+        {
+            // AVX2 on RGB8: straight from the source bytes, no paired rows.
+            HorizontalKernel.resampleTwoBytes(
+                row, row + sourceBytesPerRow, hRow, outA: slot, outB: scratch.ringRow(next + 1))
+            return 2
+        }
+        if let hRow = context.row, next + 1 < bandEnd {
+            // Two rows at a time share the weight loads.
+            HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
+            HorizontalKernel.pairRow(
+                row + sourceBytesPerRow, count: sourceElements, into: scratch.paired2, avx2: hRow.avx2)
+            HorizontalKernel.resampleTwo(
+                scratch.paired, scratch.paired2, hRow, pairedOutput: true,
+                outA: slot, outB: scratch.ringRow(next + 1))
+            return 2
+        }
+        if let hRow = context.row {
+            HorizontalKernel.pairRow(row, count: sourceElements, into: scratch.paired, avx2: hRow.avx2)
+            HorizontalKernel.resample(scratch.paired, hRow, pairedOutput: true, out: slot)
+        } else {
+            RowConversion.toRGB(row, format: format, width: plan.width, into: scratch.bytes)
+            HorizontalKernel.pairRow(scratch.bytes, count: plan.width * 3, into: slot, avx2: context.avx2)
+        }
+        return 1
+    }
+
+    /// The vertical pass of output row `yy` over the `taps` ring rows from source row `first`.
+    @inline(__always)
+    func ringOutputRow(_ yy: Int, first: Int, taps: Int, _ context: Context, _ scratch: Scratch) {
+        let vertical = plan.vertical
+        let rowBytes = plan.width * 3
+        for t in 0..<taps { scratch.pairedRows[t] = UnsafeRawPointer(scratch.ringRow(first + t)) }
+        let weights = context.vWeights + yy * vertical.stride
+        VerticalPairedKernel.prepareWeights(weights, taps: taps, into: scratch.weightVectors)
+        let out = destination + yy * rowBytes
+        if vertical.needsClip {
+            VerticalPairedKernel.resampleRow(
+                rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                taps: taps, count: rowBytes, out: out, ClippedRounding.self, avx2: context.avx2)
+        } else {
+            VerticalPairedKernel.resampleRow(
+                rows: scratch.pairedRows, pairs: scratch.weightVectors, weights: weights,
+                taps: taps, count: rowBytes, out: out, UnclippedRounding.self, avx2: context.avx2)
         }
     }
 

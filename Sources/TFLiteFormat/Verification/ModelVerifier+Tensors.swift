@@ -27,6 +27,29 @@ extension ModelVerifier {
                 .vector(elementSize: 4), .scalar(width: 1), .scalar(width: 4), .string, .reference, .scalar(width: 1),
                 .reference, .vector(elementSize: 4), .scalar(width: 1), .reference, .scalar(width: 4),
             ])
+        let shape = try verifiedShape(of: tensor)
+        let type = Int(try reader.scalar(tensor, 1, default: Int8(0)))
+        let size = try Self.size(of: shape, type: type, what)
+        let bufferIndex = Int(try reader.scalar(tensor, 2, default: UInt32(0)))
+        guard bufferIndex < bufferRanges.count else {
+            throw .malformed("\(what) refers to buffer \(bufferIndex), but the model has \(bufferRanges.count)")
+        }
+        let data = bufferRanges[bufferIndex]
+        if try reader.verifiedTable(tensor, 6, "the sparsity of \(what)") != nil {
+            throw .malformed("\(what) is sparse, which LiteVision does not load (its layout cannot be verified)")
+        }
+        if !data.isEmpty { try verifyConstantData(data, type: type, shape: shape, size: size, what) }
+        try verifyQuantization(tensor, shape: shape, tensorCount: tensorCount)
+        try verifyExtras(of: tensor)
+        let isVariable = try reader.scalar(tensor, 5, default: UInt8(0)) != 0
+        return VerifiedTensor(
+            isConstant: !data.isEmpty, isVariable: isVariable, shape: shape, type: type, data: data,
+            byteCount: size.bytes)
+    }
+
+    /// The shape of `tensor`: at most ``ModelLimits/maximumRank`` dimensions, none negative.
+    private mutating func verifiedShape(of tensor: FlatBufferTable) throws(ModelFileError) -> [Int32] {
+        let what = tensor.what
         let shape = try reader.verifiedInt32s(tensor, 0, "the shape of \(what)")
         guard shape.count <= ModelLimits.maximumRank else {
             throw .malformed("\(what) has \(shape.count) dimensions (at most \(ModelLimits.maximumRank) are accepted)")
@@ -34,8 +57,15 @@ extension ModelVerifier {
         if let negative = shape.first(where: { $0 < 0 }) {
             throw .malformed("the shape of \(what) has a negative dimension (\(negative))")
         }
-        let type = Int(try reader.scalar(tensor, 1, default: Int8(0)))
-        guard let bits = Self.elementBits(type) else {
+        return shape
+    }
+
+    /// The bits per element of a tensor of element type `type` shaped `shape`, its element count and the bytes it
+    /// needs, at most ``ModelLimits/maximumTensorBytes``.
+    private static func size(
+        of shape: [Int32], type: Int, _ what: String
+    ) throws(ModelFileError) -> (bits: Int, elements: Int, bytes: Int) {
+        guard let bits = elementBits(type) else {
             throw .malformed("\(what) has element type \(type), which is not a TFLite tensor type")
         }
         var elements = 1
@@ -53,26 +83,28 @@ extension ModelVerifier {
                 "\(what) is shaped \(shape) (\(byteCount) bytes), larger than the \(ModelLimits.maximumTensorBytes)-byte limit"
             )
         }
-        let bufferIndex = Int(try reader.scalar(tensor, 2, default: UInt32(0)))
-        guard bufferIndex < bufferRanges.count else {
-            throw .malformed("\(what) refers to buffer \(bufferIndex), but the model has \(bufferRanges.count)")
-        }
-        let data = bufferRanges[bufferIndex]
-        if try reader.verifiedTable(tensor, 6, "the sparsity of \(what)") != nil {
-            throw .malformed("\(what) is sparse, which LiteVision does not load (its layout cannot be verified)")
-        }
-        if !data.isEmpty {
-            if type == 5 {
-                try verifyStrings(data, elements: elements, what)
-            } else {
-                let packed = byteCount
-                guard bits > 0, data.count == packed || (bits < 8 && data.count == elements) else {
-                    throw .malformed(
-                        "the constant data of \(what) is \(data.count) bytes, but its shape \(shape) needs \(packed)")
-                }
+        return (bits, elements, byteCount)
+    }
+
+    /// The constant data of a tensor: strings laid out as TFLite writes them, or as many bytes as its shape needs
+    /// (packed, or a byte per element for sub-byte types).
+    private mutating func verifyConstantData(
+        _ data: Range<Int>, type: Int, shape: [Int32], size: (bits: Int, elements: Int, bytes: Int), _ what: String
+    ) throws(ModelFileError) {
+        if type == 5 {
+            try verifyStrings(data, elements: size.elements, what)
+        } else {
+            let packed = size.bytes
+            guard size.bits > 0, data.count == packed || (size.bits < 8 && data.count == size.elements) else {
+                throw .malformed(
+                    "the constant data of \(what) is \(data.count) bytes, but its shape \(shape) needs \(packed)")
             }
         }
-        try verifyQuantization(tensor, shape: shape, tensorCount: tensorCount)
+    }
+
+    /// The fields of `tensor` after its quantization: its shape signature, variant types, and no external data.
+    private mutating func verifyExtras(of tensor: FlatBufferTable) throws(ModelFileError) {
+        let what = tensor.what
         for dimension in try reader.verifiedInt32s(tensor, 7, "the shape signature of \(what)") where dimension < -1 {
             throw .malformed("the shape signature of \(what) has an invalid dimension (\(dimension))")
         }
@@ -84,10 +116,6 @@ extension ModelVerifier {
         guard try reader.scalar(tensor, 10, default: UInt32(0)) == 0 else {
             throw .malformed("\(what) keeps its data in an external file, which LiteVision does not load")
         }
-        let isVariable = try reader.scalar(tensor, 5, default: UInt8(0)) != 0
-        return VerifiedTensor(
-            isConstant: !data.isEmpty, isVariable: isVariable, shape: shape, type: type, data: data,
-            byteCount: byteCount)
     }
 
     /// A constant string tensor: a count, count + 1 ascending offsets from the first string to the end.

@@ -142,6 +142,36 @@ struct ModelVerifier {
         try reader.verifyFields(
             subgraph,
             [.reference, .vector(elementSize: 4), .vector(elementSize: 4), .reference, .string, .scalar(width: 4)])
+        let tensors = try verifyTensors(of: subgraph)
+        let inputs = try reader.verifiedInt32s(subgraph, 1, "the inputs of \(subgraph.what)")
+        let outputs = try reader.verifiedInt32s(subgraph, 2, "the outputs of \(subgraph.what)")
+        for (role, indices) in [("input", inputs), ("output", outputs)] {
+            for (position, index) in indices.enumerated() where index < 0 || Int(index) >= tensors.count {
+                throw .malformed(
+                    "\(role) \(position) of \(subgraph.what) refers to tensor \(index), but the subgraph has "
+                        + "\(tensors.count) tensors")
+            }
+        }
+        let operators = try reader.verifiedTables(subgraph, 3, "the operators of \(subgraph.what)") {
+            "operator \($0) of \(subgraph.what)"
+        }
+        let readable = try verifyDataflow(operators, inputs: inputs, tensors: tensors)
+        for index in outputs where !readable[Int(index)] {
+            throw .malformed("\(subgraph.what) outputs tensor \(index), which no operator writes")
+        }
+        subgraphFlows.append(
+            SubgraphFlow(
+                operatorCount: operators.count, inputs: inputs, outputs: outputs,
+                constantTrueOutputs: outputs.map { index in
+                    let tensor = tensors[Int(index)]
+                    return tensor.isConstant && !tensor.data.isEmpty && reader.bytes[tensor.data.lowerBound] != 0
+                }))
+        return tensors.count
+    }
+
+    /// Verifies the tensors of `subgraph`, adding those without constant data to the model's runtime bytes, which
+    /// must stay within ``ModelLimits/maximumTotalTensorBytes``.
+    private mutating func verifyTensors(of subgraph: FlatBufferTable) throws(ModelFileError) -> [VerifiedTensor] {
         let tensorTables = try reader.verifiedTables(subgraph, 0, "the tensors of \(subgraph.what)") {
             "tensor \($0) of \(subgraph.what)"
         }
@@ -159,26 +189,21 @@ struct ModelVerifier {
                         + "\(tensor.what))")
             }
         }
-        let inputs = try reader.verifiedInt32s(subgraph, 1, "the inputs of \(subgraph.what)")
-        let outputs = try reader.verifiedInt32s(subgraph, 2, "the outputs of \(subgraph.what)")
-        for (role, indices) in [("input", inputs), ("output", outputs)] {
-            for (position, index) in indices.enumerated() where index < 0 || Int(index) >= tensors.count {
-                throw .malformed(
-                    "\(role) \(position) of \(subgraph.what) refers to tensor \(index), but the subgraph has "
-                        + "\(tensors.count) tensors")
-            }
-        }
-        // A tensor is readable once it is a subgraph input, constant, a variable, or written by an earlier
-        // operator; nothing writes a constant, a variable, an input, or a tensor already written.
+        return tensors
+    }
+
+    /// Verifies `operators` in order, and that each reads only tensors that are readable by then (a subgraph
+    /// input, constant, a variable, or written by an earlier operator) and writes none that is a constant, a
+    /// variable, an input or already written. Returns which tensors are readable after the last operator.
+    private mutating func verifyDataflow(
+        _ operators: [FlatBufferTable], inputs: [Int32], tensors: [VerifiedTensor]
+    ) throws(ModelFileError) -> [Bool] {
         var readable = tensors.map { $0.isConstant || $0.isVariable }
         var written = [Bool](repeating: false, count: tensors.count)
         var isInput = [Bool](repeating: false, count: tensors.count)
         for index in inputs {
             readable[Int(index)] = true
             isInput[Int(index)] = true
-        }
-        let operators = try reader.verifiedTables(subgraph, 3, "the operators of \(subgraph.what)") {
-            "operator \($0) of \(subgraph.what)"
         }
         for op in operators {
             let (opInputs, opOutputs, code) = try verifyOperator(op, tensorCount: tensors.count)
@@ -199,17 +224,7 @@ struct ModelVerifier {
                 readable[tensor] = true
             }
         }
-        for index in outputs where !readable[Int(index)] {
-            throw .malformed("\(subgraph.what) outputs tensor \(index), which no operator writes")
-        }
-        subgraphFlows.append(
-            SubgraphFlow(
-                operatorCount: operators.count, inputs: inputs, outputs: outputs,
-                constantTrueOutputs: outputs.map { index in
-                    let tensor = tensors[Int(index)]
-                    return tensor.isConstant && !tensor.data.isEmpty && reader.bytes[tensor.data.lowerBound] != 0
-                }))
-        return tensors.count
+        return readable
     }
 
     // MARK: Metadata entries and signatures
