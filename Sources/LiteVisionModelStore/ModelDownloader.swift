@@ -152,7 +152,7 @@ package struct ModelDownloader: Sendable {
         do throws(TransferProblem) {
             lock = try FolderLock(folder: cache.folder(of: model), isCancelled: isCancelled)
         } catch {
-            throw target.failure(error.reason)
+            throw target.failure(error)
         }
         guard let adopted else {
             defer { lock.release() }
@@ -173,7 +173,7 @@ package struct ModelDownloader: Sendable {
             do throws(TransferProblem) {
                 try ModelCache.adopt(installed, as: adopted)
             } catch {
-                throw target.failure(error.reason)
+                throw target.failure(error)
             }
             return installed
         } catch {
@@ -211,9 +211,14 @@ package struct ModelDownloader: Sendable {
                     throw source.failure(.fileSystem(path: error.path, detail: error.reason))
                 }
             }
-            let served = try RegistryLookup.served(
-                curl, registry: registry, name: name, token: token, clientID: client, settings: settings,
-                isCancelled: isCancelled, failure: source.failure)
+            let served: RegistryLookup.Served
+            do throws(TransferProblem) {
+                served = try RegistryLookup.served(
+                    curl, registry: registry, name: name, token: token, clientID: client, settings: settings,
+                    isCancelled: isCancelled)
+            } catch {
+                throw source.failure(error)
+            }
             return DownloadTarget(
                 url: served.fileURL, expectedSHA256: served.sha256, version: served.version,
                 announcedSize: served.size, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [])
@@ -234,15 +239,19 @@ package struct ModelDownloader: Sendable {
         var attempt = PartialDownload(
             folder: cache.folder(of: model), url: target.url, expectedSHA256: target.expectedSHA256,
             version: target.version, announcedSize: target.announcedSize)
-        for _ in 0..<2 {  // a second attempt only when the server refuses the range or ignores If-Range
-            let outcome = try attempt.run(
-                curl, settings: settings, headers: target.headers, installed: installed, progress: progress,
-                isCancelled: isCancelled, failure: target.failure)
-            switch outcome {
-            case .upToDate(let installed): return installed
-            case .complete: return try attempt.install(failure: target.failure)
-            case .restart: attempt.discard()
+        do throws(TransferProblem) {
+            for _ in 0..<2 {  // a second attempt only when the server refuses the range or ignores If-Range
+                let outcome = try attempt.run(
+                    curl, settings: settings, headers: target.headers, installed: installed, progress: progress,
+                    isCancelled: isCancelled)
+                switch outcome {
+                case .upToDate(let installed): return installed
+                case .complete: return try attempt.install()
+                case .restart: attempt.discard()
+                }
             }
+        } catch {
+            throw target.failure(error)
         }
         throw target.failure(.incomplete(detail: "the server would not send the rest of the file, nor the whole of it"))
     }
@@ -264,5 +273,12 @@ struct DownloadTarget {
     /// The error for `reason`, naming the file.
     func failure(_ reason: ModelDownloadError.Reason) -> ModelDownloadError {
         ModelDownloadError(url: url, expectedSHA256: expectedSHA256 ?? "", reason: reason)
+    }
+
+    /// The error for `problem`, naming the file, with what the server said.
+    func failure(_ problem: TransferProblem) -> ModelDownloadError {
+        var error = failure(problem.reason)
+        error.serverMessage = problem.serverMessage
+        return error
     }
 }

@@ -51,11 +51,10 @@ struct PartialDownload {
     mutating func run(
         _ curl: CurlLibrary, settings: TransferSettings, headers extraHeaders: [String] = [],
         installed: InstalledModel?,
-        progress: (Int64, Int64?) -> Void, isCancelled: () -> Bool,
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> Outcome {
-        try loadPartial(failure: failure)
-        let descriptor = try openPartialFile(failure: failure)
+        progress: (Int64, Int64?) -> Void, isCancelled: () -> Bool
+    ) throws(TransferProblem) -> Outcome {
+        try loadPartial()
+        let descriptor = try openPartialFile()
         defer { close(descriptor) }
         let resumeFrom = size
         let request = settings.request(
@@ -76,11 +75,10 @@ struct PartialDownload {
                 return true
             }, shouldCancel: isCancelled)
         return try outcome(
-            of: response, state, descriptor: descriptor, installed: installed, sizeLimit: settings.sizeLimit,
-            failure: failure)
+            of: response, state, descriptor: descriptor, installed: installed, sizeLimit: settings.sizeLimit)
     }
 
-    /// What a transfer's callbacks found, for ``outcome(of:_:descriptor:installed:sizeLimit:failure:)``.
+    /// What a transfer's callbacks found, for ``outcome(of:_:descriptor:installed:sizeLimit:)``.
     private struct TransferState {
         /// The whole file's size, once the server has said it.
         var total: Int64?
@@ -94,17 +92,15 @@ struct PartialDownload {
     /// `download.partial`, opened for appending. Not through a symbolic link, nor into a pipe or a device that
     /// someone put in the cache folder: the bytes go into a regular file of this folder only (O_NONBLOCK: opening
     /// a FIFO does not wait for a reader).
-    private func openPartialFile(
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> Int32 {
+    private func openPartialFile() throws(TransferProblem) -> Int32 {
         let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+            throw TransferProblem(.fileSystem(path: partialPath, detail: errorDescription(errno)))
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw failure(
+            throw TransferProblem(
                 .fileSystem(path: partialPath, detail: "it is not a regular file; remove it and download again"))
         }
         return descriptor
@@ -184,8 +180,8 @@ struct PartialDownload {
     /// How the transfer ended, from libcurl's `response` and what the callbacks found.
     private mutating func outcome(
         of response: CurlTransfer.Response, _ state: TransferState, descriptor: Int32, installed: InstalledModel?,
-        sizeLimit: Int, failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> Outcome {
+        sizeLimit: Int
+    ) throws(TransferProblem) -> Outcome {
         // The partial bytes cannot be continued: the server refused the range (416), answered a range request
         // with the whole file (libcurl stops with a range error), or sent a range that does not start where asked.
         if state.restart || response.status == 416 || response.code == LiteVisionCurlCode(kLiteVisionCurlRangeError) {
@@ -194,7 +190,7 @@ struct PartialDownload {
         if response.status == 304, let installed { return .upToDate(installed) }
         if state.largerThanAnnounced, let announcedSize {
             discard()
-            throw failure(
+            throw TransferProblem(
                 .invalidRegistryResponse(
                     detail:
                         "the server sent more than the \(announcedSize) bytes the registry announced for the file; nothing was installed"
@@ -203,37 +199,34 @@ struct PartialDownload {
         if let reason = ModelDownloadError.Reason(
             response, sizeLimit: sizeLimit, writeError: state.writeError, tooLarge: state.tooLarge)
         {
-            var error = failure(reason)
-            error.serverMessage = response.errorBody.isEmpty ? nil : response.errorBody
+            let problem = TransferProblem(reason, serverMessage: response.errorBody.isEmpty ? nil : response.errorBody)
             // Kept to be resumed, except when it cannot help: too large, or on a full disk (where its bytes are in
             // the way of whatever frees the space).
             switch reason {
             case .tooLarge, .noSpace: discard()
             default: break
             }
-            throw error
+            throw problem
         }
-        if fsync(descriptor) != 0 { throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno))) }
+        if fsync(descriptor) != 0 {
+            throw TransferProblem(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+        }
         return .complete
     }
 
     /// Checks the complete file and makes it the installed version; the partial files are gone afterwards,
     /// whatever the outcome.
-    mutating func install(
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> InstalledModel {
+    mutating func install() throws(TransferProblem) -> InstalledModel {
         defer { discard() }
         let digest = SHA256Digest.hex(hash.finalize())
         if let expectedSHA256, digest != expectedSHA256 {
-            throw failure(.hashMismatch(expected: expectedSHA256, actual: digest, byteCount: Int(size)))
+            throw TransferProblem(.hashMismatch(expected: expectedSHA256, actual: digest, byteCount: Int(size)))
         }
-        if let problem = Self.flatBufferProblem(partialPath) { throw failure(.notATFLiteModel(detail: problem)) }
+        if let problem = Self.flatBufferProblem(partialPath) {
+            throw TransferProblem(.notATFLiteModel(detail: problem))
+        }
         let record = InstalledModel.Record(url: url, sha256: digest, size: Int(size), etag: etag, version: version)
-        do throws(TransferProblem) {
-            return try ModelCache.commit(partialPath, as: record, in: folder)
-        } catch {
-            throw failure(error.reason)
-        }
+        return try ModelCache.commit(partialPath, as: record, in: folder)
     }
 
     /// Removes the partial file and its record.
@@ -247,9 +240,7 @@ struct PartialDownload {
 
     /// Continues from the partial file when its record says it is part of this download (hashing what is
     /// there), else removes it.
-    private mutating func loadPartial(
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) {
+    private mutating func loadPartial() throws(TransferProblem) {
         hash = SHA256()
         size = 0
         etag = nil
@@ -279,7 +270,7 @@ struct PartialDownload {
             let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(.fileSystem(path: partialPath, detail: errorDescription(errno)))
+                throw TransferProblem(.fileSystem(path: partialPath, detail: errorDescription(errno)))
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }

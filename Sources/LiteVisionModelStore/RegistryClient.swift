@@ -91,10 +91,8 @@ package struct RegistryClient: Sendable {
         let request = settings.request(
             url, method: method, headers: token.map { ["Authorization: Bearer \($0)"] } ?? [],
             sizeLimit: answerLimit, deadline: isPublication ? nil : settings.requestDeadline)
-        do throws(ModelDownloadError) {
-            return try RegistryLookup.answer(curl, request) { reason in
-                ModelDownloadError(url: url, expectedSHA256: "", reason: reason)
-            }
+        do throws(TransferProblem) {
+            return try RegistryLookup.answer(curl, request)
         } catch {
             throw RegistryRequestError(url: url, reason: error.reason, serverMessage: error.serverMessage)
         }

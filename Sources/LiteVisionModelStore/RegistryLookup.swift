@@ -80,14 +80,13 @@ struct RegistryLookup {
     /// Fetches and reads the registry's answer.
     static func served(
         _ curl: CurlLibrary, registry: String, name: String, token: String?, clientID: String,
-        settings: TransferSettings, isCancelled: () -> Bool,
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> Served {
+        settings: TransferSettings, isCancelled: () -> Bool
+    ) throws(TransferProblem) -> Served {
         let request = settings.request(
             infoURL(registry: registry, name: name, clientID: clientID),
             headers: token.map { ["Authorization: Bearer \($0)"] } ?? [], sizeLimit: answerLimit,
             deadline: settings.requestDeadline)
-        let answer = try Self.answer(curl, request, isCancelled: isCancelled, failure: failure)
+        let answer = try Self.answer(curl, request, isCancelled: isCancelled)
         struct Answer: Decodable {
             struct Version: Decodable {
                 var version: Int
@@ -98,22 +97,24 @@ struct RegistryLookup {
             var servedBlob: String
         }
         guard let decoded = try? JSONDecoder().decode(Answer.self, from: Data(answer)) else {
-            throw failure(
+            throw TransferProblem(
                 .invalidRegistryResponse(detail: "the model information is not the JSON a LiteVision registry sends"))
         }
         let sha256 = decoded.served.sha256
         guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
         else {
-            throw failure(.invalidRegistryResponse(detail: "the served version's SHA-256 is not 64 hexadecimal digits"))
+            throw TransferProblem(
+                .invalidRegistryResponse(detail: "the served version's SHA-256 is not 64 hexadecimal digits"))
         }
         // The file is the blob of that SHA-256 on the same registry: an absolute address elsewhere is not
         // followed (a registry that redirects to a CDN does so on the blob request, which is followed).
         guard decoded.servedBlob == "/v1/blobs/" + sha256 else {
-            throw failure(.invalidRegistryResponse(detail: "the served file is not the blob of the served version"))
+            throw TransferProblem(
+                .invalidRegistryResponse(detail: "the served file is not the blob of the served version"))
         }
         // The size bounds the transfer of the file (a registry that sends more is not believed).
         guard decoded.served.size > 0, decoded.served.version > 0 else {
-            throw failure(
+            throw TransferProblem(
                 .invalidRegistryResponse(detail: "the served version's number and size must be positive numbers"))
         }
         return Served(
@@ -124,9 +125,8 @@ struct RegistryLookup {
     /// Performs a request whose answer is read into memory (at most `request.sizeLimit` bytes): the answer of a
     /// 2xx response, else the failure, with the registry's own sentence as the server message.
     static func answer(
-        _ curl: CurlLibrary, _ request: CurlTransfer.Request, isCancelled: () -> Bool = { false },
-        failure: (ModelDownloadError.Reason) -> ModelDownloadError
-    ) throws(ModelDownloadError) -> [UInt8] {
+        _ curl: CurlLibrary, _ request: CurlTransfer.Request, isCancelled: () -> Bool = { false }
+    ) throws(TransferProblem) -> [UInt8] {
         var answer: [UInt8] = []
         var tooLarge = false
         let response = CurlTransfer.perform(
@@ -140,15 +140,13 @@ struct RegistryLookup {
                 return true
             }, shouldCancel: isCancelled)
         if response.uploadError != 0 {
-            throw failure(.fileSystem(path: "the model file", detail: errorDescription(response.uploadError)))
+            throw TransferProblem(.fileSystem(path: "the model file", detail: errorDescription(response.uploadError)))
         }
         if let reason = ModelDownloadError.Reason(
             response, sizeLimit: request.sizeLimit, writeError: nil, tooLarge: tooLarge)
         {
-            var error = failure(reason)
             // The registry answers errors as {"error": "…"}: keep the sentence.
-            error.serverMessage = errorMessage(response.errorBody)
-            throw error
+            throw TransferProblem(reason, serverMessage: errorMessage(response.errorBody))
         }
         return answer
     }

@@ -52,11 +52,15 @@ package struct TransferSettings: Sendable, Equatable {
     }
 }
 
-/// Why a transfer could not start (see ``TransferSettings/curl()``).
+/// Why a step of a transfer failed (it could not start, see ``TransferSettings/curl()``; a file could not be
+/// written; the server refused it), before the caller tells it as its own error, naming the file or the request.
 struct TransferProblem: Error {
     let reason: ModelDownloadError.Reason
+    /// What the server said about it, if anything (a registry's `{"error": "…"}` sentence, an error page).
+    var serverMessage: String?
 
-    init(_ reason: ModelDownloadError.Reason) {
+    init(_ reason: ModelDownloadError.Reason, serverMessage: String? = nil) {
         self.reason = reason
+        self.serverMessage = serverMessage
     }
 }
