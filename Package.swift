@@ -310,7 +310,8 @@ let package = Package(
         .testTarget(
             name: "LiteVisionCLITests",
             dependencies: [
-                "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionTestSupport",
+                "LiteVision", "LiteVisionImaging", "LiteVisionCommandSupport", "LiteVisionSystem",
+                "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The reference script of EvalCLITests (pycocotools, TrackEval), run with python3.
