@@ -243,6 +243,7 @@ let package = Package(
             name: "LiteVisionFuzz",
             dependencies: [
                 "TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionEvaluation", "LiteVisionSystem",
+                "LiteVisionCommandSupport", "LiteVisionTracking",
             ]),
         // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
         .executableTarget(
