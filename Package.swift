@@ -243,6 +243,7 @@ let package = Package(
             name: "LiteVisionFuzz",
             dependencies: [
                 "TFLiteFormat", "LiteVisionImaging", "LiteVisionModelStore", "LiteVisionEvaluation", "LiteVisionSystem",
+                "LiteVisionCommandSupport", "LiteVisionTracking",
             ]),
         // The porting guide's example program (layer 6): ML Kit's camera code, frames from LiteVisionVideo.
         .executableTarget(
@@ -310,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "LiteVisionCLITests",
             dependencies: [
-                "LiteVision", "LiteVisionImaging", "LiteVisionVideo", "LiteVisionCommandSupport",
+                "LiteVision", "LiteVisionImaging", "LiteVisionVideo", "LiteVisionCommandSupport", "LiteVisionSystem",
                 "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

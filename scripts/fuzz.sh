@@ -3,7 +3,7 @@
 # from the shared test data.
 #
 #   scripts/fuzz.sh TARGET [SECONDS]     one target: model, zip, exif, image, mediapipe-image, labels, manifest,
-#                                        coco, mot (default 60 s)
+#                                        coco, mot, mot-detections (default 60 s)
 #   scripts/fuzz.sh all [SECONDS]        every target, SECONDS each
 #   scripts/fuzz.sh mutants [COUNT]      the seeded mutated-model test (runtime included), COUNT mutants
 #   scripts/fuzz.sh replay               every target once on each input of its seed corpus, with the release
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
-targets=(model zip exif image mediapipe-image labels manifest coco mot)
+targets=(model zip exif image mediapipe-image labels manifest coco mot mot-detections)
 target=${1:?usage: scripts/fuzz.sh TARGET|all|mutants [SECONDS|COUNT]}
 amount=${2:-60}
 

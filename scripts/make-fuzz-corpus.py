@@ -8,7 +8,7 @@ and those inside the zips; exif: the EXIF block of each photo that has one, and 
 orientations; image: small JPEG and PNG copies of the photos (Pillow), in several orientations and subsamplings;
 mediapipe-image: the same, and PNGs with alpha, a palette or 16-bit samples, CMYK and gray JPEGs, and an XMP segment
 before the EXIF one (how MediaPipe's EXIF reading differs); manifest: a few AutoML manifests; coco and mot: small
-evaluation files made here. Nothing here is committed: the corpus is made from the shared data each time.
+evaluation files made here; mot-detections: small detection files for `track --detections`, made here. Nothing here is committed: the corpus is made from the shared data each time.
 """
 
 import io
@@ -49,6 +49,28 @@ def write_mediapipe_variants(folder, small):
     exif = b"Exif\x00\x00" + exif_block(6)
     segments = b"".join(b"\xff\xe1" + struct.pack(">H", len(data) + 2) + data for data in (xmp, exif))
     write(folder, "xmp-then-exif.jpg", plain[:2] + segments + plain[2:])
+
+
+def write_detection_seeds(folder):
+    """Detection files for `track --detections`: two boxes crossing (10 columns, rows out of order), and the
+    text's variants the reader accepts (7 columns, spaces, CRLF, a byte-order mark, blank lines, a trailing
+    comma, a gap of frames)."""
+    rows = []
+    for frame in range(1, 21):
+        rows.append(f"{frame},-1,{10 + 6 * frame:.2f},50.00,30.00,60.00,0.9000,-1,-1,-1")
+        if frame % 5:
+            rows.append(f"{frame},-1,{150 - 6 * frame:.2f},48.50,28.00,58.00,{0.3 + frame / 40:.4f},-1,-1,-1")
+    rows = rows[1::2] + rows[0::2]
+    write(folder, "crossing.txt", ("\n".join(rows) + "\n").encode())
+    write(folder, "seven.txt", b"1,-1,10,20,30,40,0.9\n3,-1,12,21,30,40,0.5\n3,-1,200,100,25,50,0.2\n")
+    write(folder, "spaces.txt", b"1 -1 10 20 30 40 0.9\r\n\n2 -1 11 20 30 40 0.8 -1 -1 -1\r\n")
+    write(folder, "bom-crlf.txt", b"\xef\xbb\xbf1, -1, 10, 20, 30, 40, 0.9,\r\n \t\r\n2,-1,1e1,2e1,3e1,4e1,.8\r\n")
+    write(folder, "gap.txt", b"40,-1,0.5,0.5,1,1,1\n2,-1,-5,-5,10,10,0.01\n")
+    # The extremes the parser lets through to the tracker: the coordinate bound, subnormal sizes, huge scores.
+    write(folder, "extremes.txt", b"1,-1,-1000000,1000000,1000000,1e-300,3.4e38\n"
+          b"1,-1,1000000,-1000000,5e-324,1000000,-3.4e38\n2,-1,-1000000,1000000,1000000,1e-300,3.4e38\n"
+          b"2,-1,0,0,1000000,1000000,1\n3,-1,0,0,1000000,1000000,1\n3,-1,0,0,1e-300,1e-300,1\n"
+          b"4,-1,10,10,5e-324,5e-324,0.9\n5,-1,999999,999999,1000000,1000000,-1e-45\n")
 
 
 def main():
@@ -110,6 +132,7 @@ def main():
     write(f"{out}/mot", "gt.txt", b"1,1,10,10,20,40,1,1,1\n1,2,50,10,20,40,1,2,1\n2,1,12,10,20,40,1,1,1\n3,2,52,11,20,40,0,7,1\n")
     write(f"{out}/mot", "results.txt", b"1,5,11,10,20,40,0.9,-1,-1,-1\n2,5,13,11,20,41,0.8,-1,-1,-1\n2,6,50,10,20,40,0.7,-1,-1,-1\n")
     write(f"{out}/mot", "spaces.txt", b"1 1 10 10 20 40\r\n\n2 1 10.5 10 20 40\r\n")
+    write_detection_seeds(f"{out}/mot-detections")
 
 
 if __name__ == "__main__":

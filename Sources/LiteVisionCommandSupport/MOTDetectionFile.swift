@@ -2,17 +2,17 @@ import LiteVisionSystem
 import LiteVisionTracking
 
 /// A MOTChallenge detection file, as `litevision track --detections` reads it: one detection per line,
-/// `frame,id,x,y,w,h,score[,…]` — the frame from 1, an id that is ignored (-1 in detection files), the box's left,
-/// top, width and height in pixels, the detector's score, and up to three more fields that are ignored (MOT's
-/// `-1,-1,-1`).
+/// `frame,-1,x,y,w,h,score[,…]` — the frame from 1, the id -1 (a detection belongs to no track yet), the box's
+/// left, top, width and height in pixels, the detector's score, and up to three more numbers that are not read
+/// (MOT's `-1,-1,-1`).
 ///
-/// Every byte is hostile: the file is bounded (``maximumFileSize``, ``maximumRows``, ``maximumFrame``,
-/// ``maximumPerFrame``) before anything is allocated for it, and a malformed line — too few or too many fields,
-/// a field that is not a number, a frame that is not a whole number from 1, a box with a width or height that is
-/// not positive, a NaN or infinite value, a coordinate past ±``maximumCoordinate`` — is refused with its line
-/// number. Lines may end in CRLF, fields may have spaces around them, and empty lines are skipped. Rows may come in
-/// any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that frames without
-/// detections still count.
+/// The text, its bounds and its numbers are ``MOTTextReader``'s (the same reader as `litevision eval track`'s
+/// files): lines may end in CRLF, columns may have spaces around them or be separated by spaces alone, blank lines
+/// are skipped, and a malformed line is refused with its line number and what to write instead. This layer adds
+/// the detections' own rules: the id is -1, the box has a positive width and height, a frame holds at most
+/// ``maximumPerFrame`` detections, and the columns after the tenth go to one hook (none is read yet). Rows may
+/// come in any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that
+/// frames without detections still count.
 package struct MOTDetectionFile: Sendable {
     /// The largest file read: 256 MiB (some 5 million rows).
     package static let maximumFileSize = 256 << 20
@@ -26,6 +26,13 @@ package struct MOTDetectionFile: Sendable {
     /// The largest magnitude of a coordinate or size, in pixels.
     package static let maximumCoordinate = 1_000_000.0
 
+    /// The format's bounds and column names, for ``MOTTextReader``.
+    static let format = MOTTextReader.Format(
+        columnNames: ["frame", "id", "x", "y", "width", "height", "score"],
+        columns: 7...MOTTextReader.standardColumnCount, shape: "frame,-1,x,y,w,h,score[,…]",
+        maximumFileSize: maximumFileSize, maximumRows: maximumRows, maximumFrame: maximumFrame,
+        maximumCoordinate: maximumCoordinate)
+
     /// The detections of frames 1 up to the largest frame given (`frames[0]` is frame 1), in file order.
     package let frames: [[TrackerDetection]]
     /// How many detections the file holds.
@@ -34,42 +41,26 @@ package struct MOTDetectionFile: Sendable {
     package let extent: (maxX: Double, maxY: Double)
 
     /// Reads and checks the file at `path`.
-    package init(path: String) throws(MOTDetectionFileError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileContents.read(atPath: path, maximumSize: Self.maximumFileSize)
-        } catch {
-            throw MOTDetectionFileError(path: path, line: nil, problem: error.reason)
-        }
-        try self.init(bytes: bytes, path: path)
+    package init(path: String) throws(MOTTextError) {
+        try self.init(bytes: MOTTextReader.readFile(atPath: path, format: Self.format), path: path)
     }
 
     /// Parses the contents of a detection file; `path` names it in errors.
-    package init(bytes: [UInt8], path: String) throws(MOTDetectionFileError) {
-        guard bytes.count <= Self.maximumFileSize else {
-            throw MOTDetectionFileError(
-                path: path, line: nil, problem: "it is larger than \(Self.maximumFileSize >> 20) MiB")
-        }
+    package init(bytes: [UInt8], path: String) throws(MOTTextError) {
+        var reader = try MOTTextReader(bytes: bytes, path: path, format: Self.format)
         var frames: [[TrackerDetection]] = []
-        var rows = 0, line = 0, maxX = 0.0, maxY = 0.0
-        var start = 0
-        while start < bytes.count {
-            line += 1
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            defer { start = end + 1 }
-            guard let parsed = try Self.parse(bytes[start..<end], path: path, line: line) else { continue }
-            let (frame, detection) = parsed
-            rows += 1
-            guard rows <= Self.maximumRows else {
-                throw MOTDetectionFileError(path: path, line: line, problem: "more than \(Self.maximumRows) rows")
-            }
+        var rows = 0, maxX = 0.0, maxY = 0.0
+        while let row = try reader.nextRow() {
+            let detection = try Self.detection(row, reader)
+            try Self.readExtraColumns(row, reader)
+            let frame = row.frame
             if frame > frames.count { frames.append(contentsOf: repeatElement([], count: frame - frames.count)) }
             guard frames[frame - 1].count < Self.maximumPerFrame else {
-                throw MOTDetectionFileError(
-                    path: path, line: line, problem: "more than \(Self.maximumPerFrame) detections in frame \(frame)")
+                throw reader.error(
+                    line: row.line, "more than \(Self.maximumPerFrame) detections in frame \(frame): keep the best")
             }
             frames[frame - 1].append(detection)
+            rows += 1
             maxX = max(maxX, detection.box.maxX)
             maxY = max(maxY, detection.box.maxY)
         }
@@ -78,73 +69,37 @@ package struct MOTDetectionFile: Sendable {
         extent = (maxX, maxY)
     }
 
-    /// One line: nil for an empty one, else the frame and the detection.
-    private static func parse(
-        _ raw: ArraySlice<UInt8>, path: String, line: Int
-    ) throws(MOTDetectionFileError) -> (Int, TrackerDetection)? {
-        func fail(_ problem: String) -> MOTDetectionFileError {
-            MOTDetectionFileError(path: path, line: line, problem: problem)
+    /// The detection of a row: its id must be -1, its box must have a positive width and height, and its score
+    /// must fit a `Float`.
+    private static func detection(
+        _ row: MOTTextReader.Row, _ reader: MOTTextReader
+    ) throws(MOTTextError) -> TrackerDetection {
+        guard row.values[1] == -1 else {
+            throw reader.error(
+                line: row.line, "\(format.name(ofColumn: 2)) is \(row.texts[1]): write -1 (a detection has no id)")
         }
-        guard raw.count <= 4096 else { throw fail("the line is longer than 4096 bytes") }
-        guard let text = String(validating: raw, as: UTF8.self) else { throw fail("the line is not UTF-8 text") }
-        let trimmed = Substring(text).trimmingWhitespace
-        if trimmed.isEmpty { return nil }
-        let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmingWhitespace)
-        guard (7...10).contains(fields.count) else {
-            throw fail(
-                "\(fields.count) field\(fields.count == 1 ? "" : "s"), expected 7 to 10: frame,id,x,y,w,h,score[,…]")
+        guard row.values[4] > 0, row.values[5] > 0 else {
+            throw reader.error(
+                line: row.line,
+                "the box is \(row.texts[4])x\(row.texts[5]): its width and height must be positive")
         }
-        let names = ["frame", "id", "x", "y", "width", "height", "score"]
-        var values: [Double] = []
-        for (index, name) in names.enumerated() {
-            let field = fields[index]
-            // Swift's Double("nan") and Double("inf") parse: refused by the finiteness check below.
-            guard let value = Double(field) else {
-                throw fail("the \(name) '\(field.prefix(40))' is not a number")
-            }
-            guard value.isFinite else { throw fail("the \(name) is \(field): it must be a finite number") }
-            values.append(value)
+        let score = Float(row.values[6])
+        guard score.isFinite else {
+            throw reader.error(
+                line: row.line,
+                "\(format.name(ofColumn: 7)) is \(row.texts[6]): write a number within ±\(Float.greatestFiniteMagnitude)"
+            )
         }
-        let frameValue = values[0]
-        guard frameValue == frameValue.rounded(), frameValue >= 1 else {
-            throw fail("the frame \(fields[0]) is not a whole number from 1")
-        }
-        guard frameValue <= Double(maximumFrame) else {
-            throw fail("the frame \(fields[0]) is past the last frame allowed, \(maximumFrame)")
-        }
-        for index in 2...5 where abs(values[index]) > maximumCoordinate {
-            throw fail("the \(names[index]) \(fields[index]) is beyond ±\(Int(maximumCoordinate)) pixels")
-        }
-        guard values[4] > 0, values[5] > 0 else {
-            throw fail("the box is \(fields[4])x\(fields[5]): its width and height must be positive")
-        }
-        let box = BoundingBox(x: values[2], y: values[3], width: values[4], height: values[5])
-        return (Int(frameValue), TrackerDetection(box: box, score: Float(values[6])))
+        let box = BoundingBox(x: row.values[2], y: row.values[3], width: row.values[4], height: row.values[5])
+        return TrackerDetection(box: box, score: score)
     }
-}
 
-/// Why a MOTChallenge detection file was refused: the file, the line (from 1) when one line is at fault, and what
-/// is wrong.
-package struct MOTDetectionFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file, as given.
-    package var path: String
-    /// The line at fault, from 1; nil when the whole file is.
-    package var line: Int?
-    /// What is wrong, in words that fit after a colon.
-    package var problem: String
+    // MARK: - Columns after the tenth
 
-    package var description: String {
-        "\(path)\(line.map { ", line \($0)" } ?? ""): \(problem)"
-    }
-}
-
-extension Substring {
-    /// The text without spaces and tabs (and a CR) at either end.
-    fileprivate var trimmingWhitespace: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return Substring()
-        }
-        return self[first...last]
+    /// The hook for the columns after MOTChallenge's ten (``MOTTextReader/Row/extraValues``), such as appearance
+    /// vectors. None is read yet: ``format`` allows at most 10 columns, so a row never has any here. A reader of
+    /// extra columns raises that bound and reads them here, with `reader.error(line:_:)` for its refusals.
+    private static func readExtraColumns(_ row: MOTTextReader.Row, _ reader: MOTTextReader) throws(MOTTextError) {
+        assert(row.extraValues.isEmpty)
     }
 }

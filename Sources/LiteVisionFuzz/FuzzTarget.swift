@@ -1,6 +1,8 @@
+import LiteVisionCommandSupport
 import LiteVisionEvaluation
 import LiteVisionImaging
 import LiteVisionModelStore
+import LiteVisionTracking
 import TFLiteFormat
 
 /// The parsers of untrusted bytes that `scripts/fuzz.sh` fuzzes, each run on one input as a user's file would
@@ -28,6 +30,8 @@ enum FuzzTarget: String, CaseIterable {
     case coco
     /// A MOTChallenge text file for `eval track`: a small one is evaluated against itself.
     case mot
+    /// A MOTChallenge detection file for `track --detections`: a small one is tracked as the command tracks it.
+    case motDetections = "mot-detections"
 
     /// Runs the target on `bytes`.
     func run(_ bytes: UnsafeRawBufferPointer) {
@@ -85,6 +89,8 @@ enum FuzzTarget: String, CaseIterable {
                 else { continue }
                 _ = TrackingEvaluation([sequence])
             }
+        case .motDetections:
+            Self.trackDetections(bytes)
         }
     }
 
@@ -105,5 +111,22 @@ enum FuzzTarget: String, CaseIterable {
         default:
             preconditionFailure("band decoding succeeded or failed alone: \(first) / \(second)")
         }
+    }
+
+    /// Parses a detection file, checks what the parser promises, and tracks a small one as `litevision track
+    /// --detections` does (the frame size from the boxes' extent).
+    private static func trackDetections(_ bytes: UnsafeRawBufferPointer) {
+        guard let file = try? MOTDetectionFile(bytes: Array(bytes), path: "fuzz.txt") else { return }
+        precondition(file.frames.count <= MOTDetectionFile.maximumFrame)
+        precondition(file.rowCount == file.frames.reduce(0) { $0 + $1.count })
+        for detection in file.frames.joined() {
+            let box = detection.box
+            precondition(box.width > 0 && box.height > 0 && box.maxX.isFinite && box.maxY.isFinite)
+            precondition(detection.score.isFinite)
+        }
+        guard file.rowCount <= 2000, file.frames.count <= 500 else { return }
+        let width = max(1, Int(file.extent.maxX.rounded(.up))), height = max(1, Int(file.extent.maxY.rounded(.up)))
+        var tracker = ObjectTracker()
+        for frame in file.frames { _ = tracker.update(frame, imageWidth: width, imageHeight: height) }
     }
 }

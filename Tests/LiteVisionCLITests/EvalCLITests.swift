@@ -271,19 +271,19 @@ struct EvalCLITests {
         let cases: [(arguments: [String], message: String)] = [
             (
                 ["--gt", try write("short.txt", "1,1,10,10,20,20,1,1,1\n2,1,10,10\n"), "--results", goodMOT],
-                "short.txt:2: a row needs at least 6 columns"
+                "short.txt:2: 4 columns, expected 6 to 64: frame,id,x,y,w,h[,conf,class,visibility,…]"
             ),
             (
                 ["--gt", goodMOT, "--results", try write("nan.txt", "1,1,10,nan,20,20,1\n")],
-                "nan.txt:1: column 4 is nan, not a finite number"
+                "nan.txt:1: column 4 (y) is nan: write a finite number"
             ),
             (
                 ["--gt", goodMOT, "--results", try write("word.txt", "\n\n1,1,10,ten,20,20\n")],
-                "word.txt:3: column 4 is not a number"
+                "word.txt:3: column 4 (y) is not a number: 'ten'"
             ),
             (
                 ["--gt", goodMOT, "--results", try write("frame0.txt", "0,1,10,10,20,20\n")],
-                "frame0.txt:1: the frame must be a whole number"
+                "frame0.txt:1: column 1 (frame) is 0: write a whole number from 1 to 100000000"
             ),
             (
                 ["--gt", goodMOT, "--results", try write("twice.txt", "1,4,10,10,20,20\n1,4,11,10,20,20\n")],

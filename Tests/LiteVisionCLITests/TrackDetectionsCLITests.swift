@@ -93,18 +93,19 @@ struct TrackDetectionsCLITests {
         arguments: [
             (
                 "1,-1,10,10,20,20,0.9\n1,-1,10,10,20,20\n",
-                "line 2: 6 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"
+                "2: 6 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"
             ),
-            ("1,-1,10,10,nan,20,0.9\n", "line 1: the width is nan: it must be a finite number"),
-            ("1,-1,10,10,20,20,inf\n", "line 1: the score is inf: it must be a finite number"),
-            ("\n\n0,-1,10,10,20,20,0.9\n", "line 3: the frame 0 is not a whole number from 1"),
-            ("1.5,-1,10,10,20,20,0.9\n", "line 1: the frame 1.5 is not a whole number from 1"),
-            ("1,-1,10,10,-3,20,0.9\n", "line 1: the box is -3x20: its width and height must be positive"),
-            ("1,-1,ten,10,20,20,0.9\n", "line 1: the x 'ten' is not a number"),
-            ("2000000,-1,10,10,20,20,0.9\n", "line 1: the frame 2000000 is past the last frame allowed, 1000000"),
-            ("1,-1,1e9,10,20,20,0.9\n", "line 1: the x 1e9 is beyond ±1000000 pixels"),
-            ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "line 1: 11 fields, expected 7 to 10: frame,id,x,y,w,h,score[,…]"),
-            ("1,-1,10,10,20,20,0.9\n1,-1,\u{FF}0,10,20,20,0.9\n", "line 2: the x '\u{FF}0' is not a number"),
+            ("1,-1,10,10,nan,20,0.9\n", "1: column 5 (width) is nan: write a finite number"),
+            ("1,-1,10,10,20,20,inf\n", "1: column 7 (score) is inf: write a finite number"),
+            ("\n\n0,-1,10,10,20,20,0.9\n", "3: column 1 (frame) is 0: write a whole number from 1 to 1000000"),
+            ("1.5,-1,10,10,20,20,0.9\n", "1: column 1 (frame) is 1.5: write a whole number from 1 to 1000000"),
+            ("1,-1,10,10,-3,20,0.9\n", "1: the box is -3x20: its width and height must be positive"),
+            ("1,-1,ten,10,20,20,0.9\n", "1: column 3 (x) is not a number: 'ten'"),
+            ("2000000,-1,10,10,20,20,0.9\n", "1: column 1 (frame) is 2000000: write a whole number from 1 to 1000000"),
+            ("1,-1,1e9,10,20,20,0.9\n", "1: column 3 (x) is 1e9: write a number from -1000000 to 1000000 (pixels)"),
+            ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"),
+            ("1,-1,10,10,20,20,0.9\n1,-1,\u{FF}0,10,20,20,0.9\n", "2: column 3 (x) is not a number: '\u{FF}0'"),
+            ("1,7,10,10,20,20,0.9\n", "1: column 2 (id) is 7: write -1 (a detection has no id)"),
         ])
     func malformed(text: String, message: String) throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-bad")
@@ -114,7 +115,7 @@ struct TrackDetectionsCLITests {
         let mot = folder.appendingPathComponent("out.txt").path
         let result = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--mot", mot])
         #expect(result.status == 2)
-        #expect(result.errors == "litevision: \(detections.path), \(message)\n")
+        #expect(result.errors == "litevision: \(detections.path):\(message)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["det.txt"])
     }
 
@@ -125,7 +126,7 @@ struct TrackDetectionsCLITests {
         let binary = folder.appendingPathComponent("det.bin")
         try Data([0x31, 0x2C, 0xFF, 0xFE, 0x0A]).write(to: binary)
         let cases = [
-            (binary.path, "\(binary.path), line 1: the line is not UTF-8 text"),
+            (binary.path, "\(binary.path):1: the line is not UTF-8 text: save the file as UTF-8"),
             (folder.appendingPathComponent("none.txt").path, "no such file"),
             (folder.path, "directory"),
         ]
