@@ -150,7 +150,7 @@ struct CameraMotionEstimator: Sendable {
             for target in targets {
                 let dx = target.x - anchor.x, dy = target.y - anchor.y
                 guard abs(dx) <= reachX, abs(dy) <= reachY, Self.similarSize(anchor, target) else { continue }
-                let count = support(shiftX: dx, shiftY: dy)
+                let count = support(shiftX: dx, shiftY: dy, toBeat: best.support)
                 if count > best.support { best = (dx, dy, count) }
                 tried += 1
                 if tried == budget { break }
@@ -159,10 +159,12 @@ struct CameraMotionEstimator: Sendable {
         return best.support >= needed ? (best.x, best.y) : (0, 0)
     }
 
-    /// How many anchors, shifted, land near a target of a similar size.
-    private func support(shiftX: Double, shiftY: Double) -> Int {
+    /// How many anchors, shifted, land near a target of a similar size. The count stops early, at or under
+    /// `toBeat`, once the anchors left cannot take it above `toBeat`.
+    private func support(shiftX: Double, shiftY: Double, toBeat: Int = -1) -> Int {
         var count = 0
-        for anchor in anchors {
+        for (index, anchor) in anchors.enumerated() {
+            if count + anchors.count - index <= toBeat { return count }
             let x = anchor.x + shiftX, y = anchor.y + shiftY
             let gateX = Self.gate * anchor.width, gateY = Self.gate * anchor.height
             for target in targets
