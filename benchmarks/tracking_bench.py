@@ -6,6 +6,9 @@ its `compare` command on one small simulated sequence.
     python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1   (JSON)
     python3 benchmarks/tracking_bench.py write --sequence TUD-Campus --seed 1 --folder DIR   (gt.txt, det.txt)
 
+Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
+moving-camera variants of the simulated scenes (tracking_scenes.MOVING_SEQUENCES, e.g. sim-crowd-pan).
+
 For each sequence (ground truth: tracking_scenes.py) and noise seed, detections are made with the noise model of
 `tracking_scenes.noisy_detections` and written as a MOTChallenge detection file; then
 - LiteVision: `litevision track --detections det.txt --frame-rate F --image-size WxH --mot out.txt --timing`, whose

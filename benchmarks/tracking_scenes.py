@@ -7,6 +7,8 @@ Two kinds of sequences, each a list of frames of ground-truth boxes `(id, x, y, 
 - Simulated pedestrian scenes (`sim-*`), seeded: people walking on a ground plane seen by a fixed camera, whose
   boxes grow as they come nearer; they enter and leave through the image borders, cross and occlude one another by
   depth (the nearer one hides the farther one), stop, and turn.
+- The same simulated scenes seen by a moving camera (`sim-*-pan`, `-shake`, `-zoom`): a seeded global zoom and
+  shift per frame applied to the people's whole boxes before they are clipped and hidden (see `camera_path`).
 
 Then `noisy_detections` turns ground truth into what a detector would give, with the noise model documented there.
 Everything is deterministic for a given seed.
@@ -44,7 +46,10 @@ def load(name, scene_seed=0):
         return load_tud(name)
     if name in SIM_SEQUENCES + TEST_SEQUENCES:
         return simulate(name, scene_seed)
-    raise SystemExit(f"unknown sequence {name}: {', '.join(TUD_SEQUENCES + SIM_SEQUENCES)}")
+    if name.rpartition("-")[2] in CAMERA_MOTIONS:
+        return simulate_moving(name, scene_seed)
+    names = TUD_SEQUENCES + SIM_SEQUENCES + MOVING_SEQUENCES
+    raise SystemExit(f"unknown sequence {name}: {', '.join(names)} (or any sim scene with -pan, -shake, -zoom)")
 
 
 def load_tud(name):
@@ -168,6 +173,12 @@ def walkers(name, rng):
 def simulate(name, scene_seed):
     """A simulated scene's ground truth. Boxes are clipped to the image; a person is in the ground truth in a frame
     when some of them is in the image and not hidden by nearer people."""
+    return visible_sequence(name, raw_boxes(name, scene_seed))
+
+
+def raw_boxes(name, scene_seed):
+    """Per frame, the whole boxes `(id, x, y, w, h, depth)` of a simulated scene's people, seen by the fixed camera
+    (not clipped: they may lie partly or wholly outside the image)."""
     rng = np.random.default_rng([sum(name.encode()), scene_seed])
     people, count = walkers(name, rng)
     raw = [[] for _ in range(count)]
@@ -177,6 +188,11 @@ def simulate(name, scene_seed):
             if t >= count:
                 break
             raw[t].append((i + 1, *project(X, Z), Z))
+    return raw
+
+
+def visible_sequence(name, raw):
+    """The sequence `name` from whole boxes per frame: each clipped to the image, kept while some of it is visible."""
     frames = []
     for boxes in raw:
         kept = []
@@ -189,6 +205,74 @@ def simulate(name, scene_seed):
             kept.append((b[0], *clipped, b[5]))
         frames.append(kept)
     return Sequence(name, SIM_WIDTH, SIM_HEIGHT, SIM_FPS, frames)
+
+
+# --- Moving cameras ---------------------------------------------------------------------------------------------
+
+# A simulated scene seen by a moving camera: `BASE-MOTION`, BASE a simulated scene and MOTION one of CAMERA_MOTIONS.
+# The camera's motion is a per-frame zoom `s` about the image center and a shift `(px, py)` of the view: a whole box
+# of the fixed camera at `x` is at `s * (x - 640) + 640 - px` (likewise vertically, about 360), its size times `s`.
+# Then the boxes are clipped and hidden as for the fixed camera, so people leave and enter as the view moves. The
+# scene (its people and their paths) is BASE's, with the same seed.
+CAMERA_MOTIONS = ("pan", "shake", "zoom")
+MOVING_SEQUENCES = ("sim-crossing-pan", "sim-crowd-pan", "sim-crowd-shake", "sim-crowd-zoom", "sim-stop-turn-shake",
+                    "sim-stop-turn-zoom")
+
+
+def camera_path(motion, count, rng):
+    """Per frame `(s, px, py)` of the camera's motion, seeded by `rng`:
+    - pan: the view sweeps right and back at 10 px per frame, 300 px each way (reversing at once: a patrol
+      camera), with a slow vertical drift of 40 px;
+    - shake: a handheld camera's jitter: an offset that follows `o' = 0.8 o + N(0, 8)` px per axis, plus a jolt of
+      25–60 px in a random direction on 2 % of frames;
+    - zoom: holds for 40 frames, zooms in to 1.6x over 40 frames (about 1.2 % per frame), holds 40, zooms back out
+      over 40, and so on, with a slow horizontal sweep of 4 px per frame.
+    """
+    out = []
+    if motion == "pan":
+        for t in range(count):
+            phase = (10.0 * t) % 600.0
+            px = phase if phase <= 300.0 else 600.0 - phase
+            out.append((1.0, px - 150.0, 40.0 * math.sin(2 * math.pi * t / count)))
+    elif motion == "shake":
+        ox = oy = 0.0
+        for _ in range(count):
+            ox, oy = 0.8 * ox + rng.normal(0, 8), 0.8 * oy + rng.normal(0, 8)
+            if rng.random() < 0.02:
+                angle, size = rng.uniform(0, 2 * math.pi), rng.uniform(25, 60)
+                ox, oy = ox + size * math.cos(angle), oy + size * math.sin(angle)
+            out.append((1.0, ox, oy))
+    elif motion == "zoom":
+        top = 1.6
+        for t in range(count):
+            phase = t % 160
+            if phase < 40:
+                s = 1.0
+            elif phase < 80:
+                s = top ** ((phase - 40) / 40)
+            elif phase < 120:
+                s = top
+            else:
+                s = top ** ((160 - phase) / 40)
+            sweep = 4.0 * (t % 100) if (t // 100) % 2 == 0 else 4.0 * (100 - t % 100)
+            out.append((s, sweep - 200.0, 0.0))
+    else:
+        raise SystemExit(f"unknown camera motion {motion}: {', '.join(CAMERA_MOTIONS)}")
+    return out
+
+
+def simulate_moving(name, scene_seed):
+    """A simulated scene `BASE-MOTION` seen by a moving camera (see `camera_path`)."""
+    base, _, motion = name.rpartition("-")
+    if base not in SIM_SEQUENCES or motion not in CAMERA_MOTIONS:
+        raise SystemExit(f"unknown sequence {name}")
+    raw = raw_boxes(base, scene_seed)
+    path = camera_path(motion, len(raw), np.random.default_rng([sum(name.encode()), scene_seed, 1]))
+    cx, cy = SIM_WIDTH / 2, SIM_HEIGHT / 2
+    moved = [[(i, s * (x - cx) + cx - px, s * (y - cy) + cy - py, s * w, s * h, depth)
+              for (i, x, y, w, h, depth) in boxes]
+             for boxes, (s, px, py) in zip(raw, path)]
+    return visible_sequence(name, moved)
 
 
 def clip(box, width, height):

@@ -7,6 +7,9 @@
 # tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,
 # IDSW, frames per second of the tracker alone) and the goals of issue 28.
 #   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--variant LABEL="ARGS"]...
+# Moving-camera variants of the simulated scenes (sim-crowd-pan, sim-crowd-shake, sim-crowd-zoom, ...: any sim scene
+# with -pan, -shake or -zoom) are run with --sequences; --variant "LiteVision --camera-motion=--camera-motion auto"
+# adds the row of camera-motion compensation (docs/tracking-quality.md).
 # LITEVISION_BENCH_NO_BUILD=1 measures the `litevision` already in .build/release instead of building it.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -54,6 +54,8 @@ public struct ObjectTracker: Sendable {
     var scratch = AssociationScratch()
     var lastImageWidth = 0.0
     var lastImageHeight = 0.0
+    /// The camera motion given for the frame, the last one applied, and the estimator's buffers.
+    var cameraMotionEstimator = CameraMotionEstimator()
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.6) are confident and may start
@@ -81,6 +83,7 @@ public struct ObjectTracker: Sendable {
         lastImageWidth = width
         lastImageHeight = height
         for i in records.indices { records[i].advance(imageWidth: width, imageHeight: height) }
+        compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
         associate(detections, imageWidth: width, imageHeight: height)
         retireUnmatched(imageWidth: width, imageHeight: height)
         startTracks(detections)

@@ -76,10 +76,11 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it), the lost-track buffer scaled to `--frame-rate`, and `--filtered-boxes`.
+    /// objects from it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes` and `--camera-motion`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
         options.reportsFilteredBoxes = filteredBoxes
+        options.cameraMotion = cameraMotion?.mode ?? .fixed
         if let threshold = detector.threshold { options = options.resolved(detectionThreshold: threshold) }
         if let frameRate {
             let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate

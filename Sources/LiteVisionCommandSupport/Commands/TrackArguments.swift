@@ -40,7 +40,10 @@ package struct TrackArguments: ParsableArguments {
             and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
             a detection is confident and may start an object (default 0.6); weaker ones down to 0.1 only keep \
-            objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. --image-size WxH is the frames' size, which tells when an object \
+            objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. \
+            --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
+            camera's motion between frames from the boxes and moves every object's prediction by it (default \
+            fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \
             has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (30 frames at 30 fps: one second). --timing prints the \
@@ -70,6 +73,11 @@ package struct TrackArguments: ParsableArguments {
 
     @Flag(name: .long, help: "With --detections: report the motion model's filtered boxes, not the detected ones.")
     package var filteredBoxes = false
+
+    @Option(
+        name: .long,
+        help: "With --detections: fixed (the default: a still camera) or auto (estimate a moving camera's motion).")
+    package var cameraMotion: CameraMotionArgument?
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -149,6 +157,9 @@ package struct TrackArguments: ParsableArguments {
         }
         if frameRate != nil || imageSize != nil || timing || filteredBoxes {
             throw ValidationError("--frame-rate, --image-size, --timing and --filtered-boxes go with --detections")
+        }
+        if cameraMotion != nil {
+            throw ValidationError("--camera-motion goes with --detections (video tracking takes the camera as still)")
         }
         guard !sources.isEmpty else {
             throw ValidationError("give a video file, a camera or a stream URL to track (or --detections FILE)")
