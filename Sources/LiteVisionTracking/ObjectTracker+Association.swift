@@ -113,8 +113,12 @@ extension ObjectTracker {
                 with: detections[detectionIndex], index: detectionIndex, confident: !useLow,
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
+            // Weak detections, often partly hidden, would blend the occluder into the appearance.
+            if options.reidentification != nil, !useLow {
+                observeAppearance(detections[detectionIndex], record: recordIndex)
+            }
             if !records[recordIndex].isConfirmed, records[recordIndex].hits >= options.minimumHits {
-                records[recordIndex].id = takeNextID()
+                records[recordIndex].id = newID(record: recordIndex)
             }
         }
     }
