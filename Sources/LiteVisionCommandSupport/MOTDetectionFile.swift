@@ -13,6 +13,9 @@ import LiteVisionTracking
 /// number. Lines may end in CRLF, fields may have spaces around them, and empty lines are skipped. Rows may come in
 /// any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that frames without
 /// detections still count.
+///
+/// Read for re-identification (`appearance`), the fields after the tenth are the detection's appearance vector, as
+/// DeepSORT's detection files carry them (see `MOTDetectionFile+Appearance.swift`).
 package struct MOTDetectionFile: Sendable {
     /// The largest file read: 256 MiB (some 5 million rows).
     package static let maximumFileSize = 256 << 20
@@ -33,19 +36,20 @@ package struct MOTDetectionFile: Sendable {
     /// The furthest right and bottom edges of all boxes (0 for an empty file).
     package let extent: (maxX: Double, maxY: Double)
 
-    /// Reads and checks the file at `path`.
-    package init(path: String) throws(MOTDetectionFileError) {
+    /// Reads and checks the file at `path`; with `appearance`, the fields after the tenth are the appearance vector.
+    package init(path: String, appearance: Bool = false) throws(MOTDetectionFileError) {
         let bytes: [UInt8]
         do {
             bytes = try FileContents.read(atPath: path, maximumSize: Self.maximumFileSize)
         } catch {
             throw MOTDetectionFileError(path: path, line: nil, problem: error.reason)
         }
-        try self.init(bytes: bytes, path: path)
+        try self.init(bytes: bytes, path: path, appearance: appearance)
     }
 
-    /// Parses the contents of a detection file; `path` names it in errors.
-    package init(bytes: [UInt8], path: String) throws(MOTDetectionFileError) {
+    /// Parses the contents of a detection file; `path` names it in errors. With `appearance`, the fields after the
+    /// tenth are the appearance vector.
+    package init(bytes: [UInt8], path: String, appearance: Bool = false) throws(MOTDetectionFileError) {
         guard bytes.count <= Self.maximumFileSize else {
             throw MOTDetectionFileError(
                 path: path, line: nil, problem: "it is larger than \(Self.maximumFileSize >> 20) MiB")
@@ -53,13 +57,16 @@ package struct MOTDetectionFile: Sendable {
         var frames: [[TrackerDetection]] = []
         var rows = 0, line = 0, maxX = 0.0, maxY = 0.0
         var start = 0
+        var vectors = AppearanceColumns()
         while start < bytes.count {
             line += 1
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
             defer { start = end + 1 }
-            guard let parsed = try Self.parse(bytes[start..<end], path: path, line: line) else { continue }
+            guard let parsed = try Self.parse(bytes[start..<end], path: path, line: line, appearance: appearance)
+            else { continue }
             let (frame, detection) = parsed
+            if appearance { try vectors.check(detection, path: path, line: line) }
             rows += 1
             guard rows <= Self.maximumRows else {
                 throw MOTDetectionFileError(path: path, line: line, problem: "more than \(Self.maximumRows) rows")
@@ -80,17 +87,18 @@ package struct MOTDetectionFile: Sendable {
 
     /// One line: nil for an empty one, else the frame and the detection.
     private static func parse(
-        _ raw: ArraySlice<UInt8>, path: String, line: Int
+        _ raw: ArraySlice<UInt8>, path: String, line: Int, appearance: Bool
     ) throws(MOTDetectionFileError) -> (Int, TrackerDetection)? {
         func fail(_ problem: String) -> MOTDetectionFileError {
             MOTDetectionFileError(path: path, line: line, problem: problem)
         }
-        guard raw.count <= 4096 else { throw fail("the line is longer than 4096 bytes") }
+        let longest = appearance ? maximumAppearanceLineLength : 4096
+        guard raw.count <= longest else { throw fail("the line is longer than \(longest) bytes") }
         guard let text = String(validating: raw, as: UTF8.self) else { throw fail("the line is not UTF-8 text") }
         let trimmed = Substring(text).trimmingWhitespace
         if trimmed.isEmpty { return nil }
         let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmingWhitespace)
-        guard (7...10).contains(fields.count) else {
+        guard (7...10).contains(fields.count) || (appearance && fields.count > 10) else {
             throw fail(
                 "\(fields.count) field\(fields.count == 1 ? "" : "s"), expected 7 to 10: frame,id,x,y,w,h,score[,…]")
         }
@@ -119,7 +127,8 @@ package struct MOTDetectionFile: Sendable {
             throw fail("the box is \(fields[4])x\(fields[5]): its width and height must be positive")
         }
         let box = BoundingBox(x: values[2], y: values[3], width: values[4], height: values[5])
-        return (Int(frameValue), TrackerDetection(box: box, score: Float(values[6])))
+        let vector = fields.count > 10 ? try appearanceVector(fields[10...], path: path, line: line) : nil
+        return (Int(frameValue), TrackerDetection(box: box, score: Float(values[6]), appearance: vector))
     }
 }
 
