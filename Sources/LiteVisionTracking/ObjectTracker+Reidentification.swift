@@ -30,6 +30,16 @@ extension ObjectTracker {
             capacity: reidentification.capacity)
     }
 
+    /// Whether appearance forbids pairing a track with a confident detection: both have a vector of the tracker's
+    /// length and their cosine similarity is under ``ReidentificationOptions/matchSimilarity``.
+    func appearanceVetoes(_ record: TrackRecord, _ detection: TrackerDetection) -> Bool {
+        guard let veto = options.reidentification?.matchSimilarity, let vector = detection.appearance,
+            !record.appearance.isEmpty, vector.count == record.appearance.count
+        else { return false }
+        let similarity = AppearanceGallery.cosine(record.appearance, vector)
+        return similarity < veto  // false for NaN (a vector with a value that is not finite)
+    }
+
     /// Sorts tracks by ID, unless they already are (a re-identified track takes back an older ID than the others').
     static func sortByID(_ tracks: inout [Track]) {
         if zip(tracks, tracks.dropFirst()).contains(where: { $0.id > $1.id }) { tracks.sort { $0.id < $1.id } }

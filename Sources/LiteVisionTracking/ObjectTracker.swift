@@ -158,6 +158,8 @@ public struct ObjectTracker: Sendable {
         for index in scratch.high where !scratch.detectionTaken[index] {
             let detection = detections[index]
             guard detection.score >= options.newTrackThreshold else { continue }
+            // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
+            if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { continue }
             let box = detection.box
             let duplicate = records.contains { record in
                 record.detectionIndex >= 0
