@@ -104,7 +104,7 @@ struct TrackReidentifyCLITests {
                 ["track", "--detections", "det.txt", "--reidentify", "--reid-similarity", "nan"],
                 "--reid-similarity must be a cosine similarity from -1 to 1"
             ),
-            (["track", "--detections", "det.txt", "--reidentify", "--reid-margin", "-1"], "--reid-margin must be"),
+            (["track", "--detections", "det.txt", "--reidentify", "--reid-margin=-1"], "--reid-margin must be"),
             (["track", "--detections", "det.txt", "--reidentify", "--reid-memory", "0"], "--reid-memory must be"),
         ]
         for (arguments, message) in cases {
