@@ -213,17 +213,17 @@ struct ReidentificationTests {
             for _ in 0..<10 {
                 _ = tracker.update(
                     [
-                        TrackerDetection(box: a, score: 0.9, appearance: look(0)),
-                        TrackerDetection(box: b, score: 0.9, appearance: look(1)),
+                        TrackerDetection(box: a, score: 0.9, appearance: Self.look(0)),
+                        TrackerDetection(box: b, score: 0.9, appearance: Self.look(1)),
                     ], imageWidth: 640, imageHeight: 480)
             }
             // On A's place, a box that looks like B (the best IoU) and a shifted one that looks like A.
             return tracker.update(
                 [
-                    TrackerDetection(box: a, score: 0.9, appearance: look(1)),
+                    TrackerDetection(box: a, score: 0.9, appearance: Self.look(1)),
                     TrackerDetection(
-                        box: BoundingBox(x: 115, y: 100, width: 60, height: 120), score: 0.9, appearance: look(0)),
-                    TrackerDetection(box: b, score: 0.9, appearance: look(1)),
+                        box: BoundingBox(x: 115, y: 100, width: 60, height: 120), score: 0.9, appearance: Self.look(0)),
+                    TrackerDetection(box: b, score: 0.9, appearance: Self.look(1)),
                 ], imageWidth: 640, imageHeight: 480)
         }
         var gated = ObjectTracker(options: Self.options())
