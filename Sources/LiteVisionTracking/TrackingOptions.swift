@@ -50,8 +50,9 @@ public struct TrackingOptions: Sendable, Hashable {
     public var reportsFilteredBoxes: Bool = false
     /// Re-identification by appearance: an object that left the view (or stayed hidden past ``lostTrackBuffer``) and
     /// comes back looking the same gets its old ID back, from the appearance vectors of the detections
-    /// (``TrackerDetection/appearance``). Default `nil`: off, and an object that comes back gets a new ID, as in
-    /// ML Kit. See ``ReidentificationOptions``.
+    /// (`TrackerDetection.appearance`, with an `ObjectTracker` used alone: an object detector's stream mode computes
+    /// no appearance yet, so there it has nothing to work with). Default `nil`: off, and an object that comes back
+    /// gets a new ID, as in ML Kit. See `ReidentificationOptions` (in `LiteVisionTracking`).
     public var reidentification: ReidentificationOptions? = nil
 
     /// Detections at or above this score take part in the first association stage and may start objects
