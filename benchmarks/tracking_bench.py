@@ -3,7 +3,7 @@ all scored by TrackEval. scripts/bench-tracking.sh runs it and prints its one ta
 its `compare` command on one small simulated sequence.
 
     python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision [--seeds 1,2,3] [--level normal]
-    python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1   (JSON)
+    python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1 [--variant ...]
     python3 benchmarks/tracking_bench.py write --sequence TUD-Campus --seed 1 --folder DIR   (gt.txt, det.txt)
 
 Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
@@ -16,7 +16,9 @@ For each sequence (ground truth: tracking_scenes.py) and noise seed, detections 
 - each roboflow tracker (SORT, ByteTrack, OC-SORT, BoT-SORT with camera-motion compensation off), with its defaults
   and the sequence's frame rate, fed the same rows as `supervision.Detections` made beforehand, timing the loop of
   `update()` calls alone;
-and every output is scored by TrackEval 1.3.0 (MotChallenge2DBox, benchmark MOT15: no distractor preprocessing)
+A variant whose arguments hold `--reidentify` reads the same rows with an appearance vector after the tenth field
+(`tracking_scenes.with_appearance`), from a second file; the others, and the peers, read the rows without one.
+Every output is scored by TrackEval 1.3.0 (MotChallenge2DBox, benchmark MOT15: no distractor preprocessing)
 for HOTA, IDF1, MOTA and ID switches.
 """
 
@@ -159,13 +161,18 @@ def evaluate(litevision, cases, level, variants, folder):
     for name, seed in cases:
         seq = tracking_scenes.load(name)
         key = f"{name}-s{seed}"
-        det_rows = tracking_scenes.noisy_detections(seq, seed, level)
+        sources = []
+        det_rows = tracking_scenes.noisy_detections(seq, seed, level, sources)
         det_path = os.path.join(folder, key + ".det.txt")
         write_rows(det_path, det_rows)
+        appearance_path = os.path.join(folder, key + ".det-appearance.txt")
+        if any("--reidentify" in extra for _, extra in variants):
+            write_rows(appearance_path, tracking_scenes.with_appearance(seq, seed, det_rows, sources))
         outputs = {}
         for label, extra in variants:
             out_path = os.path.join(folder, f"{key}.{label}.txt")
-            fps[(key, label)] = run_litevision(litevision, det_path, seq, out_path, extra)
+            path = appearance_path if "--reidentify" in extra else det_path
+            fps[(key, label)] = run_litevision(litevision, path, seq, out_path, extra)
             outputs[label] = open(out_path).read().splitlines()
         for peer in PEERS:
             outputs[peer], fps[(key, peer)] = run_peer(peer, det_rows, seq)
@@ -238,7 +245,8 @@ def table(args):
 def compare(args):
     """One case, as JSON: {tracker: {HOTA, IDF1, MOTA, IDSW, fps}} (the test asserts on it)."""
     with tempfile.TemporaryDirectory(prefix="litevision-tracking-compare-") as folder:
-        scores = evaluate(args.litevision, [(args.sequence, args.seed)], args.level, parse_variants(None), folder)
+        scores = evaluate(args.litevision, [(args.sequence, args.seed)], args.level, parse_variants(args.variant),
+                          folder)
     print(json.dumps({tracker: v for (_, tracker), v in scores.items()}, sort_keys=True))
 
 
@@ -246,7 +254,12 @@ def write(args):
     seq = tracking_scenes.load(args.sequence)
     os.makedirs(args.folder, exist_ok=True)
     write_rows(os.path.join(args.folder, "gt.txt"), seq.gt_rows())
-    write_rows(os.path.join(args.folder, "det.txt"), tracking_scenes.noisy_detections(seq, args.seed, args.level))
+    sources = []
+    rows = tracking_scenes.noisy_detections(seq, args.seed, args.level, sources)
+    write_rows(os.path.join(args.folder, "det.txt"), rows)
+    if args.appearance:
+        write_rows(os.path.join(args.folder, "det-appearance.txt"),
+                   tracking_scenes.with_appearance(seq, args.seed, rows, sources))
     print(json.dumps({"frames": len(seq.frames), "width": seq.width, "height": seq.height,
                       "frameRate": seq.frame_rate}))
 
@@ -266,11 +279,13 @@ def main():
     c.add_argument("--sequence", required=True)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
+    c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")
     w.add_argument("--sequence", required=True)
     w.add_argument("--seed", type=int, default=1)
     w.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     w.add_argument("--folder", required=True)
+    w.add_argument("--appearance", action="store_true", help="also det-appearance.txt, rows with appearance vectors")
     args = parser.parse_args()
     {"table": table, "compare": compare, "write": write}[args.command](args)
 

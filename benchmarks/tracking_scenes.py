@@ -6,12 +6,14 @@ Two kinds of sequences, each a list of frames of ground-truth boxes `(id, x, y, 
   (640x480, 25 fps). Nothing of it is copied into the repository: it is read from the installed package.
 - Simulated pedestrian scenes (`sim-*`), seeded: people walking on a ground plane seen by a fixed camera, whose
   boxes grow as they come nearer; they enter and leave through the image borders, cross and occlude one another by
-  depth (the nearer one hides the farther one), stop, and turn.
+  depth (the nearer one hides the farther one), stop, and turn. `sim-return` is the scene of re-identification:
+  people who walk out of the view and come back, through either border, several times.
 - The same simulated scenes seen by a moving camera (`sim-*-pan`, `-shake`, `-zoom`): a seeded global zoom and
   shift per frame applied to the people's whole boxes before they are clipped and hidden (see `camera_path`).
 
-Then `noisy_detections` turns ground truth into what a detector would give, with the noise model documented there.
-Everything is deterministic for a given seed.
+Then `noisy_detections` turns ground truth into what a detector would give, with the noise model documented there,
+and `with_appearance` adds each detection an appearance vector (for the tracker's re-identification), with the noise
+model documented there. Everything is deterministic for a given seed.
 """
 
 import math
@@ -21,6 +23,7 @@ import numpy as np
 
 TUD_SEQUENCES = ("TUD-Campus", "TUD-Stadtmitte")
 SIM_SEQUENCES = ("sim-crossing", "sim-crowd", "sim-stop-turn")
+REID_SEQUENCES = ("sim-return",)  # re-identification's scene: in the table when named (--sequences)
 TEST_SEQUENCES = ("sim-short",)  # the test's small scene, not in the benchmark's table
 
 
@@ -44,11 +47,11 @@ def load(name, scene_seed=0):
     """The sequence `name` (a TUD sequence or a simulated scene; `scene_seed` varies the simulated ones)."""
     if name in TUD_SEQUENCES:
         return load_tud(name)
-    if name in SIM_SEQUENCES + TEST_SEQUENCES:
+    if name in SIM_SEQUENCES + REID_SEQUENCES + TEST_SEQUENCES:
         return simulate(name, scene_seed)
     if name.rpartition("-")[2] in CAMERA_MOTIONS:
         return simulate_moving(name, scene_seed)
-    names = TUD_SEQUENCES + SIM_SEQUENCES + MOVING_SEQUENCES
+    names = TUD_SEQUENCES + SIM_SEQUENCES + REID_SEQUENCES + MOVING_SEQUENCES
     raise SystemExit(f"unknown sequence {name}: {', '.join(names)} (or any sim scene with -pan, -shake, -zoom)")
 
 
@@ -165,6 +168,23 @@ def walkers(name, rng):
             pauses = {1: int(rng.integers(10, 50))}
             people.append(Walker(int(rng.integers(0, 300)), path, rng.uniform(0.9, 1.6), pauses))
         frames = 450
+    elif name == "sim-return":
+        # People who walk into the view, turn and walk out (most often through the border they came in by), wait
+        # off-screen while they walk 0.8-3 m further, and come back, again and again in 20 seconds: each return is a
+        # new track for a tracker that follows motion alone. Depths are near one another, so they also cross and hide
+        # one another.
+        for k in range(10):
+            Z = rng.uniform(6, 12)
+            side = rng.choice([-1, 1])
+            path = [(side * (edge(Z) + rng.uniform(0, 1)), Z)]
+            for _ in range(8):
+                Z = float(np.clip(Z + rng.uniform(-1.5, 1.5), 5, 14))
+                path.append((side * rng.uniform(0.1, 0.9) * edge(Z), Z))
+                if rng.random() < 0.3:
+                    side = -side
+                path.append((side * (edge(Z) + rng.uniform(0.8, 3.0)), Z))
+            people.append(Walker(int(rng.integers(0, 90)), path, rng.uniform(1.2, 1.8), {}))
+        frames = 600
     else:
         raise SystemExit(f"unknown scene {name}")
     return people, frames
@@ -307,7 +327,7 @@ NOISE_LEVELS = {
 }
 
 
-def noisy_detections(seq, seed, level="normal"):
+def noisy_detections(seq, seed, level="normal", sources=None):
     """Detector-like rows `frame,-1,x,y,w,h,score,-1,-1,-1` from the ground truth of `seq`, seeded.
 
     The noise model, per ground-truth box in each frame, with `o` the share of the box hidden by nearer people or
@@ -322,6 +342,8 @@ def noisy_detections(seq, seed, level="normal"):
       a uniform place, score uniform in 0.1...0.7 (most below a tracker's high threshold, some above);
     - every box is clipped to the image (detectors report boxes inside it) and rows are shuffled within a frame.
     `level` picks (position, size, miss, fp): normal (0.04, 0.06, 0.05, 0.5) or heavy (0.07, 0.10, 0.12, 1.5).
+    `sources`, a list, receives for each row the ground-truth ID it comes from (0 for a false positive) and the
+    share of the box hidden, for `with_appearance` (the random draws are the same with or without it).
     """
     position, size, miss, fp_rate = NOISE_LEVELS[level]
     rng = np.random.default_rng([seed, sum(seq.name.encode()), len(level)])
@@ -340,16 +362,53 @@ def noisy_detections(seq, seed, level="normal"):
             cx = x + w / 2 + rng.normal(0, position * w)
             cy = y + h / 2 + rng.normal(0, position * h)
             nw, nh = w * math.exp(rng.normal(0, size)), h * math.exp(rng.normal(0, size))
-            frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score))
+            frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score, (b[0], o)))
         for _ in range(rng.poisson(fp_rate)):
             w, h = sizes[int(rng.integers(len(sizes)))]
             x, y = rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2)
-            frame.append(((x, y, w, h), float(rng.uniform(0.1, 0.7))))
+            frame.append(((x, y, w, h), float(rng.uniform(0.1, 0.7)), (0, 0.0)))
         rng.shuffle(frame)
-        for box, score in frame:
+        for box, score, source in frame:
             clipped = clip(box, seq.width, seq.height)
             if clipped is None:
                 continue
             x, y, w, h = clipped
             rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
+            if sources is not None:
+                sources.append(source)
     return rows
+
+
+APPEARANCE_LENGTH = 32
+
+
+def with_appearance(seq, seed, rows, sources):
+    """The detection rows `rows` of `noisy_detections` (whose `sources` it filled) with an appearance vector after
+    the tenth field, `frame,-1,x,y,w,h,score,-1,-1,-1,f1,...,f32`, seeded (its own random draws: the rows' boxes and
+    scores are those of `noisy_detections`, whatever is done here).
+
+    The appearance noise model, standing for a re-identification network's embeddings:
+    - each person is a random unit vector of 32 values (uniform on the sphere: two people's vectors have a cosine
+      similarity of about N(0, 0.18), at most 0.5 or so among 30 people);
+    - a detection of a person with a share `o` of the box hidden is `(1 - o) * u + o * r + n`: `u` the person's vector,
+      `r` a random unit vector (whatever hides the person), `n` Gaussian noise of 0.5 / sqrt(32) per value (a norm of
+      about 0.5: the cosine similarity of two detections of the same unhidden person is about 0.8);
+    - 5 % of detections are corrupted: a random unit vector, nothing like the person (a bad crop, a reflection);
+    - a false positive's vector is a random unit vector.
+    Values are written with 4 decimals.
+    """
+    rng = np.random.default_rng([seed, sum(seq.name.encode()), 1729])
+    people = sorted({i for boxes in seq.frames for (i, *_) in boxes})
+    unit = lambda v: v / np.linalg.norm(v)
+    identity = {i: unit(rng.normal(size=APPEARANCE_LENGTH)) for i in people}
+    noise = 0.5 / math.sqrt(APPEARANCE_LENGTH)
+    out = []
+    for row, (person, hidden) in zip(rows, sources):
+        random = unit(rng.normal(size=APPEARANCE_LENGTH))
+        corrupted = rng.random() < 0.05
+        if person == 0 or corrupted:
+            vector = random
+        else:
+            vector = (1 - hidden) * identity[person] + hidden * random + rng.normal(0, noise, APPEARANCE_LENGTH)
+        out.append(row + "," + ",".join(f"{v:.4f}" for v in vector))
+    return out

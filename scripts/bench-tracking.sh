@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tracker quality: LiteVision's tracker next to roboflow's trackers 2.6.1 (SORT, ByteTrack, OC-SORT, BoT-SORT with
 # camera-motion compensation off) on the same detections, scored by TrackEval. Sequences: MOT15's TUD-Campus and
-# TUD-Stadtmitte (the ground truth py-motmetrics ships) and three simulated pedestrian scenes
+# TUD-Stadtmitte (the ground truth py-motmetrics ships) and three simulated pedestrian scenes, plus sim-return (people
+# leaving and coming back, for re-identification) when named with --sequences
 # (benchmarks/tracking_scenes.py); the ground truth is turned into detector-like input by the seeded noise model of
 # tracking_scenes.noisy_detections. LiteVision runs as `litevision track --detections` (its --timing line is the
 # tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,

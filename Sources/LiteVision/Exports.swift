@@ -17,4 +17,3 @@
 @_exported import class LiteVisionModelStore.FirebaseModelSource
 // How objects are followed across frames, where the tracker lives.
 @_exported import struct LiteVisionTracking.TrackingOptions
-@_exported import enum LiteVisionTracking.CameraMotionMode

@@ -2,15 +2,18 @@ import LiteVisionSystem
 import LiteVisionTracking
 
 /// A MOTChallenge detection file, as `litevision track --detections` reads it: one detection per line,
-/// `frame,-1,x,y,w,h,score[,…]` — the frame from 1, the id -1 (a detection belongs to no track yet), the box's
-/// left, top, width and height in pixels, the detector's score, and up to three more numbers that are not read
-/// (MOT's `-1,-1,-1`).
+/// `frame,-1,x,y,w,h,score[,…]` — the frame from 1, the id (not read: -1 in detection files, where a detection
+/// belongs to no track yet), the box's left, top, width and height in pixels, the detector's score, and up to three
+/// more numbers that are not read (MOT's `-1,-1,-1`). Read for re-identification (`appearance`), the columns after
+/// the tenth are the detection's appearance vector, as DeepSORT's detection files carry them
+/// (`MOTDetectionFile+Appearance.swift`).
 ///
 /// The text, its bounds and its numbers are ``MOTTextReader``'s (the same reader as `litevision eval track`'s
 /// files): lines may end in CRLF, columns may have spaces around them or be separated by spaces alone, blank lines
 /// are skipped, and a malformed line is refused with its line number and what to write instead. This layer adds
-/// the detections' own rules: the id is -1, the box has a positive width and height, a frame holds at most
-/// ``maximumPerFrame`` detections, and the columns after the tenth go to one hook (none is read yet). Rows may
+/// the detections' own rules: the box has a positive width and height, a frame holds at most
+/// ``maximumPerFrame`` detections, and the columns after the tenth are an appearance vector (with `appearance`;
+/// refused without). Rows may
 /// come in any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that
 /// frames without detections still count.
 package struct MOTDetectionFile: Sendable {
@@ -26,12 +29,16 @@ package struct MOTDetectionFile: Sendable {
     /// The largest magnitude of a coordinate or size, in pixels.
     package static let maximumCoordinate = 1_000_000.0
 
-    /// The format's bounds and column names, for ``MOTTextReader``.
-    static let format = MOTTextReader.Format(
-        columnNames: ["frame", "id", "x", "y", "width", "height", "score"],
-        columns: 7...MOTTextReader.standardColumnCount, shape: "frame,-1,x,y,w,h,score[,…]",
-        maximumFileSize: maximumFileSize, maximumRows: maximumRows, maximumFrame: maximumFrame,
-        maximumCoordinate: maximumCoordinate)
+    /// The format's bounds and column names, for ``MOTTextReader``: 7 to 10 columns, or with appearance vectors
+    /// (`appearance`) up to ``maximumAppearanceLength`` more and lines of up to ``maximumAppearanceLineLength`` bytes.
+    static func format(appearance: Bool) -> MOTTextReader.Format {
+        MOTTextReader.Format(
+            columnNames: ["frame", "id", "x", "y", "width", "height", "score"],
+            columns: 7...(MOTTextReader.standardColumnCount + (appearance ? maximumAppearanceLength : 0)),
+            shape: appearance ? "frame,-1,x,y,w,h,score,-1,-1,-1[,f1,f2,…]" : "frame,-1,x,y,w,h,score[,…]",
+            maximumFileSize: maximumFileSize, maximumLineLength: appearance ? maximumAppearanceLineLength : 4096,
+            maximumRows: maximumRows, maximumFrame: maximumFrame, maximumCoordinate: maximumCoordinate)
+    }
 
     /// The detections of frames 1 up to the largest frame given (`frames[0]` is frame 1), in file order.
     package let frames: [[TrackerDetection]]
@@ -40,19 +47,23 @@ package struct MOTDetectionFile: Sendable {
     /// The furthest right and bottom edges of all boxes (0 for an empty file).
     package let extent: (maxX: Double, maxY: Double)
 
-    /// Reads and checks the file at `path`.
-    package init(path: String) throws(MOTTextError) {
-        try self.init(bytes: MOTTextReader.readFile(atPath: path, format: Self.format), path: path)
+    /// Reads and checks the file at `path`; with `appearance`, the columns after the tenth are the appearance vector.
+    package init(path: String, appearance: Bool = false) throws(MOTTextError) {
+        try self.init(
+            bytes: MOTTextReader.readFile(atPath: path, format: Self.format(appearance: appearance)), path: path,
+            appearance: appearance)
     }
 
-    /// Parses the contents of a detection file; `path` names it in errors.
-    package init(bytes: [UInt8], path: String) throws(MOTTextError) {
-        var reader = try MOTTextReader(bytes: bytes, path: path, format: Self.format)
+    /// Parses the contents of a detection file; `path` names it in errors. With `appearance`, the columns after the
+    /// tenth are the appearance vector.
+    package init(bytes: [UInt8], path: String, appearance: Bool = false) throws(MOTTextError) {
+        var reader = try MOTTextReader(bytes: bytes, path: path, format: Self.format(appearance: appearance))
         var frames: [[TrackerDetection]] = []
         var rows = 0, maxX = 0.0, maxY = 0.0
+        var vectors = AppearanceColumns()
         while let row = try reader.nextRow() {
-            let detection = try Self.detection(row, reader)
-            try Self.readExtraColumns(row, reader)
+            var detection = try Self.detection(row, reader)
+            detection.appearance = try vectors.vector(of: row, reader)
             let frame = row.frame
             if frame > frames.count { frames.append(contentsOf: repeatElement([], count: frame - frames.count)) }
             guard frames[frame - 1].count < Self.maximumPerFrame else {
@@ -69,15 +80,11 @@ package struct MOTDetectionFile: Sendable {
         extent = (maxX, maxY)
     }
 
-    /// The detection of a row: its id must be -1, its box must have a positive width and height, and its score
-    /// must fit a `Float`.
+    /// The detection of a row: its box must have a positive width and height, and its score must fit a `Float`.
+    /// The id is not read (a tracker's output read back as detections keeps its ids there).
     private static func detection(
         _ row: MOTTextReader.Row, _ reader: MOTTextReader
     ) throws(MOTTextError) -> TrackerDetection {
-        guard row.values[1] == -1 else {
-            throw reader.error(
-                line: row.line, "\(format.name(ofColumn: 2)) is \(row.texts[1]): write -1 (a detection has no id)")
-        }
         guard row.values[4] > 0, row.values[5] > 0 else {
             throw reader.error(
                 line: row.line,
@@ -87,19 +94,10 @@ package struct MOTDetectionFile: Sendable {
         guard score.isFinite else {
             throw reader.error(
                 line: row.line,
-                "\(format.name(ofColumn: 7)) is \(row.texts[6]): write a number within ±\(Float.greatestFiniteMagnitude)"
+                "\(reader.format.name(ofColumn: 7)) is \(row.texts[6]): write a number within ±\(Float.greatestFiniteMagnitude)"
             )
         }
         let box = BoundingBox(x: row.values[2], y: row.values[3], width: row.values[4], height: row.values[5])
         return TrackerDetection(box: box, score: score)
-    }
-
-    // MARK: - Columns after the tenth
-
-    /// The hook for the columns after MOTChallenge's ten (``MOTTextReader/Row/extraValues``), such as appearance
-    /// vectors. None is read yet: ``format`` allows at most 10 columns, so a row never has any here. A reader of
-    /// extra columns raises that bound and reads them here, with `reader.error(line:_:)` for its refusals.
-    private static func readExtraColumns(_ row: MOTTextReader.Row, _ reader: MOTTextReader) throws(MOTTextError) {
-        assert(row.extraValues.isEmpty)
     }
 }

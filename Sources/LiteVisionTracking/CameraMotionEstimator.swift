@@ -1,7 +1,7 @@
 import LiteVisionGeometry
 
 /// Estimates the camera's motion between the previous frame and this one from the tracks and the detections
-/// (``CameraMotionMode/estimated``), and holds what the tracker applied last.
+/// (``TrackingOptions.CameraMotionMode/estimated``), and holds what the tracker applied last.
 ///
 /// The tracks' Kalman filters already predict how each object moves, a crowd walking one way included, so what is
 /// left between a track's prediction and its detection is noise, the object's own change of pace, and the camera's

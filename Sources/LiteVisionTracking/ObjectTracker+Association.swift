@@ -6,6 +6,8 @@ struct AssociationScratch: Sendable {
     var low: [Int] = []
     /// Whether each detection of the frame has been matched.
     var detectionTaken: [Bool] = []
+    /// With re-identification's appearance gate, whether each detection was refused to a track by its appearance.
+    var vetoed: [Bool] = []
     /// Track indices taking part in the current stage.
     var rows: [Int] = []
     /// Detection indices taking part in the current stage.
@@ -29,6 +31,10 @@ extension ObjectTracker {
         scratch.low.removeAll(keepingCapacity: true)
         scratch.detectionTaken.removeAll(keepingCapacity: true)
         scratch.detectionTaken.append(contentsOf: repeatElement(false, count: detections.count))
+        if options.reidentification?.matchSimilarity != nil {
+            scratch.vetoed.removeAll(keepingCapacity: true)
+            scratch.vetoed.append(contentsOf: repeatElement(false, count: detections.count))
+        }
         for (index, detection) in detections.enumerated() {
             let box = detection.box
             guard detection.score.isFinite, box.x.isFinite, box.y.isFinite, box.width.isFinite,
@@ -44,6 +50,13 @@ extension ObjectTracker {
         runStage(
             .confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
             imageWidth: imageWidth, imageHeight: imageHeight)
+        // With re-identification's appearance gate, the pairs it refused are considered again without it, among the
+        // tracks and detections left: a bad vector then costs nothing unless another object competes for the track.
+        if options.reidentification?.matchSimilarity != nil {
+            runStage(
+                .confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
+                imageWidth: imageWidth, imageHeight: imageHeight, gatingAppearance: false)
+        }
         // Stage 2 (ByteTrack's rescue): weak detections, with a stricter gate, for the reported tracks still
         // unmatched. Unlike ByteTrack, lost tracks may be rescued too: an object coming out of hiding is often
         // detected weakly at first, and the partial-view similarity (see `TrackRecord.similarity`) checks that
@@ -64,7 +77,7 @@ extension ObjectTracker {
     /// One association stage: builds the allowed pairs, solves the assignment and corrects the matched tracks.
     private mutating func runStage(
         _ stage: StageTracks, detections: [TrackerDetection], useLow: Bool,
-        threshold: Double, imageWidth: Double, imageHeight: Double
+        threshold: Double, imageWidth: Double, imageHeight: Double, gatingAppearance: Bool = true
     ) {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
@@ -83,6 +96,7 @@ extension ObjectTracker {
         guard !scratch.rows.isEmpty, !scratch.columns.isEmpty else { return }
 
         let checkClasses = options.matchesClasses
+        let vetoes = gatingAppearance && !useLow && options.reidentification?.matchSimilarity != nil
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
@@ -101,7 +115,12 @@ extension ObjectTracker {
                     : record.similarity(toConfident: detection.box, threshold: threshold)
                 // Gain = (1 - threshold) - cost, positive exactly when the cost 1 - IoU is within the gate;
                 // the tiny constant keeps a pair exactly at the threshold.
-                if iou >= threshold { scratch.solver.addEdge(row: r, column: c, weight: iou - threshold + 1e-9) }
+                guard iou >= threshold else { continue }
+                if vetoes, appearanceVetoes(record, detection) {
+                    scratch.vetoed[detectionIndex] = true
+                    continue
+                }
+                scratch.solver.addEdge(row: r, column: c, weight: iou - threshold + 1e-9)
             }
         }
         scratch.solver.solve()
@@ -113,8 +132,12 @@ extension ObjectTracker {
                 with: detections[detectionIndex], index: detectionIndex, confident: !useLow,
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
+            // Weak detections, often partly hidden, would blend the occluder into the appearance.
+            if options.reidentification != nil, !useLow {
+                observeAppearance(detections[detectionIndex], record: recordIndex)
+            }
             if !records[recordIndex].isConfirmed, records[recordIndex].hits >= options.minimumHits {
-                records[recordIndex].id = takeNextID()
+                records[recordIndex].id = newID(record: recordIndex)
             }
         }
     }

@@ -30,7 +30,7 @@
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
 ///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
-///    ML Kit.
+///    ML Kit (with ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
 ///    reported once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames — unless it lies
 ///    mostly on the box of a track matched in this frame (a duplicate box on the same object).
@@ -56,6 +56,8 @@ public struct ObjectTracker: Sendable {
     var lastImageHeight = 0.0
     /// The camera motion given for the frame, the last one applied, and the estimator's buffers.
     var cameraMotionEstimator = CameraMotionEstimator()
+    /// Dropped tracks that re-identification may give back (empty when it is off).
+    var gallery = AppearanceGallery()
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.6) are confident and may start
@@ -64,6 +66,7 @@ public struct ObjectTracker: Sendable {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
         options.minimumHits = max(1, options.minimumHits)
+        options.reidentification = options.reidentification?.clamped
         self.options = options
     }
 
@@ -96,7 +99,9 @@ public struct ObjectTracker: Sendable {
                     reportingFilteredBox: options.reportsFilteredBoxes,
                     imageWidth: width, imageHeight: height))
         }
-        // Records are kept in birth order and confirmed in that order, so IDs are already increasing.
+        // Records are kept in birth order and confirmed in that order, so IDs are already increasing, unless a
+        // re-identified track took back an old ID.
+        if options.reidentification != nil { Self.sortByID(&result) }
         assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
         return result
     }
@@ -104,16 +109,20 @@ public struct ObjectTracker: Sendable {
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
     public var liveTracks: [Track] {
-        records.filter(\.isConfirmed).map {
+        var tracks = records.filter(\.isConfirmed).map {
             $0.track(
                 reportingFilteredBox: options.reportsFilteredBoxes,
                 imageWidth: lastImageWidth, imageHeight: lastImageHeight)
         }
+        if options.reidentification != nil { Self.sortByID(&tracks) }
+        return tracks
     }
 
-    /// Forgets every track, as at the start of a new video. IDs keep increasing: none is ever reused.
+    /// Forgets every track (and, with re-identification, every dropped one), as at the start of a new video. IDs
+    /// keep increasing: none is ever reused.
     public mutating func reset() {
         records.removeAll()
+        gallery.removeAll()
         frameCount = 0
     }
 
@@ -131,6 +140,7 @@ public struct ObjectTracker: Sendable {
                     || (record.hits < Self.establishedHits && record.framesSinceUpdate > Self.newTrackBuffer)
                     || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside
                 {
+                    if options.reidentification != nil { rememberDropped(record) }
                     continue
                 }
             }
@@ -151,6 +161,8 @@ public struct ObjectTracker: Sendable {
         for index in scratch.high where !scratch.detectionTaken[index] {
             let detection = detections[index]
             guard detection.score >= options.newTrackThreshold else { continue }
+            // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
+            if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { continue }
             let box = detection.box
             let duplicate = records.contains { record in
                 record.detectionIndex >= 0
@@ -158,9 +170,9 @@ public struct ObjectTracker: Sendable {
                         * min(box.area, record.detectionBox.area)
             }
             if duplicate { continue }
-            var record = TrackRecord(detection: detection, index: index)
-            if options.minimumHits <= 1 { record.id = takeNextID() }
-            records.append(record)
+            records.append(TrackRecord(detection: detection, index: index))
+            if options.reidentification != nil { observeAppearance(detection, record: records.count - 1) }
+            if options.minimumHits <= 1 { records[records.count - 1].id = newID(record: records.count - 1) }
         }
     }
 

@@ -30,6 +30,9 @@ struct TrackRecord: Sendable {
     var horizontal: PartialObservation
     /// The object's remembered height.
     var vertical: PartialObservation
+    /// With re-identification, the running average of the appearance of the track's confident detections (see
+    /// ``observeAppearance(_:norm:momentum:)``); empty without.
+    var appearance: [Float] = []
 
     /// A new track started by a detection.
     init(detection: TrackerDetection, index: Int) {

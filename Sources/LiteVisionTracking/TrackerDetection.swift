@@ -11,11 +11,19 @@ public struct TrackerDetection: Sendable, Equatable {
     /// When ``TrackingOptions/matchesClasses`` is on, a track only matches detections of its own class
     /// if both the track and the detection have one; a `nil` class matches anything.
     public var classIndex: Int?
+    /// What the object looks like, for re-identification (``TrackingOptions/reidentification``): the embedding of a
+    /// re-identification network, a color histogram of the box, any descriptor of any length, compared by cosine
+    /// similarity. `nil` (the default) for none; ignored when re-identification is off.
+    ///
+    /// A vector with a value that is not finite, with only zeros, or of another length than the first valid vector
+    /// the tracker was given is ignored, as if the detection had none.
+    public var appearance: [Float]?
 
-    /// A detection from its box, score and optional class.
-    public init(box: BoundingBox, score: Float, classIndex: Int? = nil) {
+    /// A detection from its box, score, optional class and optional appearance vector.
+    public init(box: BoundingBox, score: Float, classIndex: Int? = nil, appearance: [Float]? = nil) {
         self.box = box
         self.score = score
         self.classIndex = classIndex
+        self.appearance = appearance
     }
 }

@@ -48,6 +48,12 @@ public struct TrackingOptions: Sendable, Hashable {
     /// Report the motion model's filtered box (smoother, may lag a little) instead of exactly the detected box
     /// (as ML Kit reports). Default `false`.
     public var reportsFilteredBoxes: Bool = false
+    /// Re-identification by appearance: an object that left the view (or stayed hidden past ``lostTrackBuffer``) and
+    /// comes back looking the same gets its old ID back, from the appearance vectors of the detections
+    /// (`TrackerDetection.appearance`, with an `ObjectTracker` used alone: an object detector's stream mode computes
+    /// no appearance yet, so there it has nothing to work with). Default `nil`: off, and an object that comes back
+    /// gets a new ID, as in ML Kit. See `ReidentificationOptions` (in `LiteVisionTracking`).
+    public var reidentification: ReidentificationOptions? = nil
 
     /// Detections at or above this score take part in the first association stage and may start objects
     /// (if also at or above ``newTrackThreshold``). Default 0.6, for an `ObjectTracker` used alone (the
@@ -90,6 +96,7 @@ public struct TrackingOptions: Sendable, Hashable {
         options.rescueThreshold = min(rescueThreshold, detectionThreshold)
         options.lostTrackBuffer = max(0, lostTrackBuffer)
         options.minimumHits = max(1, minimumHits)
+        options.reidentification = reidentification?.clamped
         return options
     }
 }

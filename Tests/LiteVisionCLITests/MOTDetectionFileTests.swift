@@ -35,11 +35,8 @@ struct MOTDetectionFileTests {
     }
 
     @Test(
-        "The id is -1, the box positive, the score a Float; each refusal names the line",
+        "The box positive, the score a Float; each refusal names the line",
         arguments: [
-            ("1,5,10,20,30,40,0.9\n", "det.txt:1: column 2 (id) is 5: write -1 (a detection has no id)"),
-            ("1,0,10,20,30,40,0.9\n", "det.txt:1: column 2 (id) is 0: write -1 (a detection has no id)"),
-            ("\n1,1e40,10,20,30,40,0.9\n", "det.txt:2: column 2 (id) is 1e40: write -1 (a detection has no id)"),
             ("1,-1,10,20,0,40,0.9\n", "det.txt:1: the box is 0x40: its width and height must be positive"),
             ("1,-1,10,20,30,-1e-9,0.9\n", "det.txt:1: the box is 30x-1e-9: its width and height must be positive"),
             ("1,-1,10,20,30,40,1e39\n", "det.txt:1: column 7 (score) is 1e39: write a number within ±3.4028235e+38"),
@@ -52,6 +49,17 @@ struct MOTDetectionFileTests {
         ])
     func refused(text: String, message: String) {
         #expect(Self.failure(text) == message)
+    }
+
+    @Test("The id is not read: -1, a tracker's own ids, 0 all give the same detections")
+    func idNotRead() throws {
+        let rows = ["1,ID,10,20,30,40,0.9\n2,ID,12,20,30,40,0.8\n"]
+        let parsed = try ["-1", "5", "0", "1e40"].map { id throws(MOTTextError) in
+            try Self.parse(rows[0].replacingOccurrences(of: "ID", with: id)).frames.map { $0.map(\.box) }
+        }
+        #expect(parsed.allSatisfy { $0 == parsed[0] })
+        #expect(parsed[0].map(\.count) == [1, 1])
+        #expect(Self.failure("1,x,10,20,30,40,0.9\n") == "det.txt:1: column 2 (id) is not a number: 'x'")
     }
 
     @Test("At most 10000 detections in a frame")

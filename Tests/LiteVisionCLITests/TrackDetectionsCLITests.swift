@@ -105,7 +105,6 @@ struct TrackDetectionsCLITests {
             ("1,-1,1e9,10,20,20,0.9\n", "1: column 3 (x) is 1e9: write a number from -1000000 to 1000000 (pixels)"),
             ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"),
             ("1,-1,10,10,20,20,0.9\n1,-1,\u{FF}0,10,20,20,0.9\n", "2: column 3 (x) is not a number: '\u{FF}0'"),
-            ("1,7,10,10,20,20,0.9\n", "1: column 2 (id) is 7: write -1 (a detection has no id)"),
         ])
     func malformed(text: String, message: String) throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-bad")

@@ -6,11 +6,11 @@ import LiteVisionTracking
 package enum CameraMotionArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// A still camera (the default, as ML Kit).
     case fixed
-    /// A moving camera: its motion is estimated from the detections (``CameraMotionMode/estimated``).
+    /// A moving camera: its motion is estimated from the detections (``TrackingOptions.CameraMotionMode/estimated``).
     case auto
 
     /// The tracker's mode.
-    package var mode: CameraMotionMode {
+    package var mode: TrackingOptions.CameraMotionMode {
         switch self {
         case .fixed: .fixed
         case .auto: .estimated

@@ -23,7 +23,7 @@ extension TrackArguments {
         let jsonFile = try json.map(Self.openOutput), motFile = try mot.map(Self.openOutput)
         let file: MOTDetectionFile
         do {
-            file = try MOTDetectionFile(path: detections)
+            file = try MOTDetectionFile(path: detections, appearance: reidentification.reidentify)
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
@@ -76,7 +76,8 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes` and `--camera-motion`.
+    /// objects from it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`, `--camera-motion` and
+    /// `--reidentify`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
         options.reportsFilteredBoxes = filteredBoxes
@@ -86,6 +87,7 @@ extension TrackArguments {
             let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate
             options.lostTrackBuffer = max(1, Int(frames.rounded()))
         }
+        options.reidentification = reidentification.options(frameRate: frameRate ?? Self.defaultFrameRate)
         return options
     }
 

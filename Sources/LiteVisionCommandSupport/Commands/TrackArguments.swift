@@ -48,6 +48,14 @@ package struct TrackArguments: ParsableArguments {
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (30 frames at 30 fps: one second). --timing prints the \
             tracker's own time on standard error. A malformed row is refused with its line number (status 2).
+
+            --reidentify (with --detections) gives an object that left the view, or stayed hidden longer than the \
+            lost-track buffer, its old ID back when it returns looking the same (ML Kit gives it a new ID): the \
+            fields after the tenth of each row are the detection's appearance vector (a re-identification \
+            network's embedding, as in DeepSORT's detection files, or any descriptor), compared by cosine \
+            similarity. --reid-similarity (default 0.75), --reid-margin (0.05) and --reid-memory (frames; default \
+            10 seconds at --frame-rate) are its settings. A vector that is not numbers, not finite, all zeros or \
+            of another length than the first is refused with its line number.
             """
     )
 
@@ -78,6 +86,8 @@ package struct TrackArguments: ParsableArguments {
         name: .long,
         help: "With --detections: fixed (the default: a still camera) or auto (estimate a moving camera's motion).")
     package var cameraMotion: CameraMotionArgument?
+
+    @OptionGroup package var reidentification: ReidentificationArguments
 
     @Option(name: .long, help: "Write one JSON object per frame (ML Kit's field names) to this file.")
     package var json: String?
@@ -151,6 +161,7 @@ package struct TrackArguments: ParsableArguments {
         guard stallTimeout > 0 && stallTimeout.isFinite else {
             throw ValidationError("--stall-timeout must be a positive number of seconds, got \(stallTimeout)")
         }
+        try reidentification.validate(withDetections: detections != nil)
         if detections != nil {
             try validateDetections()
             return
