@@ -39,7 +39,7 @@ package struct TrackArguments: ParsableArguments {
             order; frames without a row still count, up to the last frame given). No model and no video are used, \
             and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
-            a detection is confident and may start an object (default 0.6); weaker ones down to 0.1 only keep \
+            a detection is confident and may start an object (default 0.7); weaker ones down to 0.1 only keep \
             objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. --image-size WxH is the frames' size, which tells when an object \
             has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
