@@ -60,8 +60,8 @@ public struct ObjectTracker: Sendable {
     var gallery = AppearanceGallery()
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
-    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.6) are confident and may start
-    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.6).
+    /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
+    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)

@@ -56,13 +56,15 @@ public struct TrackingOptions: Sendable, Hashable {
     public var reidentification: ReidentificationOptions? = nil
 
     /// Detections at or above this score take part in the first association stage and may start objects
-    /// (if also at or above ``newTrackThreshold``). Default 0.6, for an `ObjectTracker` used alone (the
+    /// (if also at or above ``newTrackThreshold``). Default 0.7, for an `ObjectTracker` used alone (the
     /// `LiteVisionTracking` library): an object detector sets it to its own detection threshold (its options'
-    /// threshold), whatever it is here.
-    public var detectionThreshold: Float = 0.6
-    /// A confident detection left unmatched starts a new object only at or above this score. Default 0.6, for an
+    /// threshold), whatever it is here. Most false detections of a detector score below its true ones; a
+    /// false object that starts a track is reported at once (``minimumHits`` 1), so the bar to start one is set
+    /// high, while weaker detections still keep known objects alive (``rescueThreshold``).
+    public var detectionThreshold: Float = 0.7
+    /// A confident detection left unmatched starts a new object only at or above this score. Default 0.7, for an
     /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
-    public var newTrackThreshold: Float = 0.6
+    public var newTrackThreshold: Float = 0.7
 
     /// Whether the camera is taken as still (``CameraMotionMode/fixed``, the default, as ML Kit) or its motion is
     /// estimated from the detections (``CameraMotionMode/estimated``), for a handheld, panning, shaking or zooming
