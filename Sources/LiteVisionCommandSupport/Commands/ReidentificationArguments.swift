@@ -12,7 +12,7 @@ package struct ReidentificationArguments: ParsableArguments {
         help: "With --detections: give an object that comes back its old ID, by the appearance vectors after field 10.")
     package var reidentify = false
 
-    @Option(name: .long, help: "With --reidentify: the least cosine similarity to take an old ID (default 0.75).")
+    @Option(name: .long, help: "With --reidentify: the least cosine similarity to take an old ID (default 0.6).")
     package var reidSimilarity: Double?
 
     @Option(name: .long, help: "With --reidentify: how much the best old ID must beat the second (default 0.05).")

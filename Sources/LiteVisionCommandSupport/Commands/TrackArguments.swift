@@ -53,7 +53,7 @@ package struct TrackArguments: ParsableArguments {
             lost-track buffer, its old ID back when it returns looking the same (ML Kit gives it a new ID): the \
             fields after the tenth of each row are the detection's appearance vector (a re-identification \
             network's embedding, as in DeepSORT's detection files, or any descriptor), compared by cosine \
-            similarity. --reid-similarity (default 0.75), --reid-margin (0.05) and --reid-memory (frames; default \
+            similarity. --reid-similarity (default 0.6), --reid-margin (0.05) and --reid-memory (frames; default \
             10 seconds at --frame-rate) are its settings. A vector that is not numbers, not finite, all zeros or \
             of another length than the first is refused with its line number.
             """
