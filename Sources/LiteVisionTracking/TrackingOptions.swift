@@ -66,13 +66,13 @@ public struct TrackingOptions: Sendable, Hashable {
     /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
     public var newTrackThreshold: Float = 0.7
 
-    /// Whether the camera is taken as still (``CameraMotionMode/fixed``, the default, as ML Kit) or its motion is
-    /// estimated from the detections (``CameraMotionMode/estimated``), for a handheld, panning, shaking or zooming
+    /// Whether the camera is taken as still (`.fixed`, the default, as ML Kit) or its motion is
+    /// estimated from the detections (`.estimated`), for a handheld, panning, shaking or zooming
     /// camera.
     ///
     /// A moving camera moves every object in the image at once: a pan or a shake of a few tens of pixels takes
     /// the tracks' predictions off their objects, and a zoom changes every size, so objects get new IDs or swap
-    /// them. With ``CameraMotionMode/estimated``, the tracker measures, before matching, the zoom and shift that
+    /// them. With `.estimated`, the tracker measures, before matching, the zoom and shift that
     /// carry the predictions of the objects followed in the previous frame onto this frame's confident detections
     /// (a robust fit on the pairs that agree; `ObjectTracker.lastCameraMotion` tells what was applied), and moves every track by it
     /// — lost ones too. The estimate is applied only when most objects agree on it and it moves them by more than
@@ -81,7 +81,7 @@ public struct TrackingOptions: Sendable, Hashable {
     /// with fewer, the camera is taken as still. A motion you know (from image registration, a gimbal or an IMU) can
     /// instead be given per frame to `ObjectTracker.update(_:imageWidth:imageHeight:cameraMotion:)`, in either
     /// mode. Cost: about 3 microseconds more per frame with 20 objects (the benchmark's `sim-crowd`: 4.2 µs per
-    /// frame without, 7.5 with); nothing with ``CameraMotionMode/fixed``.
+    /// frame without, 7.5 with); nothing with `.fixed`.
     public var cameraMotion: CameraMotionMode = .fixed
 
     /// The defaults.
