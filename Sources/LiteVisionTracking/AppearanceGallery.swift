@@ -47,7 +47,8 @@ struct AppearanceGallery: Sendable {
     }
 
     /// The ID of the entry `appearance` (a track's average, or one detection's normalized vector) re-identifies, which
-    /// leaves the gallery; `nil` when none is similar enough or the best is ambiguous (see ``ReidentificationOptions``).
+    /// leaves the gallery; `nil` when none is similar enough or the best is ambiguous (see
+    /// ``ReidentificationOptions``).
     /// Entries older than `options.memory` frames are forgotten first; with `matchesClasses`, only entries of the same
     /// class (when both have one) are compared.
     mutating func take(

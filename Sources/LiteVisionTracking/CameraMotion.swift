@@ -4,7 +4,8 @@
 ///
 /// Give it to ``ObjectTracker/update(_:imageWidth:imageHeight:cameraMotion:)`` when you know it — from your own
 /// image registration, a gimbal or an IMU — or let the tracker estimate it from the detections with
-/// ``TrackingOptions/cameraMotion`` set to ``TrackingOptions.CameraMotionMode/estimated``. A camera panning right by 12 pixels per
+/// ``TrackingOptions/cameraMotion`` set to `TrackingOptions.CameraMotionMode.estimated`. A camera panning right by 12
+/// pixels per
 /// frame moves the scene left: `CameraMotion(translationX: -12, translationY: 0)`. A zoom in by 2 % about the
 /// center of a 1280x720 image is `CameraMotion(scale: 1.02, aboutX: 640, y: 360)`. Rotation is not modelled (an
 /// upright box stays upright).

@@ -1,7 +1,7 @@
 import LiteVisionGeometry
 
 /// Estimates the camera's motion between the previous frame and this one from the tracks and the detections
-/// (``TrackingOptions.CameraMotionMode/estimated``), and holds what the tracker applied last.
+/// (`TrackingOptions.CameraMotionMode.estimated`), and holds what the tracker applied last.
 ///
 /// The tracks' Kalman filters already predict how each object moves, a crowd walking one way included, so what is
 /// left between a track's prediction and its detection is noise, the object's own change of pace, and the camera's
@@ -25,7 +25,8 @@ import LiteVisionGeometry
 ///    themselves, and a still camera's output changes only where the detections really jump together.
 ///
 /// Cost: a pass over the tracks and the detections and one over their pairs per frame (about 3 microseconds with
-/// 20 objects, search included: `sim-crowd` of the benchmark, 4.2 µs per frame without the estimate, 7.5 with); the search of shifts, when needed, at most ``maximumHypotheses`` times ``maximumAnchors``
+/// 20 objects, search included: `sim-crowd` of the benchmark, 4.2 µs per frame without the estimate, 7.5 with); the
+/// search of shifts, when needed, at most ``maximumHypotheses`` times ``maximumAnchors``
 /// × ``maximumTargets`` comparisons. Buffers are kept between frames: no allocation in steady state.
 struct CameraMotionEstimator: Sendable {
     /// A box by its center and size.

@@ -20,7 +20,8 @@
 ///    and size, with noise proportional to the box size.
 /// 2. High-score detections are matched to all reported tracks, including ones lost for a few frames (for
 ///    those, when the IoU falls short, both boxes are grown by 25 % on each side before it is taken again, to
-///    tolerate the drift of a prediction made without measurements). Then low-score detections may rescue the reported tracks still
+///    tolerate the drift of a prediction made without measurements). Then low-score detections may rescue the reported
+///    tracks still
 ///    unmatched — an object whose score dropped because it is partly hidden — with a stricter gate, a weak
 ///    box much smaller than the object being compared after completion to the object's size. Each stage is an
 ///    exact linear assignment on `1 - IoU` with an IoU gate (see ``TrackingOptions``). Tracks not reported yet
@@ -28,7 +29,8 @@
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
-///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at once when its predicted box has left the
+///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at
+///    once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit (with ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,

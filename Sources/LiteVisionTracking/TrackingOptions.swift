@@ -12,7 +12,8 @@
 /// pair is allowed only when `IoU >= matchIoUThreshold` (``rescueMatchIoUThreshold`` for weak detections) and,
 /// with ``matchesClasses``, when the classes agree. In the first stage, an object that was not matched in the
 /// previous frame and whose IoU falls short is compared again with both boxes grown by 25 % of their size on
-/// each side (C-BIoU's buffered IoU), since its prediction has drifted without measurements. In the second stage, a weak box much smaller than
+/// each side (C-BIoU's buffered IoU), since its prediction has drifted without measurements. In the second stage, a
+/// weak box much smaller than
 /// the object along one axis and lying mostly inside the prediction — a partly hidden object — is compared
 /// after being completed to the object's remembered size. Among allowed pairs the tracker picks the assignment
 /// with the least total cost, where leaving a track or a detection unpaired costs as much as a pair at the
@@ -74,7 +75,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// the tracks' predictions off their objects, and a zoom changes every size, so objects get new IDs or swap
     /// them. With `.estimated`, the tracker measures, before matching, the zoom and shift that
     /// carry the predictions of the objects followed in the previous frame onto this frame's confident detections
-    /// (a robust fit on the pairs that agree; `ObjectTracker.lastCameraMotion` tells what was applied), and moves every track by it
+    /// (a robust fit on the pairs that agree; `ObjectTracker.lastCameraMotion` tells what was applied), and moves every
+    /// track by it
     /// — lost ones too. The estimate is applied only when most objects agree on it and it moves them by more than
     /// the motion model's own noise, so a still camera is left alone, and a crowd walking one way, whose motion the
     /// tracks already predict, is not taken for a pan. It needs at least 3 objects followed for 3 frames or more;

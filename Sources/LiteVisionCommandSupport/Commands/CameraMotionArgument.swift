@@ -6,7 +6,7 @@ import LiteVisionTracking
 package enum CameraMotionArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// A still camera (the default, as ML Kit).
     case fixed
-    /// A moving camera: its motion is estimated from the detections (``TrackingOptions.CameraMotionMode/estimated``).
+    /// A moving camera: its motion is estimated from the detections (`TrackingOptions.CameraMotionMode.estimated`).
     case auto
 
     /// The tracker's mode.
