@@ -25,7 +25,8 @@ extension ObjectTracker {
         case tentative
     }
 
-    /// Matches the frame's detections to the predicted tracks, in three stages.
+    /// Matches the frame's detections to the predicted tracks: one assignment of all of them, then the tracks not
+    /// reported yet.
     mutating func associate(_ detections: [TrackerDetection], imageWidth: Double, imageHeight: Double) {
         scratch.high.removeAll(keepingCapacity: true)
         scratch.low.removeAll(keepingCapacity: true)
@@ -46,38 +47,65 @@ extension ObjectTracker {
                 scratch.low.append(index)
             }
         }
-        // Stage 1: confident detections against every reported track, lost ones included.
-        runStage(
-            .confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
-            imageWidth: imageWidth, imageHeight: imageHeight)
+        // Stage 1: confident and weak detections together against every reported track, lost ones included. Weak
+        // detections only keep objects alive (ByteTrack's low-score recovery), with a stricter gate; solving both in
+        // one assignment, rather than the confident ones first as ByteTrack does, keeps a confident box from taking
+        // a track whose own object is there, detected weakly because partly hidden (see `docs/tracking-quality.md`).
+        runStage(.confirmed, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight)
         // With re-identification's appearance gate, the pairs it refused are considered again without it, among the
         // tracks and detections left: a bad vector then costs nothing unless another object competes for the track.
         if options.reidentification?.matchSimilarity != nil {
             runStage(
-                .confirmed, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
-                imageWidth: imageWidth, imageHeight: imageHeight, gatingAppearance: false)
+                .confirmed, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
+                gatingAppearance: false)
         }
-        // Stage 2 (ByteTrack's rescue): weak detections, with a stricter gate, for the reported tracks still
-        // unmatched. Unlike ByteTrack, lost tracks may be rescued too: an object coming out of hiding is often
-        // detected weakly at first, and the partial-view similarity (see `TrackRecord.similarity`) checks that
-        // the weak box fits the track's object.
-        if !scratch.low.isEmpty {
-            runStage(
-                .confirmed, detections: detections, useLow: true,
-                threshold: options.rescueMatchIoUThreshold, imageWidth: imageWidth, imageHeight: imageHeight)
-        }
-        // Stage 3: tracks not yet reported take what confident detections are left.
+        // Stage 2: tracks not yet reported take what confident detections are left.
         if options.minimumHits > 1 {
             runStage(
-                .tentative, detections: detections, useLow: false, threshold: options.matchIoUThreshold,
-                imageWidth: imageWidth, imageHeight: imageHeight)
+                .tentative, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
+                weakDetections: false)
         }
     }
 
+    /// How much a weak detection's gain is scaled in the assignment: a confident box fitting a track as well is
+    /// preferred to it. Weak boxes include a detector's duplicates and parts of objects (the localizer's, on the
+    /// tests' clips); at full weight they took tracks from the confident boxes of their objects (five ID switches
+    /// on a clip of two dogs crossing, none at half weight).
+    static let weakDetectionGain = 0.5
+
+    /// How much a lost track's gain is scaled in the assignment when it is hidden behind a track matched in the
+    /// previous frame (see ``isHidden(_:)``): when both could take the one detection there, the visible object's
+    /// track wins unless the hidden one fits clearly better. Without it, two tracks on one visible object took
+    /// its detection in turns, an ID switch every frame or two (the benchmark's crowd: a third of the switches).
+    static let hiddenTrackGain = 0.5
+
+    /// The share of a lost track's predicted box that a track matched in the previous frame, in front of it, must
+    /// cover for it to count as hidden.
+    static let hiddenCoverage = 0.3
+
+    /// Whether the lost track `index` is hidden: a reported track matched in the previous frame covers at least
+    /// ``hiddenCoverage`` of its predicted box and reaches at least as low in the image — nearer to the camera, for
+    /// a camera looking down on a floor or a street (the pseudo-depth of occlusion-aware trackers).
+    func isHidden(_ index: Int) -> Bool {
+        let box = records[index].matchBox
+        let least = Self.hiddenCoverage * box.area
+        for other in records.indices where other != index {
+            let front = records[other]
+            guard front.isConfirmed, front.framesSinceUpdate == 0, front.matchBox.maxY >= box.maxY else { continue }
+            if front.matchBox.intersection(box).area >= least { return true }
+        }
+        return false
+    }
+
     /// One association stage: builds the allowed pairs, solves the assignment and corrects the matched tracks.
+    ///
+    /// A pair's gain is its similarity minus the gate (a confident detection's ``TrackingOptions/matchIoUThreshold``,
+    /// a weak one's ``TrackingOptions/rescueMatchIoUThreshold``), positive exactly when the pair is allowed, scaled by
+    /// ``weakDetectionGain`` for a weak detection and by ``hiddenTrackGain`` for a hidden lost track; the assignment
+    /// maximizes the total gain.
     private mutating func runStage(
-        _ stage: StageTracks, detections: [TrackerDetection], useLow: Bool,
-        threshold: Double, imageWidth: Double, imageHeight: Double, gatingAppearance: Bool = true
+        _ stage: StageTracks, detections: [TrackerDetection], imageWidth: Double, imageHeight: Double,
+        gatingAppearance: Bool = true, weakDetections: Bool = true
     ) {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
@@ -90,17 +118,25 @@ extension ObjectTracker {
             scratch.rows.append(i)
         }
         scratch.columns.removeAll(keepingCapacity: true)
-        for index in useLow ? scratch.low : scratch.high where !scratch.detectionTaken[index] {
+        for index in scratch.high where !scratch.detectionTaken[index] {
             scratch.columns.append(index)
+        }
+        let firstWeak = scratch.columns.count
+        if weakDetections {
+            for index in scratch.low where !scratch.detectionTaken[index] {
+                scratch.columns.append(index)
+            }
         }
         guard !scratch.rows.isEmpty, !scratch.columns.isEmpty else { return }
 
         let checkClasses = options.matchesClasses
-        let vetoes = gatingAppearance && !useLow && options.reidentification?.matchSimilarity != nil
+        let vetoes = gatingAppearance && options.reidentification?.matchSimilarity != nil
+        let confidentGate = options.matchIoUThreshold, weakGate = options.rescueMatchIoUThreshold
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
             let trackClass = record.classIndex
+            let scale = record.framesSinceUpdate > 0 && isHidden(recordIndex) ? Self.hiddenTrackGain : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,
@@ -108,19 +144,22 @@ extension ObjectTracker {
                 {
                     continue
                 }
+                let weak = c >= firstWeak
+                let gate = weak ? weakGate : confidentGate
                 // Weak detections may be partial views of the object; lost tracks get some slack.
                 let iou =
-                    useLow
+                    weak
                     ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
-                    : record.similarity(toConfident: detection.box, threshold: threshold)
-                // Gain = (1 - threshold) - cost, positive exactly when the cost 1 - IoU is within the gate;
-                // the tiny constant keeps a pair exactly at the threshold.
-                guard iou >= threshold else { continue }
-                if vetoes, appearanceVetoes(record, detection) {
+                    : record.similarity(toConfident: detection.box, threshold: gate)
+                guard iou >= gate else { continue }
+                // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.
+                if vetoes, !weak, appearanceVetoes(record, detection) {
                     scratch.vetoed[detectionIndex] = true
                     continue
                 }
-                scratch.solver.addEdge(row: r, column: c, weight: iou - threshold + 1e-9)
+                // The tiny constant keeps a pair exactly at the gate.
+                scratch.solver.addEdge(
+                    row: r, column: c, weight: (iou - gate) * scale * (weak ? Self.weakDetectionGain : 1) + 1e-9)
             }
         }
         scratch.solver.solve()
@@ -128,12 +167,13 @@ extension ObjectTracker {
             let c = scratch.solver.rowMatch[r]
             guard c >= 0 else { continue }
             let recordIndex = scratch.rows[r], detectionIndex = scratch.columns[c]
+            let confident = c < firstWeak
             records[recordIndex].correct(
-                with: detections[detectionIndex], index: detectionIndex, confident: !useLow,
+                with: detections[detectionIndex], index: detectionIndex, confident: confident,
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.
-            if options.reidentification != nil, !useLow {
+            if options.reidentification != nil, confident {
                 observeAppearance(detections[detectionIndex], record: recordIndex)
             }
             if !records[recordIndex].isConfirmed, records[recordIndex].hits >= options.minimumHits {

@@ -3,22 +3,24 @@
 /// running on every frame of a 15–30 fps video.
 ///
 /// **What starts an object.** The detector's `detectionThreshold` decides what counts as an object: detections
-/// at or above it take part in the first association stage and may start new objects. Weaker detections, down
-/// to ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's second stage), so an object
-/// whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
+/// at or above it are confident and may start new objects. Weaker detections, down to ``rescueThreshold``, can only
+/// keep an existing object's ID alive (ByteTrack's low-score recovery), so an object whose score drops while it is
+/// partly hidden keeps its identity, while low scores alone never create one.
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a
-/// Kalman filter) predicts, limited to the image, and the detected box: the cost of a pair is `1 - IoU`, and a
-/// pair is allowed only when `IoU >= matchIoUThreshold` (``rescueMatchIoUThreshold`` for weak detections) and,
-/// with ``matchesClasses``, when the classes agree. In the first stage, an object that was not matched in the
-/// previous frame and whose IoU falls short is compared again with both boxes grown by 25 % of their size on
-/// each side (C-BIoU's buffered IoU), since its prediction has drifted without measurements. In the second stage, a
-/// weak box much smaller than
-/// the object along one axis and lying mostly inside the prediction — a partly hidden object — is compared
-/// after being completed to the object's remembered size. Among allowed pairs the tracker picks the assignment
-/// with the least total cost, where leaving a track or a detection unpaired costs as much as a pair at the
-/// threshold — the linear assignment ByteTrack solves with LAPJV, here solved exactly with the Hungarian method
-/// on each connected group of overlapping boxes.
+/// Kalman filter) predicts, limited to the image, and the detected box. A pair is allowed only when
+/// `IoU >= matchIoUThreshold` (``rescueMatchIoUThreshold`` for weak detections) and, with ``matchesClasses``, when
+/// the classes agree. An object that was not matched in the previous frame and whose IoU with a confident detection
+/// falls short is compared again with both boxes grown by 25 % of their size on each side (C-BIoU's buffered IoU),
+/// since its prediction has drifted without measurements. A weak box much smaller than the object along one axis
+/// and lying mostly inside the prediction — a partly hidden object — is compared after being completed to the
+/// object's remembered size. Confident and weak detections are paired in one assignment (ByteTrack pairs the
+/// confident ones first, which lets a visible object's box take the track of a hidden object beside it whose own
+/// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
+/// gate, halved for a weak detection (a confident box that fits as well is preferred) and halved for an object lost
+/// in the previous frame while hidden behind an object matched there (so the two do not take the visible object's
+/// box in turns). It is solved exactly with the Hungarian method on each
+/// connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one. Default 0.1; values above the
@@ -28,8 +30,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// `1 - IoU` must not exceed `1 - matchIoUThreshold`). Default 0.3.
     public var matchIoUThreshold: Double = 0.3
     /// The least IoU for a weak (rescue) detection to be paired. Stricter than ``matchIoUThreshold``, since a
-    /// low score is weaker evidence. Default 0.5, ByteTrack's value.
-    public var rescueMatchIoUThreshold: Double = 0.5
+    /// low score is weaker evidence. Default 0.45 (ByteTrack's second stage uses 0.5; measured in
+    /// `docs/tracking-quality.md`).
+    public var rescueMatchIoUThreshold: Double = 0.45
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
     /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
     /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0. An object detected in

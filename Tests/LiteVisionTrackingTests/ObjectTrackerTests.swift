@@ -57,7 +57,7 @@ struct ObjectTrackerTests {
         }
     }
 
-    @Test("A score dropping to 0.2 for a few frames keeps the object reported with its ID (second stage)")
+    @Test("A score dropping to 0.2 for a few frames keeps the object reported with its ID (low-score recovery)")
     func flickerLowScore() {
         var path = linearPath(from: (100, 200), velocity: (6, 0), count: 30)
         for t in 10..<15 { path[t].score = 0.2 }
@@ -66,7 +66,7 @@ struct ObjectTrackerTests {
         #expect(output.allSatisfy { $0.map(\.id) == [0] })
         #expect(output[12].first?.score == 0.2)
 
-        // Without the second stage (weak scores ignored), the object is not reported during the drop; it gets its
+        // Without low-score recovery (weak scores ignored), the object is not reported during the drop; it gets its
         // ID back afterwards only thanks to the track buffer.
         var options = TrackingOptions()
         options.rescueThreshold = 0.3

@@ -1,0 +1,54 @@
+import LiteVisionGeometry
+import LiteVisionTracking
+import Testing
+
+/// How the one assignment of a frame ranks its pairs: confident and weak detections together, and a lost track
+/// hidden behind a visible one after it. Each scene is built so that the other rule (ByteTrack's confident stage
+/// first; a lost track ranked like a followed one) gives the other answer, which the tests also check by hand.
+@Suite("Association ranking")
+struct AssociationRankingTests {
+    static func detection(_ x: Double, _ y: Double, width: Double = 40, height: Double = 100, score: Float = 0.9)
+        -> TrackerDetection
+    {
+        TrackerDetection(box: BoundingBox(x: x, y: y, width: width, height: height), score: score)
+    }
+
+    @Test("A confident box goes to the track it fits second best when the best one's own object is there, weak")
+    func weakBoxTellsWhose() throws {
+        var tracker = ObjectTracker()
+        // Two still objects side by side, A at x 100 and B at x 130, followed for 5 frames.
+        for _ in 0..<5 {
+            _ = tracker.update([Self.detection(100, 100), Self.detection(130, 100)], imageWidth: 640, imageHeight: 480)
+        }
+        // A confident box between them, a little nearer B (IoU 0.48 with B, 0.43 with A), and a weak box on B.
+        let confident = Self.detection(116, 100), weak = Self.detection(132, 100, score: 0.3)
+        #expect(confident.box.iou(BoundingBox(x: 130, y: 100, width: 40, height: 100)) > confident.box.iou(
+            BoundingBox(x: 100, y: 100, width: 40, height: 100)))
+        let tracks = tracker.update([confident, weak], imageWidth: 640, imageHeight: 480)
+        // Confident boxes first (ByteTrack) would give the confident box to B, and A could not take the weak one
+        // (IoU 0.11): A lost, B moved onto A's place. In one assignment, each object keeps its own box.
+        #expect(tracks.map(\.id) == [0, 1])
+        #expect(tracks.first { $0.id == 0 }?.detectionIndex == 0)
+        #expect(tracks.first { $0.id == 1 }?.detectionIndex == 1)
+    }
+
+    @Test("A lost track hidden behind a followed one does not take that one's box; one in front does")
+    func hiddenTrackRanksSecond() throws {
+        // front: the box of the object followed in every frame; other: the object lost in frame 6, overlapping it
+        // by 69 %. In frame 7 one confident box fits the lost object's prediction better (IoU 0.76 against 0.69).
+        func run(lostIsBehind: Bool) -> [Track] {
+            var tracker = ObjectTracker()
+            let followed = Self.detection(100, 100, height: 120)
+            // Behind: its bottom edge higher in the image (210 against 220); in front: lower (230).
+            let lost = lostIsBehind ? Self.detection(110, 90, height: 120) : Self.detection(110, 110, height: 120)
+            for _ in 0..<5 { _ = tracker.update([followed, lost], imageWidth: 640, imageHeight: 480) }
+            _ = tracker.update([followed], imageWidth: 640, imageHeight: 480)
+            let box = Self.detection(106, lostIsBehind ? 95 : 105, height: 120)
+            #expect(box.box.iou(lost.box) > box.box.iou(followed.box))
+            return tracker.update([box], imageWidth: 640, imageHeight: 480)
+        }
+        // IDs: 0 the followed object, 1 the lost one.
+        #expect(run(lostIsBehind: true).map(\.id) == [0])
+        #expect(run(lostIsBehind: false).map(\.id) == [1])
+    }
+}
