@@ -7,10 +7,8 @@ import Testing
 /// first; a lost track ranked like a followed one) gives the other answer, which the tests also check by hand.
 @Suite("Association ranking")
 struct AssociationRankingTests {
-    static func detection(_ x: Double, _ y: Double, width: Double = 40, height: Double = 100, score: Float = 0.9)
-        -> TrackerDetection
-    {
-        TrackerDetection(box: BoundingBox(x: x, y: y, width: width, height: height), score: score)
+    static func detection(_ x: Double, _ y: Double, height: Double = 100, score: Float = 0.9) -> TrackerDetection {
+        TrackerDetection(box: BoundingBox(x: x, y: y, width: 40, height: height), score: score)
     }
 
     @Test("A confident box goes to the track it fits second best when the best one's own object is there, weak")
@@ -22,8 +20,7 @@ struct AssociationRankingTests {
         }
         // A confident box between them, a little nearer B (IoU 0.48 with B, 0.43 with A), and a weak box on B.
         let confident = Self.detection(116, 100), weak = Self.detection(132, 100, score: 0.3)
-        #expect(confident.box.iou(BoundingBox(x: 130, y: 100, width: 40, height: 100)) > confident.box.iou(
-            BoundingBox(x: 100, y: 100, width: 40, height: 100)))
+        #expect(confident.box.iou(Self.detection(130, 100).box) > confident.box.iou(Self.detection(100, 100).box))
         let tracks = tracker.update([confident, weak], imageWidth: 640, imageHeight: 480)
         // Confident boxes first (ByteTrack) would give the confident box to B, and A could not take the weak one
         // (IoU 0.11): A lost, B moved onto A's place. In one assignment, each object keeps its own box.
