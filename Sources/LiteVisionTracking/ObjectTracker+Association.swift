@@ -85,7 +85,8 @@ extension ObjectTracker {
 
     /// Whether the lost track `index` is hidden: a reported track matched in the previous frame covers at least
     /// ``hiddenCoverage`` of its predicted box and reaches at least as low in the image — nearer to the camera, for
-    /// a camera looking down on a floor or a street (the pseudo-depth of occlusion-aware trackers).
+    /// a camera looking down on a floor or a street (the pseudo-depth of occlusion-aware trackers). In the second pass
+    /// of re-identification's appearance gate, a track already matched in this frame counts as well.
     func isHidden(_ index: Int) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area
@@ -136,7 +137,8 @@ extension ObjectTracker {
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
             let trackClass = record.classIndex
-            let scale = record.framesSinceUpdate > 0 && isHidden(recordIndex) ? Self.hiddenTrackGain : 1
+            // Whether a lost track is hidden is only asked once it has an allowed pair (most lost tracks have none).
+            var scale: Double? = record.framesSinceUpdate > 0 ? nil : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,
@@ -157,9 +159,11 @@ extension ObjectTracker {
                     scratch.vetoed[detectionIndex] = true
                     continue
                 }
+                let trackGain = scale ?? (isHidden(recordIndex) ? Self.hiddenTrackGain : 1)
+                scale = trackGain
                 // The tiny constant keeps a pair exactly at the gate.
                 scratch.solver.addEdge(
-                    row: r, column: c, weight: (iou - gate) * scale * (weak ? Self.weakDetectionGain : 1) + 1e-9)
+                    row: r, column: c, weight: (iou - gate) * trackGain * (weak ? Self.weakDetectionGain : 1) + 1e-9)
             }
         }
         scratch.solver.solve()

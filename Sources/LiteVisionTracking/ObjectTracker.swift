@@ -25,9 +25,8 @@
 ///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
 ///    object being compared after completion to the object's size, and weighing half as much as a confident box
 ///    that fits as well. A lost track hidden behind a track matched in the previous frame weighs half too, so the
-///    two do not take the visible object's box in turns.
-///    Tracks not reported yet (with ``TrackingOptions/minimumHits`` above 1) then take what confident detections
-///    are left.
+///    two do not take the visible object's box in turns. Tracks not reported yet (with
+///    ``TrackingOptions/minimumHits`` above 1) then take what confident detections are left.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in

@@ -19,8 +19,7 @@
 /// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
 /// gate, halved for a weak detection (a confident box that fits as well is preferred) and halved for an object lost
 /// in the previous frame while hidden behind an object matched there (so the two do not take the visible object's
-/// box in turns). It is solved exactly with the Hungarian method on each
-/// connected group of overlapping boxes.
+/// box in turns). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one. Default 0.1; values above the

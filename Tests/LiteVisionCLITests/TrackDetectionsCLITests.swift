@@ -159,24 +159,9 @@ struct TrackDetectionsCLITests {
 
     @Test("TrackEval: on a small seeded simulated scene, HOTA and IDF1 at least ByteTrack's and BoT-SORT's")
     func qualityAgainstPeers() throws {
-        // benchmarks/tracking_bench.py (the benchmark's driver) makes the scene and its noisy detections, runs this
-        // litevision and roboflow's trackers 2.6.1 (SORT, ByteTrack, OC-SORT, BoT-SORT) on them, and scores all with
-        // TrackEval; scripts/setup.sh --dev installs them. The floor is the two peers built on the same two-stage
-        // (ByteTrack) association; the benchmark (docs/tracking-quality.md) compares with all four on more scenes.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
-        let result = try LiteVisionExecutable.run(
-            [
-                "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", "sim-short",
-                "--seed", "7",
-            ],
-            program: "/usr/bin/env")
-        #expect(
-            result.status == 0,
-            "the benchmark driver failed (scripts/setup.sh --dev installs trackers, trackeval and motmetrics): \(result.errors)"
-        )
-        let scores = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String: Double]])
+        // The floor is the two peers built on ByteTrack's low-score recovery; the benchmark
+        // (docs/tracking-quality.md) compares with all four on more scenes.
+        let scores = try TrackingBenchmark.compare(sequence: "sim-short", seed: 7)
         let ours = try #require(scores["LiteVision"])
         #expect(Set(scores.keys) == ["LiteVision", "SORT", "ByteTrack", "OC-SORT", "BoT-SORT"])
         let ourHOTA = try #require(ours["HOTA"]), ourIDF1 = try #require(ours["IDF1"])

@@ -117,20 +117,10 @@ struct TrackReidentifyCLITests {
 
     @Test("TrackEval on the benchmark's sim-return scene: --reidentify raises IDF1 and HOTA over the defaults")
     func benchmarkScene() throws {
-        // benchmarks/tracking_bench.py makes the scene (people walking out of the view and back), its noisy detections
-        // and, for the --reidentify variant, their appearance vectors; it runs the defaults, the variant and
-        // roboflow's trackers, and scores all with TrackEval (scripts/setup.sh --dev installs them).
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
-        let result = try LiteVisionExecutable.run(
-            [
-                "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", "sim-return",
-                "--seed", "1", "--variant", "reidentify=--reidentify",
-            ],
-            program: "/usr/bin/env")
-        #expect(result.status == 0, "the benchmark driver failed: \(result.errors)")
-        let scores = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String: Double]])
+        // The scene: people walking out of the view and back; for the --reidentify variant, the driver adds the
+        // detections' appearance vectors.
+        let scores = try TrackingBenchmark.compare(
+            sequence: "sim-return", seed: 1, variants: ["reidentify=--reidentify"])
         #expect(Set(scores.keys) == ["LiteVision", "reidentify", "SORT", "ByteTrack", "OC-SORT", "BoT-SORT"])
         let plain = try #require(scores["LiteVision"]), reidentified = try #require(scores["reidentify"])
         let plainIDF1 = try #require(plain["IDF1"]), reidentifiedIDF1 = try #require(reidentified["IDF1"])

@@ -1,0 +1,29 @@
+import Foundation
+import LiteVisionTestSupport
+import Testing
+
+/// The tracking benchmark's driver, `benchmarks/tracking_bench.py compare`: it makes a scene of
+/// `benchmarks/tracking_scenes.py` and its seeded noisy detections, runs this `litevision track --detections` (with
+/// each variant's extra arguments) and roboflow's trackers 2.6.1 on them, and scores every output with TrackEval
+/// (`scripts/setup.sh --dev` installs them).
+enum TrackingBenchmark {
+    /// The scores of each tracker ("LiteVision", the variants' labels, then SORT, ByteTrack, OC-SORT and BoT-SORT):
+    /// TrackEval's measures by name (HOTA, DetA, IDF1, ... in percent; counts as numbers). A failing driver is a
+    /// recorded issue with its standard error, and a thrown error.
+    static func compare(sequence: String, seed: Int, variants: [String] = []) throws -> [String: [String: Double]] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
+        var arguments = [
+            "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", sequence,
+            "--seed", String(seed),
+        ]
+        for variant in variants { arguments += ["--variant", variant] }
+        let result = try LiteVisionExecutable.run(arguments, program: "/usr/bin/env")
+        #expect(
+            result.status == 0,
+            "the benchmark driver failed (scripts/setup.sh --dev installs trackers, trackeval and motmetrics): \(result.errors)"
+        )
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String: Double]])
+    }
+}
