@@ -59,11 +59,12 @@ extension ObjectTracker {
                 .confirmed, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
                 gatingAppearance: false)
         }
-        // Stage 2: tracks not yet reported take what confident detections are left.
-        if options.minimumHits > 1 {
+        // Stage 2: tracks not yet reported take what confident detections are left, and those of tentative objects
+        // (see `TrackingOptions.tentativeTrackThreshold`) what is left from that threshold up.
+        if options.minimumHits > 1 || options.tentativeTrackThreshold != nil {
             runStage(
                 .tentative, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
-                weakDetections: false)
+                weakDetectionsFrom: options.tentativeTrackThreshold ?? .infinity)
         }
     }
 
@@ -78,6 +79,17 @@ extension ObjectTracker {
     /// track wins unless the hidden one fits clearly better. Without it, two tracks on one visible object took
     /// its detection in turns, an ID switch every frame or two (the benchmark's crowd: a third of the switches).
     static let hiddenTrackGain = 0.5
+
+    /// How much of a pair's gain is kept given the detection's score and the score of the track's last detection:
+    /// `1 - 0.5 * |difference|`, at least 0.5 (scores outside 0...1 change nothing more). An object going out of
+    /// sight behind another is detected ever more weakly while the one in front is detected confidently, so when
+    /// both tracks could take a detection where they meet, the one whose scores it continues is preferred (the track
+    /// confidence of Hybrid-SORT, without its score prediction). On the tracking benchmark it removed a tenth of the
+    /// ID switches (`docs/tracking-quality.md`, fourth round).
+    @inline(__always)
+    static func scoreConsistency(_ detectionScore: Float, _ trackScore: Float) -> Double {
+        max(0.5, 1 - 0.5 * Double(abs(detectionScore - trackScore)))
+    }
 
     /// The share of a lost track's predicted box that a track matched in the previous frame, in front of it, must
     /// cover for it to count as hidden.
@@ -102,11 +114,12 @@ extension ObjectTracker {
     ///
     /// A pair's gain is its similarity minus the gate (a confident detection's ``TrackingOptions/matchIoUThreshold``,
     /// a weak one's ``TrackingOptions/rescueMatchIoUThreshold``), positive exactly when the pair is allowed, scaled by
-    /// ``weakDetectionGain`` for a weak detection and by ``hiddenTrackGain`` for a hidden lost track; the assignment
-    /// maximizes the total gain.
+    /// ``weakDetectionGain`` for a weak detection, by ``hiddenTrackGain`` for a hidden lost track and by
+    /// ``scoreConsistency(_:_:)``; the assignment maximizes the total gain. Weak detections take part from the score
+    /// `weakDetectionsFrom` up (all of them by default).
     private mutating func runStage(
         _ stage: StageTracks, detections: [TrackerDetection], imageWidth: Double, imageHeight: Double,
-        gatingAppearance: Bool = true, weakDetections: Bool = true
+        gatingAppearance: Bool = true, weakDetectionsFrom: Float = -.infinity
     ) {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
@@ -123,10 +136,8 @@ extension ObjectTracker {
             scratch.columns.append(index)
         }
         let firstWeak = scratch.columns.count
-        if weakDetections {
-            for index in scratch.low where !scratch.detectionTaken[index] {
-                scratch.columns.append(index)
-            }
+        for index in scratch.low where !scratch.detectionTaken[index] && detections[index].score >= weakDetectionsFrom {
+            scratch.columns.append(index)
         }
         guard !scratch.rows.isEmpty, !scratch.columns.isEmpty else { return }
 
@@ -161,9 +172,11 @@ extension ObjectTracker {
                 }
                 let trackGain = scale ?? (isHidden(recordIndex) ? Self.hiddenTrackGain : 1)
                 scale = trackGain
+                let gain =
+                    (iou - gate) * trackGain * (weak ? Self.weakDetectionGain : 1)
+                    * Self.scoreConsistency(detection.score, record.score)
                 // The tiny constant keeps a pair exactly at the gate.
-                scratch.solver.addEdge(
-                    row: r, column: c, weight: (iou - gate) * trackGain * (weak ? Self.weakDetectionGain : 1) + 1e-9)
+                scratch.solver.addEdge(row: r, column: c, weight: gain + 1e-9)
             }
         }
         scratch.solver.solve()
@@ -180,8 +193,14 @@ extension ObjectTracker {
             if options.reidentification != nil, confident {
                 observeAppearance(detections[detectionIndex], record: recordIndex)
             }
-            if !records[recordIndex].isConfirmed, records[recordIndex].hits >= options.minimumHits {
-                records[recordIndex].id = newID(record: recordIndex)
+            if !records[recordIndex].isConfirmed {
+                // A tentative object detected confidently counts as one a confident detection started.
+                if detections[detectionIndex].score >= options.newTrackThreshold {
+                    records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
+                }
+                if records[recordIndex].hits >= records[recordIndex].hitsToConfirm {
+                    records[recordIndex].id = newID(record: recordIndex)
+                }
             }
         }
     }

@@ -25,8 +25,9 @@
 ///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
 ///    object being compared after completion to the object's size, and weighing half as much as a confident box
 ///    that fits as well. A lost track hidden behind a track matched in the previous frame weighs half too, so the
-///    two do not take the visible object's box in turns. Tracks not reported yet (with
-///    ``TrackingOptions/minimumHits`` above 1) then take what confident detections are left.
+///    two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
+///    differs from the track's last one. Tracks not reported yet (tentative objects, or with
+///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left that could have started them.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
@@ -35,8 +36,10 @@
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit (with ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
-///    reported once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames — unless it lies
-///    mostly on the box of a track matched in this frame (a duplicate box on the same object).
+///    reported once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default);
+///    one from ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) starts a tentative track,
+///    reported once matched in three consecutive frames — unless it lies mostly on the box of a track matched in
+///    this frame (a duplicate box on the same object).
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
@@ -64,7 +67,8 @@ public struct ObjectTracker: Sendable {
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
-    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7).
+    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7; from ``TrackingOptions/tentativeTrackThreshold``,
+    /// 0.4, once detected in three consecutive frames).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
@@ -153,7 +157,9 @@ public struct ObjectTracker: Sendable {
         records.removeLast(records.count - kept)
     }
 
-    /// Starts tentative (or, with `minimumHits <= 1`, confirmed) tracks from unmatched confident detections.
+    /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
+    /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default); from
+    /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``TrackingOptions/tentativeTrackHits``.
     ///
     /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
@@ -162,21 +168,31 @@ public struct ObjectTracker: Sendable {
     /// out of the other one's box.
     private mutating func startTracks(_ detections: [TrackerDetection]) {
         for index in scratch.high where !scratch.detectionTaken[index] {
-            let detection = detections[index]
-            guard detection.score >= options.newTrackThreshold else { continue }
-            // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
-            if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { continue }
-            let box = detection.box
-            let duplicate = records.contains { record in
-                record.detectionIndex >= 0
-                    && record.detectionBox.intersection(box).area >= Self.duplicateOverlap
-                        * min(box.area, record.detectionBox.area)
-            }
-            if duplicate { continue }
-            records.append(TrackRecord(detection: detection, index: index))
-            if options.reidentification != nil { observeAppearance(detection, record: records.count - 1) }
-            if options.minimumHits <= 1 { records[records.count - 1].id = newID(record: records.count - 1) }
+            startTrack(detections[index], index: index)
         }
+        guard options.tentativeTrackThreshold != nil else { return }
+        for index in scratch.low where !scratch.detectionTaken[index] {
+            startTrack(detections[index], index: index)
+        }
+    }
+
+    /// Starts a track from the unmatched detection `index`, if its score and place allow (see ``startTracks(_:)``).
+    private mutating func startTrack(_ detection: TrackerDetection, index: Int) {
+        let confident = detection.score >= options.newTrackThreshold
+        guard confident || detection.score >= (options.tentativeTrackThreshold ?? .infinity) else { return }
+        // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
+        if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { return }
+        let box = detection.box
+        let duplicate = records.contains { record in
+            record.detectionIndex >= 0
+                && record.detectionBox.intersection(box).area >= Self.duplicateOverlap
+                    * min(box.area, record.detectionBox.area)
+        }
+        if duplicate { return }
+        let hits = confident ? options.minimumHits : max(options.minimumHits, TrackingOptions.tentativeTrackHits)
+        records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits))
+        if options.reidentification != nil { observeAppearance(detection, record: records.count - 1) }
+        if hits <= 1 { records[records.count - 1].id = newID(record: records.count - 1) }
     }
 
     /// How many matched frames make a track established: one with fewer is kept through at most

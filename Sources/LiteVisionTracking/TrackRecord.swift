@@ -4,12 +4,14 @@ import LiteVisionGeometry
 struct TrackRecord: Sendable {
     /// The motion model.
     var filter: BoxKalmanFilter
-    /// The public ID, or -1 while the track is tentative (fewer than ``TrackingOptions/minimumHits`` hits).
+    /// The public ID, or -1 while the track is tentative (fewer than ``hitsToConfirm`` hits).
     var id: Int
     /// The class of the detection that started the track.
     var classIndex: Int?
     /// Frames matched.
     var hits: Int
+    /// How many frames the track must be matched in, consecutively, before it is reported.
+    var hitsToConfirm: Int
     /// Frames since the track started, counting the first.
     var age: Int
     /// Frames since the last match.
@@ -34,12 +36,13 @@ struct TrackRecord: Sendable {
     /// ``observeAppearance(_:norm:momentum:)``); empty without.
     var appearance: [Float] = []
 
-    /// A new track started by a detection.
-    init(detection: TrackerDetection, index: Int) {
+    /// A new track started by a detection, to be reported once matched in `hitsToConfirm` consecutive frames.
+    init(detection: TrackerDetection, index: Int, hitsToConfirm: Int) {
         filter = BoxKalmanFilter(box: detection.box)
         id = -1
         classIndex = detection.classIndex
         hits = 1
+        self.hitsToConfirm = hitsToConfirm
         age = 1
         framesSinceUpdate = 0
         score = detection.score

@@ -5,7 +5,9 @@
 /// **What starts an object.** The detector's `detectionThreshold` decides what counts as an object: detections
 /// at or above it are confident and may start new objects. Weaker detections, down to ``rescueThreshold``, can only
 /// keep an existing object's ID alive (ByteTrack's low-score recovery), so an object whose score drops while it is
-/// partly hidden keeps its identity, while low scores alone never create one.
+/// partly hidden keeps its identity, while low scores alone never create one. An `ObjectTracker` used alone also
+/// follows an object detected with a middling score (from ``tentativeTrackThreshold``) once it has been detected in
+/// three consecutive frames.
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a
 /// Kalman filter) predicts, limited to the image, and the detected box. A pair is allowed only when
@@ -17,9 +19,12 @@
 /// object's remembered size. Confident and weak detections are paired in one assignment (ByteTrack pairs the
 /// confident ones first, which lets a visible object's box take the track of a hidden object beside it whose own
 /// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
-/// gate, halved for a weak detection (a confident box that fits as well is preferred) and halved for an object lost
+/// gate, halved for a weak detection (a confident box that fits as well is preferred), halved for an object lost
 /// in the previous frame while hidden behind an object matched there (so the two do not take the visible object's
-/// box in turns). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
+/// box in turns), and lowered by half the difference between the detection's score and the score of the object's
+/// last detection (an object going out of sight behind another is detected ever more weakly, the one in front
+/// confidently: a confident box most likely belongs to the object detected confidently so far). It is solved
+/// exactly with the Hungarian method on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one. Default 0.1; values above the
@@ -68,6 +73,18 @@ public struct TrackingOptions: Sendable, Hashable {
     /// A confident detection left unmatched starts a new object only at or above this score. Default 0.7, for an
     /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
     public var newTrackThreshold: Float = 0.7
+    /// A detection left unmatched whose score is under ``newTrackThreshold`` but at or above this one starts a
+    /// tentative object, reported (given an ID) only once it has been detected in ``tentativeTrackHits``
+    /// consecutive frames (or as soon as a detection from ``newTrackThreshold`` is matched to it, as if that one had
+    /// started it). Default 0.4, for an `ObjectTracker` used alone: a partly hidden person, whom a detector
+    /// scores 0.4–0.7 frame after frame, is followed, while a false detection, which seldom comes back at the same
+    /// place three frames running, is not (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An object
+    /// detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above the
+    /// detector's threshold. Values under ``rescueThreshold`` act as it.
+    public var tentativeTrackThreshold: Float? = 0.4
+    /// How many consecutive frames an object started by a detection under ``newTrackThreshold`` (see
+    /// ``tentativeTrackThreshold``) must be detected before it is reported: 3, or ``minimumHits`` if more.
+    public static let tentativeTrackHits = 3
 
     /// Whether the camera is taken as still (`.fixed`, the default, as ML Kit) or its motion is
     /// estimated from the detections (`.estimated`), for a handheld, panning, shaking or zooming
@@ -92,7 +109,8 @@ public struct TrackingOptions: Sendable, Hashable {
     public init() {}
 
     /// These options as a detector whose detection threshold is `detectionThreshold` runs them: both
-    /// thresholds set to it, the rescue threshold capped at it, and out-of-range values clamped
+    /// thresholds set to it, the rescue threshold capped at it, no tentative objects below it
+    /// (``tentativeTrackThreshold`` `nil`), and out-of-range values clamped
     /// (``lostTrackBuffer`` to at least 0, ``minimumHits`` to at least 1). Computed once when the detector is
     /// made.
     package func resolved(detectionThreshold: Float) -> TrackingOptions {
@@ -100,6 +118,7 @@ public struct TrackingOptions: Sendable, Hashable {
         options.detectionThreshold = detectionThreshold
         options.newTrackThreshold = detectionThreshold
         options.rescueThreshold = min(rescueThreshold, detectionThreshold)
+        options.tentativeTrackThreshold = nil
         options.lostTrackBuffer = max(0, lostTrackBuffer)
         options.minimumHits = max(1, minimumHits)
         options.reidentification = reidentification?.clamped

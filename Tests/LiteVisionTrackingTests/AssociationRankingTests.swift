@@ -2,9 +2,10 @@ import LiteVisionGeometry
 import LiteVisionTracking
 import Testing
 
-/// How the one assignment of a frame ranks its pairs: confident and weak detections together, and a lost track
-/// hidden behind a visible one after it. Each scene is built so that the other rule (ByteTrack's confident stage
-/// first; a lost track ranked like a followed one) gives the other answer, which the tests also check by hand.
+/// How the one assignment of a frame ranks its pairs: confident and weak detections together, a lost track hidden
+/// behind a visible one after it, and a track whose last detections scored like the box before one fading. Each
+/// scene is built so that the other rule (ByteTrack's confident stage first; a lost track ranked like a followed one;
+/// IoU alone) gives the other answer, which the tests also check by hand.
 @Suite("Association ranking")
 struct AssociationRankingTests {
     static func detection(_ x: Double, _ y: Double, height: Double = 100, score: Float = 0.9) -> TrackerDetection {
@@ -47,5 +48,25 @@ struct AssociationRankingTests {
         // IDs: 0 the followed object, 1 the lost one.
         #expect(run(lostIsBehind: true).map(\.id) == [0])
         #expect(run(lostIsBehind: false).map(\.id) == [1])
+    }
+
+    @Test("A confident box where two objects meet goes to the one detected confidently, not the one fading")
+    func scoresTellWhose() throws {
+        var tracker = ObjectTracker()
+        // Two still objects side by side, A at x 100 and B at x 130, followed for 5 frames; then B is detected weakly
+        // for 3 frames (going out of sight behind A, say).
+        for _ in 0..<5 {
+            _ = tracker.update([Self.detection(100, 100), Self.detection(130, 100)], imageWidth: 640, imageHeight: 480)
+        }
+        for _ in 0..<3 {
+            _ = tracker.update(
+                [Self.detection(100, 100), Self.detection(130, 100, score: 0.4)], imageWidth: 640, imageHeight: 480)
+        }
+        // One confident box between them, a little nearer B (IoU 0.47 with B, 0.44 with A): by IoU alone it is
+        // B's (gain 0.17 against 0.14); B's gain is kept at 0.75 for its scores (0.4 against 0.9), A's whole.
+        let box = Self.detection(115.5, 100)
+        #expect(box.box.iou(Self.detection(130, 100).box) > box.box.iou(Self.detection(100, 100).box) + 0.02)
+        let tracks = tracker.update([box], imageWidth: 640, imageHeight: 480)
+        #expect(tracks.map(\.id) == [0])
     }
 }

@@ -76,7 +76,7 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`, `--camera-motion` and
+    /// objects from it and not under it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`, `--camera-motion` and
     /// `--reidentify`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
