@@ -131,6 +131,7 @@ extension ObjectTracker {
             }
             scratch.rows.append(i)
         }
+        guard !scratch.rows.isEmpty else { return }
         scratch.columns.removeAll(keepingCapacity: true)
         for index in scratch.high where !scratch.detectionTaken[index] {
             scratch.columns.append(index)
@@ -139,7 +140,7 @@ extension ObjectTracker {
         for index in scratch.low where !scratch.detectionTaken[index] && detections[index].score >= weakDetectionsFrom {
             scratch.columns.append(index)
         }
-        guard !scratch.rows.isEmpty, !scratch.columns.isEmpty else { return }
+        guard !scratch.columns.isEmpty else { return }
 
         let checkClasses = options.matchesClasses
         let vetoes = gatingAppearance && options.reidentification?.matchSimilarity != nil
@@ -195,7 +196,7 @@ extension ObjectTracker {
             }
             if !records[recordIndex].isConfirmed {
                 // A tentative object detected confidently counts as one a confident detection started.
-                if detections[detectionIndex].score >= options.newTrackThreshold {
+                if confident, detections[detectionIndex].score >= options.newTrackThreshold {
                     records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
                 }
                 if records[recordIndex].hits >= records[recordIndex].hitsToConfirm {

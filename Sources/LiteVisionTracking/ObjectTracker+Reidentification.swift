@@ -40,11 +40,6 @@ extension ObjectTracker {
         return similarity < veto  // false for NaN (a vector with a value that is not finite)
     }
 
-    /// Sorts tracks by ID, unless they already are (a re-identified track takes back an older ID than the others').
-    static func sortByID(_ tracks: inout [Track]) {
-        if zip(tracks, tracks.dropFirst()).contains(where: { $0.id > $1.id }) { tracks.sort { $0.id < $1.id } }
-    }
-
     /// The IDs of the dropped tracks re-identification may still give back, oldest first (empty when it is off):
     /// at most ``ReidentificationOptions/capacity``, some possibly past ``ReidentificationOptions/memory`` (those are
     /// forgotten when a new object is next compared with them).

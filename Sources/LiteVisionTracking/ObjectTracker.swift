@@ -21,7 +21,7 @@
 /// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few
 ///    frames, in one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost
 ///    track's boxes are grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate
-///    the drift of a prediction made without measurements. Low-score detections only keep tracks alive — an object
+///    the drift of a prediction made without measurements. Low-score detections keep tracks alive — an object
 ///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
 ///    object being compared after completion to the object's size, and weighing half as much as a confident box
 ///    that fits as well. A lost track hidden behind a track matched in the previous frame weighs half too, so the
@@ -35,11 +35,11 @@
 ///    once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit (with ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
-/// 4. A high-score detection left over (score at least ``TrackingOptions/newTrackThreshold``) starts a track,
-///    reported once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default);
-///    one from ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) starts a tentative track,
-///    reported once matched in three consecutive frames — unless it lies mostly on the box of a track matched in
-///    this frame (a duplicate box on the same object).
+/// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame (a
+///    duplicate box on the same object): one at or above ``TrackingOptions/newTrackThreshold`` a track reported
+///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
+///    ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) a tentative track, reported once
+///    matched in three consecutive frames, and not on the predicted box of a lost track either.
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
@@ -106,9 +106,9 @@ public struct ObjectTracker: Sendable {
                     reportingFilteredBox: options.reportsFilteredBoxes,
                     imageWidth: width, imageHeight: height))
         }
-        // Records are kept in birth order and confirmed in that order, so IDs are already increasing, unless a
-        // re-identified track took back an old ID.
-        if options.reidentification != nil { Self.sortByID(&result) }
+        // Records are kept in birth order, but a tentative object started before a confident one is confirmed after
+        // it, and a re-identified track takes back an old ID.
+        Self.sortByID(&result)
         assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
         return result
     }
@@ -121,8 +121,14 @@ public struct ObjectTracker: Sendable {
                 reportingFilteredBox: options.reportsFilteredBoxes,
                 imageWidth: lastImageWidth, imageHeight: lastImageHeight)
         }
-        if options.reidentification != nil { Self.sortByID(&tracks) }
+        Self.sortByID(&tracks)
         return tracks
+    }
+
+    /// Sorts tracks by ID, unless they already are (most often: a tentative object confirmed after an object
+    /// started later, or a re-identified track taking back an older ID, are the exceptions).
+    static func sortByID(_ tracks: inout [Track]) {
+        if zip(tracks, tracks.dropFirst()).contains(where: { $0.id > $1.id }) { tracks.sort { $0.id < $1.id } }
     }
 
     /// Forgets every track (and, with re-identification, every dropped one), as at the start of a new video. IDs
@@ -159,7 +165,7 @@ public struct ObjectTracker: Sendable {
 
     /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
     /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default); from
-    /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``TrackingOptions/tentativeTrackHits``.
+    /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits``.
     ///
     /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
@@ -168,32 +174,44 @@ public struct ObjectTracker: Sendable {
     /// out of the other one's box.
     private mutating func startTracks(_ detections: [TrackerDetection]) {
         for index in scratch.high where !scratch.detectionTaken[index] {
-            startTrack(detections[index], index: index)
+            startTrack(detections[index], index: index, confident: true)
         }
         guard options.tentativeTrackThreshold != nil else { return }
         for index in scratch.low where !scratch.detectionTaken[index] {
-            startTrack(detections[index], index: index)
+            startTrack(detections[index], index: index, confident: false)
         }
     }
 
-    /// Starts a track from the unmatched detection `index`, if its score and place allow (see ``startTracks(_:)``).
-    private mutating func startTrack(_ detection: TrackerDetection, index: Int) {
-        let confident = detection.score >= options.newTrackThreshold
-        guard confident || detection.score >= (options.tentativeTrackThreshold ?? .infinity) else { return }
+    /// Starts a track from the unmatched detection `index` (`confident`: at or above the detection threshold), if its
+    /// score and place allow (see ``startTracks(_:)``). A tentative object is not started either on the predicted
+    /// box of a lost object (most likely that object, partly hidden, detected weakly off its prediction), and
+    /// takes no appearance from its weak first box (see ``TrackingOptions/reidentification``).
+    private mutating func startTrack(_ detection: TrackerDetection, index: Int, confident: Bool) {
+        let starts = confident && detection.score >= options.newTrackThreshold
+        guard starts || detection.score >= (options.tentativeTrackThreshold ?? .infinity) else { return }
         // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
         if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { return }
         let box = detection.box
         let duplicate = records.contains { record in
-            record.detectionIndex >= 0
-                && record.detectionBox.intersection(box).area >= Self.duplicateOverlap
-                    * min(box.area, record.detectionBox.area)
+            if record.detectionIndex >= 0 {
+                return record.detectionBox.intersection(box).area
+                    >= Self.duplicateOverlap * min(box.area, record.detectionBox.area)
+            }
+            return !starts && record.isConfirmed
+                && record.matchBox.intersection(box).area
+                    >= Self.duplicateOverlap * min(box.area, record.matchBox.area)
         }
         if duplicate { return }
-        let hits = confident ? options.minimumHits : max(options.minimumHits, TrackingOptions.tentativeTrackHits)
+        let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)
         records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits))
-        if options.reidentification != nil { observeAppearance(detection, record: records.count - 1) }
+        if options.reidentification != nil, starts { observeAppearance(detection, record: records.count - 1) }
         if hits <= 1 { records[records.count - 1].id = newID(record: records.count - 1) }
     }
+
+    /// How many consecutive frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see
+    /// ``TrackingOptions/tentativeTrackThreshold``) must be matched in before it is reported, or
+    /// ``TrackingOptions/minimumHits`` if more.
+    static let tentativeTrackHits = 3
 
     /// How many matched frames make a track established: one with fewer is kept through at most
     /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``.

@@ -3,11 +3,11 @@
 /// running on every frame of a 15–30 fps video.
 ///
 /// **What starts an object.** The detector's `detectionThreshold` decides what counts as an object: detections
-/// at or above it are confident and may start new objects. Weaker detections, down to ``rescueThreshold``, can only
-/// keep an existing object's ID alive (ByteTrack's low-score recovery), so an object whose score drops while it is
-/// partly hidden keeps its identity, while low scores alone never create one. An `ObjectTracker` used alone also
-/// follows an object detected with a middling score (from ``tentativeTrackThreshold``) once it has been detected in
-/// three consecutive frames.
+/// at or above it are confident and start new objects, reported at once. In an object detector, weaker detections,
+/// down to ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's low-score recovery), so an
+/// object whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
+/// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
+/// 0.4), reported once it has been detected in three consecutive frames.
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a
 /// Kalman filter) predicts, limited to the image, and the detected box. A pair is allowed only when
@@ -21,14 +21,15 @@
 /// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
 /// gate, halved for a weak detection (a confident box that fits as well is preferred), halved for an object lost
 /// in the previous frame while hidden behind an object matched there (so the two do not take the visible object's
-/// box in turns), and lowered by half the difference between the detection's score and the score of the object's
-/// last detection (an object going out of sight behind another is detected ever more weakly, the one in front
+/// box in turns), and scaled by one minus half the difference between the detection's score and the score of the
+/// object's last detection (an object going out of sight behind another is detected ever more weakly, the one in front
 /// confidently: a confident box most likely belongs to the object detected confidently so far). It is solved
 /// exactly with the Hungarian method on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
-    /// the detection threshold can only rescue an object, never start one. Default 0.1; values above the
-    /// detection threshold act as the detection threshold.
+    /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
+    /// those from ``tentativeTrackThreshold``). Default 0.1; values above the detection threshold act as the
+    /// detection threshold.
     public var rescueThreshold: Float = 0.1
     /// The least IoU between an object's predicted box and a detection for them to be paired (the cost
     /// `1 - IoU` must not exceed `1 - matchIoUThreshold`). Default 0.3.
@@ -44,7 +45,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// false detections).
     public var lostTrackBuffer: Int = 30
     /// How many consecutive frames a new object must be detected before it is reported and given an ID.
-    /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1.
+    /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An
+    /// object started from ``tentativeTrackThreshold`` needs 3, or this if more.
     public var minimumHits: Int = 1
     /// An object left undetected whose predicted box lies more than this fraction (by area) outside the image
     /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.8 (an
@@ -63,28 +65,30 @@ public struct TrackingOptions: Sendable, Hashable {
     /// gets a new ID, as in ML Kit. See `ReidentificationOptions` (in `LiteVisionTracking`).
     public var reidentification: ReidentificationOptions? = nil
 
-    /// Detections at or above this score take part in the first association stage and may start objects
-    /// (if also at or above ``newTrackThreshold``). Default 0.7, for an `ObjectTracker` used alone (the
+    /// Detections at or above this score are confident: they take part in the association with the confident gate
+    /// and may start objects reported at once (if also at or above ``newTrackThreshold``; see
+    /// ``tentativeTrackThreshold`` for lower scores). Default 0.7, for an `ObjectTracker` used alone (the
     /// `LiteVisionTracking` library): an object detector sets it to its own detection threshold (its options'
     /// threshold), whatever it is here. Most false detections of a detector score below its true ones; a
     /// false object that starts a track is reported at once (``minimumHits`` 1), so the bar to start one is set
     /// high, while weaker detections still keep known objects alive (``rescueThreshold``).
     public var detectionThreshold: Float = 0.7
-    /// A confident detection left unmatched starts a new object only at or above this score. Default 0.7, for an
-    /// `ObjectTracker` used alone: an object detector sets it to its own detection threshold.
+    /// A confident detection left unmatched starts a new object, reported at once, only at or above this score
+    /// (see ``tentativeTrackThreshold`` for lower scores). Default 0.7, for an `ObjectTracker` used alone: an object
+    /// detector sets it to its own detection threshold.
     public var newTrackThreshold: Float = 0.7
     /// A detection left unmatched whose score is under ``newTrackThreshold`` but at or above this one starts a
-    /// tentative object, reported (given an ID) only once it has been detected in ``tentativeTrackHits``
-    /// consecutive frames (or as soon as a detection from ``newTrackThreshold`` is matched to it, as if that one had
-    /// started it). Default 0.4, for an `ObjectTracker` used alone: a partly hidden person, whom a detector
-    /// scores 0.4–0.7 frame after frame, is followed, while a false detection, which seldom comes back at the same
-    /// place three frames running, is not (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An object
-    /// detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above the
-    /// detector's threshold. Values under ``rescueThreshold`` act as it.
+    /// tentative object, reported (given an ID) only once it has been detected in 3 consecutive frames (or
+    /// ``minimumHits``, if more), or as soon as a confident detection from ``newTrackThreshold`` is matched to it, as
+    /// if that one had started it. A weak box is paired with a tentative object as with any object (the gate
+    /// ``rescueMatchIoUThreshold``), and starts none on the predicted box of a lost object (most likely that object,
+    /// detected off its prediction). Default 0.4, for an `ObjectTracker` used alone: a partly hidden person, whom a
+    /// detector scores 0.4–0.7 frame after frame, is followed, while a false detection, which seldom comes back at
+    /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An
+    /// object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above
+    /// the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
+    /// ``newTrackThreshold`` change nothing.
     public var tentativeTrackThreshold: Float? = 0.4
-    /// How many consecutive frames an object started by a detection under ``newTrackThreshold`` (see
-    /// ``tentativeTrackThreshold``) must be detected before it is reported: 3, or ``minimumHits`` if more.
-    public static let tentativeTrackHits = 3
 
     /// Whether the camera is taken as still (`.fixed`, the default, as ML Kit) or its motion is
     /// estimated from the detections (`.estimated`), for a handheld, panning, shaking or zooming

@@ -76,15 +76,24 @@ struct ObjectTrackerTests {
         #expect(plainOutput[15].map(\.id) == [0])
     }
 
-    @Test("Low scores alone never start a track")
+    @Test("Scores under the tentative threshold never start a track, nor any under the new-track one without it")
     func lowScoresDoNotStartTracks() {
         var tracker = ObjectTracker()
         // Under the tentative threshold (0.4): not even ten frames running start one.
-        let output = run(&tracker, linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.35).map { [$0] })
-        #expect(output.allSatisfy { $0.isEmpty })
-        // Confident but under the new-track threshold: matched if a track exists, but starts none.
-        var weak = ObjectTracker()
-        #expect(weak.update([detection(box(10, 10), score: 0.55)], imageWidth: 640, imageHeight: 480).isEmpty)
+        let path = linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.35).map { [$0] }
+        #expect(run(&tracker, path).allSatisfy { $0.isEmpty })
+        // Without tentative objects: confident (from 0.5) but under the new-track threshold (0.7), matched if a
+        // track exists, but starts none; nor does a weak detection at or above the new-track threshold.
+        var options = TrackingOptions()
+        options.tentativeTrackThreshold = nil
+        options.detectionThreshold = 0.5
+        var confident = ObjectTracker(options: options)
+        let middling = linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.55).map { [$0] }
+        #expect(run(&confident, middling).allSatisfy { $0.isEmpty })
+        options.detectionThreshold = 0.8
+        var weak = ObjectTracker(options: options)
+        let strongButWeak = linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.75).map { [$0] }
+        #expect(run(&weak, strongButWeak).allSatisfy { $0.isEmpty })
     }
 
     @Test("An object that leaves the image and comes back gets a new ID")

@@ -67,6 +67,24 @@ struct ReidentificationTests {
         #expect(without.first == 0 && without.last == 2)
     }
 
+    @Test("A walker coming back detected weakly at first takes its ID back once detected confidently")
+    func weakReturnTakesIDBack() {
+        // On its way back the walker scores 0.5 in its first two frames: a tentative object, which takes no
+        // appearance from weak boxes; its first confident box (frame 52) reports it, and looks its ID up.
+        var frames = Self.leaveAndReturn(a: Self.look(0), b: Self.look(1))
+        for t in 50...51 {
+            let walker = frames[t][0]
+            frames[t][0] = TrackerDetection(box: walker.box, score: 0.5, appearance: walker.appearance)
+        }
+        var tracker = ObjectTracker(options: Self.options())
+        var reported: [[Int]] = []
+        for frame in frames { reported.append(tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)) }
+        #expect(reported[49] == [1])  // only the one standing
+        #expect(reported[50] == [1] && reported[51] == [1])  // the walker, tentative, is not reported yet
+        #expect(reported[52] == [0, 1])
+        #expect(reported[89] == [0, 1])
+    }
+
     @Test("With the option off, appearance vectors change nothing: the same tracks as without them")
     func offIgnoresAppearance() {
         let withVectors = Self.leaveAndReturn(a: Self.look(0), b: Self.look(1))

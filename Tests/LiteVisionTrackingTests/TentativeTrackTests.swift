@@ -6,8 +6,8 @@ import Testing
 /// only from their third consecutive detection.
 @Suite("Tentative objects")
 struct TentativeTrackTests {
-    /// The IDs reported in each frame for the detections of `frames` (nil: no detection in that frame) of one
-    /// object still at (200, 150), at the scores given.
+    /// The IDs reported in each frame for one object still at (200, 150), detected in each frame at the score given
+    /// (nil: not detected in that frame).
     static func reported(_ scores: [Float?], options: TrackingOptions = .init()) -> [[Int]] {
         var tracker = ObjectTracker(options: options)
         return scores.map { score in
@@ -39,6 +39,43 @@ struct TentativeTrackTests {
         var fourHits = TrackingOptions()
         fourHits.minimumHits = 4
         #expect(Self.reported([0.5, 0.5, 0.5, 0.5], options: fourHits) == [[], [], [], [0]])
+    }
+
+    @Test("An object confirmed late is reported in ID order with one started after it")
+    func idOrder() {
+        var tracker = ObjectTracker()
+        let early = detection(box(100, 100), score: 0.5), late = detection(box(400, 100))
+        #expect(tracker.update([early], imageWidth: 640, imageHeight: 480).isEmpty)
+        #expect(tracker.update([early, late], imageWidth: 640, imageHeight: 480).map(\.id) == [0])
+        // The early object, confirmed now, gets ID 1 and comes after the later one's 0.
+        let third = tracker.update([early, late], imageWidth: 640, imageHeight: 480)
+        #expect(third.map(\.id) == [0, 1])
+        #expect(third.map(\.detectionIndex) == [1, 0])
+        #expect(tracker.liveTracks.map(\.id) == [0, 1])
+    }
+
+    @Test("With the new-track threshold under the detection threshold, a weak box starts only a tentative object")
+    func weakBoxAboveNewTrackThreshold() {
+        var options = TrackingOptions()
+        options.detectionThreshold = 0.8
+        options.newTrackThreshold = 0.5
+        // 0.6: at or above the new-track threshold, but weak; 0.85: confident, reports it at once.
+        #expect(Self.reported([0.6, 0.6, 0.6], options: options) == [[], [], [0]])
+        #expect(Self.reported([0.6, 0.85], options: options) == [[], [0]])
+    }
+
+    @Test("A middling box on the predicted box of a lost object starts no tentative object")
+    func notOnLostObject() {
+        var tracker = ObjectTracker()
+        var reported: [[Int]] = []
+        // A still object followed for 5 frames, then only a 0.5 box inside its predicted box, smaller along both axes
+        // (so not completed as a partial view): IoU 0.42, under the weak gate, for 5 frames.
+        let object = detection(box(200, 100, 60, 160)), inside = detection(box(210, 130, 40, 100), score: 0.5)
+        #expect(inside.box.iou(object.box) < 0.45)
+        for _ in 0..<5 { reported.append(tracker.update([object], imageWidth: 640, imageHeight: 480).map(\.id)) }
+        for _ in 0..<5 { reported.append(tracker.update([inside], imageWidth: 640, imageHeight: 480).map(\.id)) }
+        // Without the rule, the box would start an object reported as ID 1 from its third frame.
+        #expect(reported == Array(repeating: [0], count: 5) + Array(repeating: [], count: 5))
     }
 
     @Test("A detection lying on an object followed in the frame starts no tentative object")

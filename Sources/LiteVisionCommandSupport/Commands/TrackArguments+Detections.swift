@@ -76,8 +76,8 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it and not under it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`, `--camera-motion` and
-    /// `--reidentify`.
+    /// objects from it and not under it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`,
+    /// `--camera-motion` and `--reidentify`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
         options.reportsFilteredBoxes = filteredBoxes

@@ -41,7 +41,8 @@ package struct TrackArguments: ParsableArguments {
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
             start at once from 0.7, and from 0.4 once detected in three consecutive frames); weaker ones down to \
-            0.1 only keep objects alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. \
+            0.1 only keep objects alive; --filtered-boxes reports the motion model's boxes instead of the detected \
+            ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
             camera's motion between frames from the boxes and moves every object's prediction by it (default \
             fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \
