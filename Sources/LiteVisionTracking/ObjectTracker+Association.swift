@@ -74,10 +74,15 @@ extension ObjectTracker {
     /// on a clip of two dogs crossing, none at half weight).
     static let weakDetectionGain = 0.5
 
-    /// How much a lost track's gain is scaled in the assignment when it is hidden behind a track matched in the
-    /// previous frame (see ``isHidden(_:)``): when both could take the one detection there, the visible object's
-    /// track wins unless the hidden one fits clearly better. Without it, two tracks on one visible object took
-    /// its detection in turns, an ID switch every frame or two (the benchmark's crowd: a third of the switches).
+    /// How much a track's gain is scaled in the assignment when it is hidden (see ``isHidden(_:behindConfident:)``):
+    /// lost and behind a track matched in the previous frame, or last matched to a weak detection and behind a track
+    /// matched to a confident one. When both could take the one detection there, the visible object's track wins
+    /// unless the hidden one fits clearly better. Without it, two tracks on one visible object took its detection in
+    /// turns, an ID switch every frame or two (the benchmark's crowd: a third of the switches). Weakly detected tracks
+    /// count since the fifth round of `docs/tracking-quality.md`: an object going out of sight behind another is
+    /// often still detected, weakly, in the frame before, and its track then took the visible object's confident box
+    /// as often as its own. Only a confident track counts in front of them: a detector's clutter, followed on weak
+    /// boxes, hides nothing.
     static let hiddenTrackGain = 0.5
 
     /// How much of a pair's gain is kept given the detection's score and the score of the track's last detection:
@@ -91,20 +96,24 @@ extension ObjectTracker {
         max(0.5, 1 - 0.5 * Double(abs(detectionScore - trackScore)))
     }
 
-    /// The share of a lost track's predicted box that a track matched in the previous frame, in front of it, must
+    /// The share of a track's predicted box that a track matched in the previous frame, in front of it, must
     /// cover for it to count as hidden.
     static let hiddenCoverage = 0.3
 
-    /// Whether the lost track `index` is hidden: a reported track matched in the previous frame covers at least
-    /// ``hiddenCoverage`` of its predicted box and reaches at least as low in the image — nearer to the camera, for
-    /// a camera looking down on a floor or a street (the pseudo-depth of occlusion-aware trackers). In the second pass
-    /// of re-identification's appearance gate, a track already matched in this frame counts as well.
-    func isHidden(_ index: Int) -> Bool {
+    /// Whether the track `index` is hidden: a reported track matched in the previous frame (to a confident detection,
+    /// if `behindConfident`) covers at least ``hiddenCoverage`` of its predicted box and reaches at least as low in
+    /// the image — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth of
+    /// occlusion-aware trackers). In the second pass of re-identification's appearance gate, a track already matched
+    /// in this frame counts as well.
+    func isHidden(_ index: Int, behindConfident: Bool) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area
+        let threshold = behindConfident ? options.detectionThreshold : -.infinity
         for other in records.indices where other != index {
             let front = records[other]
-            guard front.isConfirmed, front.framesSinceUpdate == 0, front.matchBox.maxY >= box.maxY else { continue }
+            guard front.isConfirmed, front.framesSinceUpdate == 0, front.score >= threshold,
+                front.matchBox.maxY >= box.maxY
+            else { continue }
             if front.matchBox.intersection(box).area >= least { return true }
         }
         return false
@@ -114,9 +123,9 @@ extension ObjectTracker {
     ///
     /// A pair's gain is its similarity minus the gate (a confident detection's ``TrackingOptions/matchIoUThreshold``,
     /// a weak one's ``TrackingOptions/rescueMatchIoUThreshold``), positive exactly when the pair is allowed, scaled by
-    /// ``weakDetectionGain`` for a weak detection, by ``hiddenTrackGain`` for a hidden lost track and by
-    /// ``scoreConsistency(_:_:)``; the assignment maximizes the total gain. Weak detections take part from the score
-    /// `weakDetectionsFrom` up (all of them by default).
+    /// ``weakDetectionGain`` for a weak detection, by ``hiddenTrackGain`` for a hidden track (lost, or last matched to
+    /// a weak detection behind a confident one) and by ``scoreConsistency(_:_:)``; the assignment maximizes the total
+    /// gain. Weak detections take part from the score `weakDetectionsFrom` up (all of them by default).
     private mutating func runStage(
         _ stage: StageTracks, detections: [TrackerDetection], imageWidth: Double, imageHeight: Double,
         gatingAppearance: Bool = true, weakDetectionsFrom: Float = -.infinity
@@ -149,8 +158,9 @@ extension ObjectTracker {
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
             let trackClass = record.classIndex
-            // Whether a lost track is hidden is only asked once it has an allowed pair (most lost tracks have none).
-            var scale: Double? = record.framesSinceUpdate > 0 ? nil : 1
+            // Whether a track is hidden is only asked once it has an allowed pair (most lost tracks have none), and
+            // only of a track lost or last matched to a weak detection: one detected confidently was in sight.
+            var scale: Double? = record.framesSinceUpdate > 0 || record.score < options.detectionThreshold ? nil : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,
@@ -171,7 +181,10 @@ extension ObjectTracker {
                     scratch.vetoed[detectionIndex] = true
                     continue
                 }
-                let trackGain = scale ?? (isHidden(recordIndex) ? Self.hiddenTrackGain : 1)
+                let trackGain =
+                    scale
+                    ?? (isHidden(recordIndex, behindConfident: record.framesSinceUpdate == 0)
+                        ? Self.hiddenTrackGain : 1)
                 scale = trackGain
                 let gain =
                     (iou - gate) * trackGain * (weak ? Self.weakDetectionGain : 1)

@@ -24,10 +24,11 @@
 ///    the drift of a prediction made without measurements. Low-score detections keep tracks alive — an object
 ///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
 ///    object being compared after completion to the object's size, and weighing half as much as a confident box
-///    that fits as well. A lost track hidden behind a track matched in the previous frame weighs half too, so the
-///    two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
-///    differs from the track's last one. Tracks not reported yet (tentative objects, or with
-///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left that could have started them.
+///    that fits as well. A lost track hidden behind a track matched in the previous frame, or one last matched to
+///    a weak box behind a confident one, weighs half too, so the two do not take the visible object's box in turns,
+///    and a pair weighs less the more the detection's score differs from the track's last one. Tracks not reported
+///    yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left
+///    that could have started them.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
@@ -192,14 +193,13 @@ public struct ObjectTracker: Sendable {
         // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
         if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { return }
         let box = detection.box
+        /// Whether the detection lies mostly on `other` (or `other` on it, if smaller).
+        func mostlyOn(_ other: BoundingBox) -> Bool {
+            other.intersection(box).area >= Self.duplicateOverlap * min(box.area, other.area)
+        }
         let duplicate = records.contains { record in
-            if record.detectionIndex >= 0 {
-                return record.detectionBox.intersection(box).area
-                    >= Self.duplicateOverlap * min(box.area, record.detectionBox.area)
-            }
-            return !starts && record.isConfirmed
-                && record.matchBox.intersection(box).area
-                    >= Self.duplicateOverlap * min(box.area, record.matchBox.area)
+            record.detectionIndex >= 0
+                ? mostlyOn(record.detectionBox) : !starts && record.isConfirmed && mostlyOn(record.matchBox)
         }
         if duplicate { return }
         let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)

@@ -20,11 +20,12 @@
 /// confident ones first, which lets a visible object's box take the track of a hidden object beside it whose own
 /// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
 /// gate, halved for a weak detection (a confident box that fits as well is preferred), halved for an object lost
-/// in the previous frame while hidden behind an object matched there (so the two do not take the visible object's
-/// box in turns), and scaled by one minus half the difference between the detection's score and the score of the
-/// object's last detection (an object going out of sight behind another is detected ever more weakly, the one in front
-/// confidently: a confident box most likely belongs to the object detected confidently so far). It is solved
-/// exactly with the Hungarian method on each connected group of overlapping boxes.
+/// in the previous frame while hidden behind an object matched there, or detected only weakly there while hidden
+/// behind an object detected confidently (so the two do not take the visible object's box in turns), and scaled by
+/// one minus half the difference between the detection's score and the score of the object's last detection (an
+/// object going out of sight behind another is detected ever more weakly, the one in front confidently: a confident
+/// box most likely belongs to the object detected confidently so far). It is solved exactly with the Hungarian method
+/// on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,

@@ -2,10 +2,10 @@ import LiteVisionGeometry
 import LiteVisionTracking
 import Testing
 
-/// How the one assignment of a frame ranks its pairs: confident and weak detections together, a lost track hidden
-/// behind a visible one after it, and a track whose last detections scored like the box before one fading. Each
-/// scene is built so that the other rule (ByteTrack's confident stage first; a lost track ranked like a followed one;
-/// IoU alone) gives the other answer, which the tests also check by hand.
+/// How the one assignment of a frame ranks its pairs: confident and weak detections together, a lost track (or one
+/// last detected weakly) hidden behind a visible one after it, and a track whose last detections scored like the box
+/// before one fading. Each scene is built so that the other rule (ByteTrack's confident stage first; a hidden track
+/// ranked like a followed one; IoU alone) gives the other answer, which the tests also check by hand.
 @Suite("Association ranking")
 struct AssociationRankingTests {
     static func detection(_ x: Double, _ y: Double, height: Double = 100, score: Float = 0.9) -> TrackerDetection {
@@ -48,6 +48,33 @@ struct AssociationRankingTests {
         // IDs: 0 the followed object, 1 the lost one.
         #expect(run(lostIsBehind: true).map(\.id) == [0])
         #expect(run(lostIsBehind: false).map(\.id) == [1])
+    }
+
+    @Test("A track last detected weakly behind a confident one ranks second too; not one detected confidently")
+    func weaklyDetectedTrackBehindRanksSecond() throws {
+        // A: followed in every frame. B: overlapping A by 69 %, confident for 5 frames, then detected at `lastScore`
+        // for 3 (going out of sight behind A, or in front of it), while A is detected at `frontScore`. In the next
+        // frame one confident box fits B's prediction better (IoU 0.76 against 0.69).
+        func run(behind: Bool, lastScore: Float, frontScore: Float = 0.9) -> [Track] {
+            var tracker = ObjectTracker()
+            let a = Self.detection(100, 100, height: 120)
+            // Behind: B's bottom edge higher in the image (210 against A's 220); in front: lower (230).
+            let b = Self.detection(110, behind ? 90 : 110, height: 120)
+            for _ in 0..<5 { _ = tracker.update([a, b], imageWidth: 640, imageHeight: 480) }
+            let front = TrackerDetection(box: a.box, score: frontScore)
+            let fading = TrackerDetection(box: b.box, score: lastScore)
+            for _ in 0..<3 { _ = tracker.update([front, fading], imageWidth: 640, imageHeight: 480) }
+            let box = Self.detection(106, behind ? 95 : 105, height: 120)
+            #expect(box.box.iou(b.box) > box.box.iou(a.box) + 0.05)
+            return tracker.update([box], imageWidth: 640, imageHeight: 480)
+        }
+        // IDs: 0 is A, 1 is B. Gains: A (0.69 − 0.3) × its score factor (1 at 0.9, 0.8 at 0.5); B (0.76 − 0.3) ×
+        // 0.875 for its scores (0.65 against 0.9), larger than A's unless halved for being hidden: which applies to B
+        // last detected weakly, behind A detected confidently.
+        #expect(run(behind: true, lastScore: 0.65).map(\.id) == [0])
+        #expect(run(behind: false, lastScore: 0.65).map(\.id) == [1])
+        #expect(run(behind: true, lastScore: 0.9).map(\.id) == [1])
+        #expect(run(behind: true, lastScore: 0.65, frontScore: 0.5).map(\.id) == [1])
     }
 
     @Test("A confident box where two objects meet goes to the one detected confidently, not the one fading")
