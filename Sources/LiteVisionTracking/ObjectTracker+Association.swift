@@ -81,8 +81,8 @@ extension ObjectTracker {
     /// turns, an ID switch every frame or two (the benchmark's crowd: a third of the switches). Weakly detected tracks
     /// count since the fifth round of `docs/tracking-quality.md`: an object going out of sight behind another is
     /// often still detected, weakly, in the frame before, and its track then took the visible object's confident box
-    /// as often as its own. Only a confident track counts in front of them: a detector's clutter, followed on weak
-    /// boxes, hides nothing.
+    /// whenever that box lay a little nearer its prediction. Only a confident track counts in front of them: a
+    /// detector's clutter, followed on weak boxes, hides nothing.
     static let hiddenTrackGain = 0.5
 
     /// How much of a pair's gain is kept given the detection's score and the score of the track's last detection:
@@ -100,11 +100,12 @@ extension ObjectTracker {
     /// cover for it to count as hidden.
     static let hiddenCoverage = 0.3
 
-    /// Whether the track `index` is hidden: a reported track matched in the previous frame (to a confident detection,
-    /// if `behindConfident`) covers at least ``hiddenCoverage`` of its predicted box and reaches at least as low in
-    /// the image — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth of
-    /// occlusion-aware trackers). In the second pass of re-identification's appearance gate, a track already matched
-    /// in this frame counts as well.
+    /// Whether the track `index` is hidden: a reported track matched in the previous frame (whose last detection was
+    /// confident, if `behindConfident`) covers at least ``hiddenCoverage`` of its predicted box and reaches at least
+    /// as low in the image — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth
+    /// of occlusion-aware trackers). In the second pass of re-identification's appearance gate, and in the stage of
+    /// tracks not reported yet (a tentative object followed on weak boxes may be hidden too), a track already matched
+    /// in this frame counts as well, with this frame's score.
     func isHidden(_ index: Int, behindConfident: Bool) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area
@@ -160,7 +161,7 @@ extension ObjectTracker {
             let trackClass = record.classIndex
             // Whether a track is hidden is only asked once it has an allowed pair (most lost tracks have none), and
             // only of a track lost or last matched to a weak detection: one detected confidently was in sight.
-            var scale: Double? = record.framesSinceUpdate > 0 || record.score < options.detectionThreshold ? nil : 1
+            var scale: Double? = (record.framesSinceUpdate > 0 || record.score < options.detectionThreshold) ? nil : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,

@@ -193,7 +193,7 @@ public struct ObjectTracker: Sendable {
         // Refused to a track by its appearance: most likely that object with a bad vector, or two objects crossing.
         if options.reidentification?.matchSimilarity != nil, scratch.vetoed[index] { return }
         let box = detection.box
-        /// Whether the detection lies mostly on `other` (or `other` on it, if smaller).
+        // Whether the detection lies mostly on `other` (or `other` on it, if smaller).
         func mostlyOn(_ other: BoundingBox) -> Bool {
             other.intersection(box).area >= Self.duplicateOverlap * min(box.area, other.area)
         }
