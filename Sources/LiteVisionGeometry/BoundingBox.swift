@@ -121,6 +121,16 @@ public struct BoundingBox: Sendable, Hashable, Codable, CustomStringConvertible 
         return BoundingBox(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// The smallest rectangle containing both, as `CGRect.union(_:)`: with a ``null`` rectangle, the other one as it
+    /// is (the union of two is null); else both are standardized first, so the result has a non-negative size.
+    public func union(_ other: BoundingBox) -> BoundingBox {
+        if isNull { return other }
+        if other.isNull { return self }
+        let left = min(minX, other.minX), top = min(minY, other.minY)
+        let right = max(maxX, other.maxX), bottom = max(maxY, other.maxY)
+        return BoundingBox(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// Whether `point` is inside, as `CGRect.contains(_:)`: from the left and top edges included to the right
     /// and bottom edges excluded; never in an empty rectangle.
     public func contains(_ point: Point) -> Bool {

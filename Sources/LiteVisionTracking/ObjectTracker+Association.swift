@@ -74,7 +74,7 @@ extension ObjectTracker {
     /// on a clip of two dogs crossing, none at half weight).
     static let weakDetectionGain = 0.5
 
-    /// How much a track's gain is scaled in the assignment when it is hidden (see ``isHidden(_:behindConfident:)``):
+    /// How much a track's gain is scaled in the assignment when it is hidden (see ``isHidden(_:)``):
     /// lost and behind a track matched in the previous frame, or last matched to a weak detection and behind a track
     /// matched to a confident one. When both could take the one detection there, the visible object's track wins
     /// unless the hidden one fits clearly better. Without it, two tracks on one visible object took its detection in
@@ -101,15 +101,16 @@ extension ObjectTracker {
     static let hiddenCoverage = 0.3
 
     /// Whether the track `index` is hidden: a reported track matched in the previous frame (whose last detection was
-    /// confident, if `behindConfident`) covers at least ``hiddenCoverage`` of its predicted box and reaches at least
-    /// as low in the image — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth
-    /// of occlusion-aware trackers). In the second pass of re-identification's appearance gate, and in the stage of
-    /// tracks not reported yet (a tentative object followed on weak boxes may be hidden too), a track already matched
-    /// in this frame counts as well, with this frame's score.
-    func isHidden(_ index: Int, behindConfident: Bool) -> Bool {
+    /// confident, when the track `index` is not lost: it was then followed on a weak detection) covers at least
+    /// ``hiddenCoverage`` of its predicted box and reaches at least as low in the image — nearer to the camera, for a
+    /// camera looking down on a floor or a street (the pseudo-depth of occlusion-aware trackers). In the second pass
+    /// of re-identification's appearance gate, and in the stage of tracks not reported yet (a tentative object
+    /// followed on weak boxes may be hidden too), a track already matched in this frame counts as well, with this
+    /// frame's score.
+    func isHidden(_ index: Int) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area
-        let threshold = behindConfident ? options.detectionThreshold : -.infinity
+        let threshold = records[index].framesSinceUpdate == 0 ? options.detectionThreshold : -.infinity
         for other in records.indices where other != index {
             let front = records[other]
             guard front.isConfirmed, front.framesSinceUpdate == 0, front.score >= threshold,
@@ -182,10 +183,7 @@ extension ObjectTracker {
                     scratch.vetoed[detectionIndex] = true
                     continue
                 }
-                let trackGain =
-                    scale
-                    ?? (isHidden(recordIndex, behindConfident: record.framesSinceUpdate == 0)
-                        ? Self.hiddenTrackGain : 1)
+                let trackGain = scale ?? (isHidden(recordIndex) ? Self.hiddenTrackGain : 1)
                 scale = trackGain
                 let gain =
                     (iou - gate) * trackGain * (weak ? Self.weakDetectionGain : 1)
@@ -214,7 +212,7 @@ extension ObjectTracker {
                     records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
                 }
                 if records[recordIndex].hits >= records[recordIndex].hitsToConfirm {
-                    records[recordIndex].id = newID(record: recordIndex)
+                    confirm(recordIndex, beforeRetiring: true)
                 }
             }
         }

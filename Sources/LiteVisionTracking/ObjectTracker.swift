@@ -41,6 +41,10 @@
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) a tentative track, reported once
 ///    matched in three consecutive frames, and not on the predicted box of a lost track either.
+/// 5. A track reported for the first time takes the ID of a lost track instead of a new one when its box lies in
+///    that track's path (between its last detected box and its prediction) and no other lost track's: most often
+///    the same object, which stopped or turned while unseen and came back off its prediction. It then goes on as
+///    that track, its hits and age included.
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
@@ -96,7 +100,7 @@ public struct ObjectTracker: Sendable {
         for i in records.indices { records[i].advance(imageWidth: width, imageHeight: height) }
         compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
         associate(detections, imageWidth: width, imageHeight: height)
-        retireUnmatched(imageWidth: width, imageHeight: height)
+        retireUnmatched()
         startTracks(detections)
 
         var result: [Track] = []
@@ -108,7 +112,7 @@ public struct ObjectTracker: Sendable {
                     imageWidth: width, imageHeight: height))
         }
         // Records are kept in birth order, but a tentative object started before a confident one is confirmed after
-        // it, and a re-identified track takes back an old ID.
+        // it, and a re-identified track, or one continuing a lost track, takes back an old ID.
         Self.sortByID(&result)
         assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
         return result
@@ -127,7 +131,7 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Sorts tracks by ID, unless they already are (most often: a tentative object confirmed after an object
-    /// started later, or a re-identified track taking back an older ID, are the exceptions).
+    /// started later, or a re-identified or continued track taking back an older ID, are the exceptions).
     static func sortByID(_ tracks: inout [Track]) {
         if zip(tracks, tracks.dropFirst()).contains(where: { $0.id > $1.id }) { tracks.sort { $0.id < $1.id } }
     }
@@ -141,19 +145,14 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Drops unmatched tentative tracks, and confirmed ones lost too long or gone out of the image.
-    private mutating func retireUnmatched(imageWidth: Double, imageHeight: Double) {
-        let buffer = options.lostTrackBuffer, outside = options.outsideFraction
+    private mutating func retireUnmatched() {
         var kept = 0
         for i in records.indices {
             var record = records[i]
             if record.detectionIndex < 0 {
                 guard record.isConfirmed else { continue }
                 record.miss()
-                let box = record.predictedBox
-                if record.framesSinceUpdate > buffer || box.width < 1 || box.height < 1
-                    || (record.hits < Self.establishedHits && record.framesSinceUpdate > Self.newTrackBuffer)
-                    || box.outsideFraction(imageWidth: imageWidth, imageHeight: imageHeight) > outside
-                {
+                if isDropped(record, framesUnseen: record.framesSinceUpdate) {
                     if options.reidentification != nil { rememberDropped(record) }
                     continue
                 }
@@ -162,6 +161,16 @@ public struct ObjectTracker: Sendable {
             kept += 1
         }
         records.removeLast(records.count - kept)
+    }
+
+    /// Whether a reported track unmatched for `framesUnseen` frames, this one included, is dropped: lost longer than
+    /// ``TrackingOptions/lostTrackBuffer`` (``newTrackBuffer`` if matched in fewer than ``establishedHits`` frames),
+    /// or its predicted box too small or gone out of the image (``TrackingOptions/outsideFraction``).
+    func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
+        let box = record.predictedBox
+        return framesUnseen > options.lostTrackBuffer || box.width < 1 || box.height < 1
+            || (record.hits < Self.establishedHits && framesUnseen > Self.newTrackBuffer)
+            || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 
     /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
@@ -205,7 +214,9 @@ public struct ObjectTracker: Sendable {
         let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)
         records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits))
         if options.reidentification != nil, starts { observeAppearance(detection, record: records.count - 1) }
-        if hits <= 1 { records[records.count - 1].id = newID(record: records.count - 1) }
+        // The lost track whose ID the new one takes, if any, is unmatched after the association: no stage is left to
+        // drop it.
+        if hits <= 1, let lost = confirm(records.count - 1, beforeRetiring: false) { records.remove(at: lost) }
     }
 
     /// How many consecutive frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see

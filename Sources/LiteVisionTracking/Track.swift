@@ -3,8 +3,10 @@ import LiteVisionGeometry
 /// An object followed across frames, as reported by ``ObjectTracker/update(_:imageWidth:imageHeight:)``.
 public struct Track: Sendable, Equatable {
     /// The tracking ID: non-negative, given in increasing order when a track is first reported, and never
-    /// reused by the same tracker for another object (not even after ``ObjectTracker/reset()``). With
-    /// re-identification (``TrackingOptions/reidentification``), an object that comes back gets its old ID again.
+    /// reused by the same tracker for another object (not even after ``ObjectTracker/reset()``). An object lost
+    /// inside the image that comes back off its prediction, in its lost track's path, gets its old ID again (see
+    /// ``ObjectTracker``); with re-identification (``TrackingOptions/reidentification``), an object that comes back
+    /// into the view too.
     public let id: Int
     /// Where the object is in this frame. For a track matched in this frame it is the matched detection's box
     /// (or, with ``TrackingOptions/reportsFilteredBoxes``, the motion model's estimate, limited to the image);

@@ -1,9 +1,14 @@
 extension TrackRecord {
     /// Carries the track's prediction for the current frame by the camera's motion: the filter's state (position,
-    /// size, their velocities and uncertainties), the remembered size, and the boxes detections are compared with.
+    /// size, their velocities and uncertainties), the remembered size, the boxes detections are compared with, and
+    /// the last detected box (a lost track's path starts there: see `ObjectTracker.continuedLostTrack`).
     @inline(__always)
     mutating func move(by motion: CameraMotion, imageWidth: Double, imageHeight: Double) {
         filter.move(by: motion)
+        detectionBox = BoundingBox(
+            x: motion.scale * detectionBox.x + motion.translationX,
+            y: motion.scale * detectionBox.y + motion.translationY,
+            width: motion.scale * detectionBox.width, height: motion.scale * detectionBox.height)
         horizontal.reference *= motion.scale
         vertical.reference *= motion.scale
         predictedBox = filter.box

@@ -18,7 +18,8 @@ struct TrackRecord: Sendable {
     var framesSinceUpdate: Int
     /// Score of the last matched detection.
     var score: Float
-    /// Box of the last matched detection.
+    /// Box of the last matched detection (with camera-motion compensation, carried into the current frame's pixels
+    /// while the track is lost).
     var detectionBox: BoundingBox
     /// The whole predicted box for the current frame (may extend past the image).
     var predictedBox: BoundingBox

@@ -42,7 +42,7 @@ struct BoundingBoxCGRectTests {
         #expect(BoundingBox.null.standardized.isNull && CGRect(BoundingBox.null) == CGRect.null)
     }
 
-    @Test("Intersection (null when apart, zero-sized when touching) and containment are CGRect's")
+    @Test("Intersection (null when apart, zero-sized when touching), union and containment are CGRect's")
     func pairs() {
         let boxes = Self.rectangles(count: 120, seed: 2027)
         var apart = 0, touching = 0, overlapping = 0, containing = 0
@@ -59,6 +59,10 @@ struct BoundingBoxCGRectTests {
                     if expected.isEmpty { touching += 1 } else { overlapping += 1 }
                 }
                 #expect(a.intersection(CGRect(b)) == expected)
+                let union = a.union(b), expectedUnion = CGRect(a).union(CGRect(b))
+                #expect(
+                    union.isNull == expectedUnion.isNull && (union.isNull || Self.same(union, expectedUnion)),
+                    "\(a) ∪ \(b) = \(union), CGRect: \(expectedUnion)")
                 let contains = CGRect(a).contains(CGRect(b))
                 #expect(a.contains(b) == contains && a.contains(CGRect(b)) == contains, "\(a) ⊇ \(b)")
                 if contains { containing += 1 }

@@ -1,0 +1,83 @@
+import LiteVisionGeometry
+import LiteVisionTracking
+import Testing
+
+/// An object lost inside the image that comes back off its prediction (it stopped while unseen) takes its lost track's
+/// ID when the new box lies in the lost track's path, unambiguously; otherwise it gets a new ID. In each scene the
+/// object's new box is far enough from the prediction that the association alone cannot pair them (the lost track's
+/// boxes grown by the lost-track buffer share an IoU under the gate with it), which the tests check on the
+/// tracker's own prediction.
+@Suite("Lost track continuation")
+struct ContinuationTests {
+    static let width = 640, height = 480
+
+    static func box(_ x: Double, _ y: Double, height: Double = 100) -> BoundingBox {
+        BoundingBox(x: x, y: y, width: 40, height: height)
+    }
+
+    /// A box grown by a quarter of its size on each side, as the tracker grows a lost track's boxes.
+    static func grown(_ b: BoundingBox) -> BoundingBox {
+        BoundingBox(x: b.x - b.width / 4, y: b.y - b.height / 4, width: b.width * 1.5, height: b.height * 1.5)
+    }
+
+    /// Objects walking right at 6 px a frame from x 100, at the given heights, detected for 20 frames, then unseen for
+    /// 12; the first comes back stopped 2 frames after it was last seen, at x 226 (its prediction is near x 290),
+    /// with the given box height, centred on its old box, and score, for `frames` frames. Returns the IDs before,
+    /// the tracks of each frame after, and the lost tracks' predicted boxes in the last unseen frame.
+    static func run(
+        walkers: [Double], comebackHeight: Double = 100, score: Float = 0.9, frames: Int = 1
+    ) -> (before: [Int], after: [[Track]], predicted: [BoundingBox]) {
+        var tracker = ObjectTracker()
+        var before: [Int] = []
+        for frame in 0..<20 {
+            let x = 100 + 6 * Double(frame)
+            let detections = walkers.map { TrackerDetection(box: box(x, $0), score: 0.9) }
+            before = tracker.update(detections, imageWidth: width, imageHeight: height).map(\.id)
+        }
+        for _ in 0..<12 { _ = tracker.update([], imageWidth: width, imageHeight: height) }
+        let predicted = tracker.liveTracks.map(\.box)
+        let y = walkers[0] + (100 - comebackHeight) / 2
+        let comeback = TrackerDetection(box: box(100 + 6 * 21, y, height: comebackHeight), score: score)
+        let after = (0..<frames).map { _ in tracker.update([comeback], imageWidth: width, imageHeight: height) }
+        return (before, after, predicted)
+    }
+
+    @Test("An object that stopped while unseen takes back its ID, hits and age when it reappears in its path")
+    func stoppedObjectKeepsItsID() throws {
+        let (before, after, predicted) = Self.run(walkers: [100])
+        #expect(before == [0])
+        // The lost track's prediction, a frame before the comeback, is already too far for the association.
+        let prediction = try #require(predicted.first)
+        #expect(prediction.x > 270)
+        #expect(Self.grown(prediction).iou(Self.grown(Self.box(226, 100))) < 0.3)
+        let track = try #require(after.first?.first)
+        #expect(after[0].count == 1)
+        #expect(track.id == 0)
+        // 20 hits before and the comeback's; age from the first frame: 20 + 12 + 1.
+        #expect(track.hits == 21)
+        #expect(track.age == 33)
+    }
+
+    @Test("A tentative object (a middling score) in a lost track's path takes its ID once reported")
+    func tentativeComebackKeepsItsID() throws {
+        let (_, after, _) = Self.run(walkers: [100], score: 0.5, frames: 3)
+        #expect(after.map { $0.map(\.id) } == [[], [], [0]])
+        #expect(after[2].first?.hits == 23)
+    }
+
+    @Test("With two lost tracks whose paths hold the box, the object gets a new ID")
+    func ambiguousComebackGetsNewID() throws {
+        // Two objects walking together, 25 px apart vertically: 75 % of the comeback box lies in the second's path.
+        let (before, after, _) = Self.run(walkers: [100, 125])
+        #expect(before == [0, 1])
+        #expect(after.map { $0.map(\.id) } == [[2]])
+    }
+
+    @Test("An object of another height gets a new ID, even inside the lost track's path")
+    func otherHeightGetsNewID() throws {
+        // 60 px high, centred: wholly inside the path, but 100 / 60 is more than the height ratio allowed.
+        let (before, after, _) = Self.run(walkers: [100], comebackHeight: 60)
+        #expect(before == [0])
+        #expect(after.map { $0.map(\.id) } == [[1]])
+    }
+}
