@@ -40,8 +40,8 @@ extension ObjectTracker {
     /// often because it stopped or turned while unseen, so that its detections no longer fit the predicted box and
     /// started a new track.
     ///
-    /// A reported track not matched in this frame (all have had their chance when this is asked), and not about to
-    /// be dropped (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/outsideFraction``), qualifies when at
+    /// A reported track unmatched in every frame of the new track's life, this one included (all have had their
+    /// chance when this is asked), and not about to be dropped (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/outsideFraction``), qualifies when at
     /// least ``continuationCoverage`` of the new track's box lies in its path: the box spanning its last detected box
     /// and its predicted box for this frame; and when the two boxes' heights differ by at most a factor
     /// ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses`` the classes must agree too, and with
@@ -60,7 +60,11 @@ extension ObjectTracker {
         for other in records.indices where other != index {
             let lost = records[other]
             guard lost.isConfirmed, lost.detectionIndex < 0 else { continue }
-            if beforeRetiring, isDropped(lost, framesUnseen: lost.framesSinceUpdate + 1) { continue }
+            // Unseen for the new track's whole life: not an object followed alongside it (the one in front of a
+            // tentative object, missed once).
+            let unseen = lost.framesSinceUpdate + (beforeRetiring ? 1 : 0)
+            guard unseen >= record.age else { continue }
+            if beforeRetiring, isDropped(lost, framesUnseen: unseen) { continue }
             if options.matchesClasses, let a = record.classIndex, let b = lost.classIndex, a != b { continue }
             let ratio = box.height / max(lost.detectionBox.height, 1)
             guard ratio <= Self.continuationHeightRatio, ratio >= 1 / Self.continuationHeightRatio,

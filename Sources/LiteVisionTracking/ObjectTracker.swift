@@ -41,9 +41,10 @@
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) a tentative track, reported once
 ///    matched in three consecutive frames, and not on the predicted box of a lost track either.
-/// 5. A track reported for the first time takes the ID of a lost track instead of a new one when its box lies in
-///    that track's path (between its last detected box and its prediction) and no other lost track's: most often
-///    the same object, which stopped or turned while unseen and came back off its prediction. It then goes on as
+/// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
+///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
+///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
+///    prediction. It then goes on as
 ///    that track, its hits and age included.
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected

@@ -73,6 +73,25 @@ struct ContinuationTests {
         #expect(after.map { $0.map(\.id) } == [[2]])
     }
 
+    @Test("A tentative object does not take the ID of an object followed alongside it and missed once")
+    func objectAlongsideKeepsItsID() throws {
+        // A walks right at 20 px a frame (x 30 in frame 0); B stands at x 200, detected with a middling score from
+        // frame 8, when A's box (x 190) covers 75 % of it: not a duplicate. In frame 10, B's third, A is missed: its
+        // path (x 210 to about 270) holds 75 % of B's box, but A was seen in B's first two frames.
+        var tracker = ObjectTracker()
+        var last: [Track] = []
+        for frame in 0...10 {
+            var detections: [TrackerDetection] = []
+            if frame < 10 {
+                detections.append(TrackerDetection(box: Self.box(30 + 20 * Double(frame), 100), score: 0.9))
+            }
+            if frame >= 8 { detections.append(TrackerDetection(box: Self.box(200, 100), score: 0.5)) }
+            last = tracker.update(detections, imageWidth: Self.width, imageHeight: Self.height)
+        }
+        #expect(last.map(\.id) == [1])
+        #expect(tracker.liveTracks.map(\.id) == [0, 1])
+    }
+
     @Test("An object of another height gets a new ID, even inside the lost track's path")
     func otherHeightGetsNewID() throws {
         // 60 px high, centred: wholly inside the path, but 100 / 60 is more than the height ratio allowed.
