@@ -44,8 +44,7 @@
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
-///    prediction. It then goes on as
-///    that track, its hits and age included.
+///    prediction. It then goes on as that track, its hits and age included.
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
