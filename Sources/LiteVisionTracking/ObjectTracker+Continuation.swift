@@ -40,15 +40,16 @@ extension ObjectTracker {
     /// often because it stopped or turned while unseen, so that its detections no longer fit the predicted box and
     /// started a new track.
     ///
-    /// A reported track unmatched in every frame of the new track's life, this one included (all have had their
-    /// chance when this is asked), and not about to be dropped (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/outsideFraction``), qualifies when at
-    /// least ``continuationCoverage`` of the new track's box lies in its path: the box spanning its last detected box
-    /// and its predicted box for this frame; and when the two boxes' heights differ by at most a factor
-    /// ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses`` the classes must agree too, and with
-    /// re-identification's ``ReidentificationOptions/matchSimilarity`` the appearances (when both tracks have one).
-    /// Only an unambiguous continuation counts: with two lost tracks qualifying, the new object gets a new ID (but
-    /// of two new objects in one lost track's path in the same frame, the first reported takes its ID). A track that
-    /// left the image is dropped, so an object coming back into the view still gets a new ID, as in ML Kit.
+    /// A reported track unmatched in every frame of the new track's life, this one included (all have had their chance
+    /// when this is asked), and not about to be dropped (``TrackingOptions/lostTrackBuffer``,
+    /// ``TrackingOptions/outsideFraction``), qualifies when at least ``continuationCoverage`` of the new track's box
+    /// lies in its path: the box spanning its last detected box and its predicted box for this frame; and when the two
+    /// boxes' heights differ by at most a factor ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses``
+    /// the classes must agree too, and with re-identification's ``ReidentificationOptions/matchSimilarity`` the
+    /// appearances (when both tracks have one). Only an unambiguous continuation counts: with two lost tracks
+    /// qualifying, the new object gets a new ID (but of two new objects in one lost track's path in the same frame, the
+    /// first reported takes its ID). A track that left the image is dropped, so an object coming back into the view
+    /// still gets a new ID, as in ML Kit.
     ///
     /// On the tracking benchmark (`docs/tracking-quality.md`, sixth round) this removed about 2 % of the ID switches
     /// and raised IDF1 by 0.2 points on average.

@@ -1,5 +1,5 @@
 import LiteVisionGeometry
-import LiteVisionTracking
+@testable import LiteVisionTracking
 import Testing
 
 /// An object lost inside the image that comes back off its prediction (it stopped while unseen) takes its lost track's
@@ -13,11 +13,6 @@ struct ContinuationTests {
 
     static func box(_ x: Double, _ y: Double, height: Double = 100) -> BoundingBox {
         BoundingBox(x: x, y: y, width: 40, height: height)
-    }
-
-    /// A box grown by a quarter of its size on each side, as the tracker grows a lost track's boxes.
-    static func grown(_ b: BoundingBox) -> BoundingBox {
-        BoundingBox(x: b.x - b.width / 4, y: b.y - b.height / 4, width: b.width * 1.5, height: b.height * 1.5)
     }
 
     /// Objects walking right at 6 px a frame from x 100, at the given heights, detected for 20 frames, then unseen for
@@ -49,7 +44,8 @@ struct ContinuationTests {
         // The lost track's prediction, a frame before the comeback, is already too far for the association.
         let prediction = try #require(predicted.first)
         #expect(prediction.x > 270)
-        #expect(Self.grown(prediction).iou(Self.grown(Self.box(226, 100))) < 0.3)
+        let buffer = TrackRecord.lostBuffer
+        #expect(prediction.expanded(by: buffer).iou(Self.box(226, 100).expanded(by: buffer)) < 0.3)
         let track = try #require(after.first?.first)
         #expect(after[0].count == 1)
         #expect(track.id == 0)
