@@ -73,7 +73,10 @@ struct LiveViewCLITests {
             try prepare(folder)
             camera = try RTSPTestServer(
                 clip: try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 8, in: folder))
-            track = try TrackProcess(["--serve", serve, "--duration", "120"] + extra(folder) + [camera.url])
+            // The duration only bounds a process a test forgets (`stop()` and `deinit` end it): a machine loaded by
+            // the parallel tests has starved these tests for over two minutes, and a shorter one then ended the live
+            // view midway.
+            track = try TrackProcess(["--serve", serve, "--duration", "900"] + extra(folder) + [camera.url])
             base = try track.liveViewURL()
             guard let port = Int(base.split(separator: ":").last?.dropLast() ?? "") else {
                 throw LoopbackServerError("no port in the live view's URL \(base)")
