@@ -46,6 +46,22 @@ struct LiveTrackCLITests {
         #expect(!everything.contains("pa55-w0rd-x"))
     }
 
+    /// Waits up to `seconds` for the JSON records file at `path` to hold more than `count` whole lines while `process`
+    /// runs: whether it did.
+    private func waitForRecords(
+        _ path: String, moreThan count: Int, running process: Process, seconds: Double = 60
+    )
+        -> Bool
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && process.isRunning {
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            if data.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > count { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
     /// `litevision track` started in the background with its errors collected.
     private func startTrack(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
@@ -84,7 +100,9 @@ struct LiveTrackCLITests {
         let json = folder.appendingPathComponent("stopped.jsonl").path
         let drawn = folder.appendingPathComponent("stopped.mp4").path
         let (interrupted, _) = try startTrack(["--json", json, "--annotate", drawn, server.url])
-        Thread.sleep(forTimeInterval: 5)
+        // Interrupted once it has written 50 records (about 2 s of the stream), however long a loaded machine took
+        // to start it.
+        #expect(waitForRecords(json, moreThan: 50, running: interrupted), "no 50 records within 60 s")
         kill(interrupted.processIdentifier, SIGINT)
         interrupted.waitUntilExit()
         #expect(interrupted.terminationStatus == 0)
@@ -93,8 +111,11 @@ struct LiveTrackCLITests {
         #expect(try decodableFrames(drawn) == lines.count)
         // Killed: no chance to finish anything, yet the drawn video plays up to its last fragment.
         let killedVideo = folder.appendingPathComponent("killed.mp4").path
-        let (killed, _) = try startTrack(["--annotate", killedVideo, server.url])
-        Thread.sleep(forTimeInterval: 6)
+        let killedJSON = folder.appendingPathComponent("killed.jsonl").path
+        let (killed, _) = try startTrack(["--json", killedJSON, "--annotate", killedVideo, server.url])
+        // Killed after 140 frames: the drawn video then holds at least two whole fragments (a keyframe every 2 s of
+        // this 26.8 fps stream, 54 frames), of which at least the first is written out.
+        #expect(waitForRecords(killedJSON, moreThan: 140, running: killed), "no 140 records within 60 s")
         kill(killed.processIdentifier, SIGKILL)
         killed.waitUntilExit()
         #expect(try decodableFrames(killedVideo) > 30)
@@ -107,8 +128,9 @@ struct LiveTrackCLITests {
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 3, in: folder)
         let server = try RTSPTestServer(clip: clip)
         let json = folder.appendingPathComponent("live.jsonl").path
-        let (process, errors) = try startTrack(["--duration", "14", "--json", json, server.url])
-        Thread.sleep(forTimeInterval: 5)
+        let (process, errors) = try startTrack(["--duration", "16", "--json", json, server.url])
+        // The server goes once 70 frames are written, however long a loaded machine took to start the command.
+        #expect(waitForRecords(json, moreThan: 70, running: process), "no 70 records within 60 s")
         server.stop()
         Thread.sleep(forTimeInterval: 2)
         try server.restart()

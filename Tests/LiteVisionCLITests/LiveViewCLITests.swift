@@ -55,7 +55,7 @@ struct LiveViewCLITests {
     }
 
     /// A camera (the cup clip, 64 s, on GStreamer's RTSP server) tracked by `litevision track --serve 127.0.0.1:0`
-    /// with `extra` options, for 120 s at most; the folder is removed when the value goes.
+    /// with `extra` options, for 900 s at most; the folder is removed when the value goes.
     final class LiveRun {
         let folder: URL
         let camera: RTSPTestServer
@@ -84,9 +84,11 @@ struct LiveViewCLITests {
             self.port = port
         }
 
-        /// Stops the command: its exit status, after checking that the camera ran throughout.
+        /// Stops the command: its exit status, after checking that the camera and the command ran throughout (with
+        /// what the command printed, if it ended before).
         func stop() -> Int32 {
             #expect(camera.isRunning, "the camera ran throughout")
+            #expect(track.isRunning, "litevision track ended before the test stopped it: \(track.errors)")
             return track.stop()
         }
 
@@ -158,8 +160,11 @@ struct LiveViewCLITests {
         #expect(try await mjpegViewers() == 3, "the stalled viewers are connected")
         let during = Self.records(in: try await Self.read(base + "events", seconds: 3)).count
         let pictures = Self.jpegs(in: try await Self.read(base + "stream.mjpg", seconds: 3)).count
+        // A writer blocked by the stalled viewers would stop tracking (a few records at most). The live suites that
+        // run beside this one share the two cores and make the rate of a 3-s window vary (84 records before and 55
+        // during in one run, 0.65), so the bar is half the rate before.
         #expect(
-            Double(during) >= 0.7 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
+            Double(during) >= 0.5 * Double(before), "records in 3 s: \(before) before, \(during) with stalled viewers")
         #expect(pictures >= 10, "\(pictures) pictures in 3 s for a viewer that reads")
         // The stalled viewers are closed once no write to them completed for 20 s: their slots free again.
         var viewers = try await mjpegViewers() ?? -1

@@ -32,6 +32,9 @@ final class TrackProcess {
         }
     }
 
+    /// Whether the command is still running.
+    var isRunning: Bool { process.isRunning }
+
     /// What the command printed on standard error so far.
     var errors: String { collected.data.withLock { String(decoding: $0, as: UTF8.self) } }
 

@@ -16,8 +16,15 @@ public final class MQTTTestSubscriber {
             self.payload = payload
         }
 
-        /// `topic: payload` (the payload as UTF-8).
-        public var description: String { "\(topic): \(String(decoding: payload, as: UTF8.self))" }
+        /// `topic: payload`: the payload as text when it is short printable ASCII, else its size and first bytes in
+        /// hex (a failed expectation prints it; raw control bytes would garble the test log).
+        public var description: String {
+            if payload.count <= 200, payload.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+                return "\(topic): \(String(decoding: payload, as: UTF8.self))"
+            }
+            let hex = payload.prefix(16).map { String($0, radix: 16) }.joined(separator: " ")
+            return "\(topic): \(payload.count) bytes [\(hex)\(payload.count > 16 ? " …" : "")]"
+        }
     }
 
     private let process = Process()
@@ -75,9 +82,12 @@ public final class MQTTTestSubscriber {
     /// Everything mosquitto_sub printed so far (its debug lines and the messages).
     public var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
-    /// The messages received so far, in order.
+    /// The messages received so far, in order. Only whole lines count: mosquitto_sub writes a long message's line in
+    /// several pieces, and a line read half-written would be a message with a cut payload.
     public var messages: [Message] {
-        text.split(separator: "\n").compactMap { line -> Message? in
+        let text = self.text
+        guard let end = text.lastIndex(of: "\n") else { return [] }
+        return text[..<end].split(separator: "\n").compactMap { line -> Message? in
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
             guard words.count == 3, words[0] == "message" else { return nil }
             var payload: [UInt8] = []
