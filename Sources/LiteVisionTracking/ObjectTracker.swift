@@ -24,9 +24,10 @@
 ///    the drift of a prediction made without measurements. Low-score detections keep tracks alive — an object
 ///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
 ///    object being compared after completion to the object's size, and weighing half as much as a confident box
-///    that fits as well. A lost track hidden behind a track matched in the previous frame, or one last matched to
-///    a weak box behind a confident one, weighs half too, so the two do not take the visible object's box in turns,
-///    and a pair weighs less the more the detection's score differs from the track's last one. Tracks not reported
+///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden
+///    behind a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs
+///    half too, so the two do not take the visible object's box in turns, and a pair weighs less the more the
+///    detection's score differs from the track's last one. Tracks not reported
 ///    yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left
 ///    that could have started them.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the

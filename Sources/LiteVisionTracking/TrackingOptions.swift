@@ -19,7 +19,8 @@
 /// object's remembered size. Confident and weak detections are paired in one assignment (ByteTrack pairs the
 /// confident ones first, which lets a visible object's box take the track of a hidden object beside it whose own
 /// box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its
-/// gate, halved for a weak detection (a confident box that fits as well is preferred), halved for an object lost
+/// gate, halved for a weak detection (a confident box that fits as well is preferred; scaled by 0.85 only, from
+/// ``tentativeTrackThreshold`` up: a middling box is most often an object partly hidden), halved for an object lost
 /// in the previous frame while hidden behind an object matched there, or detected only weakly there while hidden
 /// behind an object detected confidently (so the two do not take the visible object's box in turns), and scaled by
 /// one minus half the difference between the detection's score and the score of the object's last detection (an

@@ -96,4 +96,29 @@ struct AssociationRankingTests {
         let tracks = tracker.update([box], imageWidth: 640, imageHeight: 480)
         #expect(tracks.map(\.id) == [0])
     }
+
+    @Test("A middling box on a track's prediction beats a confident box fitting it worse; a weak one does not")
+    func middlingBoxRanksNearConfident() throws {
+        // A still object followed at 0.9 for 5 frames, then a confident box beside its prediction (IoU 0.54) and a
+        // box of `score` nearly on it (IoU 0.90). Whether the track takes the second box (index 1).
+        func takesSecondBox(score: Float, tentativeObjects: Bool = true) -> Bool {
+            var options = TrackingOptions()
+            if !tentativeObjects { options.tentativeTrackThreshold = nil }
+            var tracker = ObjectTracker(options: options)
+            for _ in 0..<5 { _ = tracker.update([Self.detection(100, 100)], imageWidth: 640, imageHeight: 480) }
+            let confident = Self.detection(112, 100), near = Self.detection(102, 100, score: score)
+            let prediction = Self.detection(100, 100).box
+            #expect(abs(confident.box.iou(prediction) - 0.538) < 0.001 && abs(near.box.iou(prediction) - 0.905) < 0.001)
+            let tracks = tracker.update([confident, near], imageWidth: 640, imageHeight: 480)
+            return tracks.first { $0.id == 0 }?.detectionIndex == 1
+        }
+        // Gains (IoU minus gate, times the score factor 1 - |score - 0.9| / 2): the confident box (0.538 - 0.3) × 1 =
+        // 0.238; the box at 0.6 (0.905 - 0.45) × 0.85 = 0.387, times 0.85 as a middling box: 0.329 (at half weight,
+        // as a weak box, 0.193 would lose); the box at 0.3, under the tentative threshold, weak: 0.455 × 0.7 × 0.5 =
+        // 0.159.
+        #expect(takesSecondBox(score: 0.6))
+        #expect(!takesSecondBox(score: 0.3))
+        // Without tentative objects (as for an object detector), every box under the detection threshold is weak.
+        #expect(!takesSecondBox(score: 0.6, tentativeObjects: false))
+    }
 }
