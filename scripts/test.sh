@@ -40,13 +40,14 @@ test_log=$(mktemp)
 trap 'rm -f "$build_log" "$test_log"' EXIT
 test_status=0
 live='LiteVisionMQTTTests\.|LiveViewCLITests|LiveTrackCLITests|MQTTTrackCLITests|SeveralSourcesCLITests'
-live+='|VideoPipelineTests'
+live+='|VideoPipelineTests|VideoTests/(Network|LoopbackStreamServers|Locations)/'
 swift test -c release --skip-build -Xswiftc -enable-testing \
   --skip "ModelMutationTests|LiteVisionRegistryTests\.|$live" 2>&1 | tee "$test_log" || test_status=$?
-# The registry's tests run servers in the test process and time their answers, and the live suites (cameras, the live
-# view, MQTT) run real-time streams for seconds: each group runs in a process of its own, so that the many synchronous
-# tests above (which hold Swift concurrency's threads, two on a two-core machine, for minutes) cannot starve them. The
-# mutated-model suite measures the peak memory of its process, so it too runs on its own.
+# The registry's tests run servers in the test process and time their answers, and the live suites (cameras, network
+# streams, the live view, MQTT) run real-time streams for seconds and time their ends: each group runs in a process of
+# its own, so that the many synchronous tests above (which hold Swift concurrency's threads, two on a two-core
+# machine, for minutes) cannot starve them. The mutated-model suite measures the peak memory of its process, so it
+# too runs on its own.
 for suite in 'LiteVisionRegistryTests\.' "$live" ModelMutationTests; do
   ((test_status == 0)) || break
   swift test -c release --skip-build -Xswiftc -enable-testing --filter "$suite" 2>&1 | tee -a "$test_log" ||

@@ -90,7 +90,11 @@ public struct TrackingOptions: Sendable, Hashable {
     /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An
     /// object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above
     /// the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
-    /// ``newTrackThreshold`` change nothing.
+    /// ``newTrackThreshold`` start no tentative object.
+    ///
+    /// It also sets how much a weak box weighs in the assignment: from this score up (and under
+    /// ``detectionThreshold``) 0.85 of a confident box's weight, under it half (see the cost above). So in the stage
+    /// of tentative objects, which take only boxes from this score up, every weak box weighs 0.85.
     public var tentativeTrackThreshold: Float? = 0.4
 
     /// Whether the camera is taken as still (`.fixed`, the default, as ML Kit) or its motion is

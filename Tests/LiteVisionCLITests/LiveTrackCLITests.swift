@@ -15,15 +15,18 @@ struct LiveTrackCLITests {
     }
 
     @Test("RTSP with a password: tracked with one ID, written per frame, the password in no output or message")
-    func rtsp() throws {
+    func rtsp() async throws {
         let folder = TestData.temporaryDirectory("cli-rtsp")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
         let server = try RTSPTestServer(clip: clip, user: "operator", password: "pa55-w0rd-x")
         let json = folder.appendingPathComponent("live.jsonl").path,
             mot = folder.appendingPathComponent("live.txt").path
-        let result = try LiteVisionExecutable.run(
-            ["track", "--duration", "8", "--json", json, "--mot", mot] + Self.models + [server.authenticatedURL])
+        let url = server.authenticatedURL
+        let result = try await onThread {
+            try LiteVisionExecutable.run(
+                ["track", "--duration", "8", "--json", json, "--mot", mot] + Self.models + [url])
+        }
         #expect(result.status == 0, "\(result.errors)")
         let lines = try records(json)
         #expect(lines.count >= 150, "\(lines.count) frames in 8 s of a 26.8 fps stream")
@@ -46,9 +49,9 @@ struct LiveTrackCLITests {
         #expect(!everything.contains("pa55-w0rd-x"))
     }
 
-    /// Waits up to `seconds` for the JSON records file at `path` to hold more than `count` whole lines while `process`
-    /// runs: whether it did.
-    private func waitForRecords(
+    /// Whether the JSON records file at `path` holds more than `count` whole lines within `seconds`, while `process`
+    /// runs (a loaded machine may take long to start the command, so tests wait for records, not for a time).
+    private static func waitForRecords(
         _ path: String, moreThan count: Int, running process: Process, seconds: Double = 60
     )
         -> Bool
@@ -62,8 +65,21 @@ struct LiveTrackCLITests {
         return false
     }
 
+    /// Starts `litevision track ARGUMENTS`, whose `--json` file is `json`, and once that file holds more than `count`
+    /// records sends it `signal` and waits for it to end. Blocking: run it with `onThread`. Whether the records came
+    /// (the command is killed if not), and its exit status.
+    private static func run(
+        _ arguments: [String], json: String, untilRecords count: Int, thenSignal signal: Int32
+    ) throws -> (reached: Bool, status: Int32) {
+        let (process, _) = try startTrack(["--json", json] + arguments)
+        let reached = waitForRecords(json, moreThan: count, running: process)
+        if process.isRunning { kill(process.processIdentifier, reached ? signal : SIGKILL) }
+        process.waitUntilExit()
+        return (reached, process.terminationStatus)
+    }
+
     /// `litevision track` started in the background with its errors collected.
-    private func startTrack(_ arguments: [String]) throws -> (Process, Pipe) {
+    private static func startTrack(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
         process.arguments = ["track"] + arguments + Self.models
@@ -75,7 +91,7 @@ struct LiveTrackCLITests {
     }
 
     /// How many frames `ffprobe` decodes from a video file (0 when it cannot read it).
-    private func decodableFrames(_ path: String) throws -> Int {
+    private static func decodableFrames(_ path: String) throws -> Int {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
         probe.arguments = [
@@ -92,52 +108,61 @@ struct LiveTrackCLITests {
     }
 
     @Test("SIGINT ends the run with status 0 and complete outputs; a killed run leaves a playable drawn video")
-    func stopping() throws {
+    func stopping() async throws {
         let folder = TestData.temporaryDirectory("cli-rtsp-stop")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 2, in: folder)
         let server = try RTSPTestServer(clip: clip)
+        let url = server.url
         let json = folder.appendingPathComponent("stopped.jsonl").path
         let drawn = folder.appendingPathComponent("stopped.mp4").path
-        let (interrupted, _) = try startTrack(["--json", json, "--annotate", drawn, server.url])
-        // Interrupted once it has written 50 records (about 2 s of the stream), however long a loaded machine took
-        // to start it.
-        #expect(waitForRecords(json, moreThan: 50, running: interrupted), "no 50 records within 60 s")
-        kill(interrupted.processIdentifier, SIGINT)
-        interrupted.waitUntilExit()
-        #expect(interrupted.terminationStatus == 0)
+        // Interrupted once it has written 50 records (about 2 s of the stream).
+        let interrupted = try await onThread {
+            try Self.run(["--annotate", drawn, url], json: json, untilRecords: 50, thenSignal: SIGINT)
+        }
+        try #require(interrupted.reached, "no 50 records within 60 s")
+        #expect(interrupted.status == 0)
         let lines = try records(json)
-        #expect(lines.count > 50)
-        #expect(try decodableFrames(drawn) == lines.count)
+        let drawnFrames = try await onThread { try Self.decodableFrames(drawn) }
+        #expect(drawnFrames == lines.count)
         // Killed: no chance to finish anything, yet the drawn video plays up to its last fragment.
         let killedVideo = folder.appendingPathComponent("killed.mp4").path
         let killedJSON = folder.appendingPathComponent("killed.jsonl").path
-        let (killed, _) = try startTrack(["--json", killedJSON, "--annotate", killedVideo, server.url])
         // Killed after 140 frames: the drawn video then holds at least two whole fragments (a keyframe every 2 s of
         // this 26.8 fps stream, 54 frames), of which at least the first is written out.
-        #expect(waitForRecords(killedJSON, moreThan: 140, running: killed), "no 140 records within 60 s")
-        kill(killed.processIdentifier, SIGKILL)
-        killed.waitUntilExit()
-        #expect(try decodableFrames(killedVideo) > 30)
+        let killed = try await onThread {
+            try Self.run(["--annotate", killedVideo, url], json: killedJSON, untilRecords: 140, thenSignal: SIGKILL)
+        }
+        try #require(killed.reached, "no 140 records within 60 s")
+        let killedFrames = try await onThread { try Self.decodableFrames(killedVideo) }
+        #expect(killedFrames > 30)
     }
 
     @Test("the server killed and restarted mid-run: frames resume, the run ends at --duration with status 0")
-    func restart() throws {
+    func restart() async throws {
         let folder = TestData.temporaryDirectory("cli-rtsp-restart")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try StreamFixtures.concatenated(StreamFixtures.defaultClip, times: 3, in: folder)
         let server = try RTSPTestServer(clip: clip)
         let json = folder.appendingPathComponent("live.jsonl").path
-        let (process, errors) = try startTrack(["--duration", "16", "--json", json, server.url])
-        // The server goes once 70 frames are written, however long a loaded machine took to start the command.
-        #expect(waitForRecords(json, moreThan: 70, running: process), "no 70 records within 60 s")
-        server.stop()
-        Thread.sleep(forTimeInterval: 2)
-        try server.restart()
-        let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(messages)")
-        #expect(messages.contains("stream lost") && messages.contains("reconnected"), "\(messages)")
+        let run = try await onThread { () throws -> (reached: Bool, status: Int32, messages: String) in
+            let (process, errors) = try Self.startTrack(["--duration", "16", "--json", json, server.url])
+            // The server goes once 70 frames are written, however long a loaded machine took to start the command.
+            let reached = Self.waitForRecords(json, moreThan: 70, running: process)
+            if reached {
+                server.stop()
+                Thread.sleep(forTimeInterval: 2)
+                try server.restart()
+            } else if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+            }
+            let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (reached, process.terminationStatus, messages)
+        }
+        try #require(run.reached, "no 70 records within 60 s: \(run.messages)")
+        #expect(run.status == 0, "\(run.messages)")
+        #expect(run.messages.contains("stream lost") && run.messages.contains("reconnected"), "\(run.messages)")
         let lines = try records(json)
         let stamps = lines.compactMap { $0["timestamp"] as? Double }
         let gap = stamps.indices.dropLast().first { stamps[$0 + 1] - stamps[$0] > 1 } ?? stamps.count
@@ -145,7 +170,7 @@ struct LiveTrackCLITests {
     }
 
     @Test("nothing listening, a server that never answers, a 401: each a clear error and status 2, in time")
-    func failures() throws {
+    func failures() async throws {
         let closed = try LoopbackPort.unused()
         let stalled = try StalledTestServer()
         let locked = try RTSPTestServer(user: "operator", password: "secret-word")
@@ -157,7 +182,7 @@ struct LiveTrackCLITests {
         ]
         for (url, expected, limit) in cases {
             let start = Date()
-            let result = try LiteVisionExecutable.run(["track"] + Self.models + [url])
+            let result = try await onThread { try LiteVisionExecutable.run(["track"] + Self.models + [url]) }
             let elapsed = Date().timeIntervalSince(start)
             #expect(result.status == 2 && result.errors.contains(expected), "\(url): \(result.errors)")
             #expect(elapsed < limit, "\(url): \(elapsed) s")

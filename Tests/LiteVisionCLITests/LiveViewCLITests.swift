@@ -149,6 +149,7 @@ struct LiveViewCLITests {
         let run = try LiveRun("live-view-stall")
         let base = run.base
         let before = Self.records(in: try await Self.read(base + "events", seconds: 3)).count
+        #expect(before >= 20, "\(before) records in 3 s before any stalled viewer")
         // Viewers that send their request and never read, with tiny receive buffers: the server's writes to them
         // block at once.
         let stalled = try (0..<3).map { _ in try LoopbackSocket(port: run.port, receiveBuffer: 4096) }

@@ -22,7 +22,8 @@ public final class MQTTTestSubscriber {
             if payload.count <= 200, payload.allSatisfy({ (0x20..<0x7F).contains($0) }) {
                 return "\(topic): \(String(decoding: payload, as: UTF8.self))"
             }
-            let hex = payload.prefix(16).map { String($0, radix: 16) }.joined(separator: " ")
+            let hex = payload.prefix(16).map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+                .joined(separator: " ")
             return "\(topic): \(payload.count) bytes [\(hex)\(payload.count > 16 ? " …" : "")]"
         }
     }
@@ -85,9 +86,9 @@ public final class MQTTTestSubscriber {
     /// The messages received so far, in order. Only whole lines count: mosquitto_sub writes a long message's line in
     /// several pieces, and a line read half-written would be a message with a cut payload.
     public var messages: [Message] {
-        let text = self.text
-        guard let end = text.lastIndex(of: "\n") else { return [] }
-        return text[..<end].split(separator: "\n").compactMap { line -> Message? in
+        let bytes = (try? Data(contentsOf: output)) ?? Data()
+        guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        return String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n").compactMap { line -> Message? in
             let words = line.split(separator: " ", omittingEmptySubsequences: false)
             guard words.count == 3, words[0] == "message" else { return nil }
             var payload: [UInt8] = []
