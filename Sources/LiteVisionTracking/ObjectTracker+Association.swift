@@ -77,11 +77,12 @@ extension ObjectTracker {
     /// How much a weak detection's gain is scaled instead of ``weakDetectionGain`` when its score could start a
     /// tentative object: at or above ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone; never
     /// when that is off, as for an object detector). Such a middling box is more often a real object partly hidden or
-    /// seen badly than a weak one is (a detector scores a half-hidden person 0.4–0.7); at half weight, its track
-    /// could take instead the confident box of a nearby object that fitted it less well. A confident box fitting as
-    /// well still wins, unless the track's last detection scored much nearer the middling box's (see
-    /// ``scoreConsistency(_:_:)``). On the tracking benchmark (`docs/tracking-quality.md`, seventh round) it raised
-    /// HOTA and IDF1 by 0.1–0.3 points on average, the ID switches about the same (2 % more on new draws).
+    /// seen badly than a weak one is (the benchmark's noise model scores a half-hidden person 0.4–0.7, as detectors
+    /// tend to); at half weight, its track could take instead the confident box of a nearby object that fitted it less
+    /// well. A confident box fitting as well still wins, unless the track's last detection scored much nearer the
+    /// middling box's (see ``scoreConsistency(_:_:)``). On the tracking benchmark (`docs/tracking-quality.md`, seventh
+    /// round) it raised HOTA and IDF1 by 0.1–0.3 points on average on the draws it was chosen on, with about the same
+    /// ID switches; on draws kept for checking it changed next to nothing.
     static let middlingDetectionGain = 0.85
 
     /// How much a track's gain is scaled in the assignment when it is hidden (see ``isHidden(_:)``):
