@@ -74,8 +74,17 @@ struct LiveTrackCLITests {
         let (process, _) = try startTrack(["--json", json] + arguments)
         let reached = waitForRecords(json, moreThan: count, running: process)
         if process.isRunning { kill(process.processIdentifier, reached ? signal : SIGKILL) }
+        return (reached, end(process))
+    }
+
+    /// Waits up to `seconds` for `process` to end by itself, then kills it (SIGKILL): its exit status, so that a
+    /// command that no longer stops fails the test instead of hanging the run.
+    private static func end(_ process: Process, within seconds: Double = 30) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return (reached, process.terminationStatus)
+        return process.terminationStatus
     }
 
     /// `litevision track` started in the background with its errors collected.
@@ -147,6 +156,8 @@ struct LiveTrackCLITests {
         let json = folder.appendingPathComponent("live.jsonl").path
         let run = try await onThread { () throws -> (reached: Bool, status: Int32, messages: String) in
             let (process, errors) = try Self.startTrack(["--duration", "16", "--json", json, server.url])
+            // Killed if the test throws first, so that it never outlives the test.
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             // The server goes once 70 frames are written, however long a loaded machine took to start the command.
             let reached = Self.waitForRecords(json, moreThan: 70, running: process)
             if reached {
@@ -156,9 +167,10 @@ struct LiveTrackCLITests {
             } else if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
             }
+            // The run ends by itself at --duration 16; the bound only stops a command that no longer does.
+            let status = Self.end(process, within: 76)
             let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (reached, process.terminationStatus, messages)
+            return (reached, status, messages)
         }
         try #require(run.reached, "no 70 records within 60 s: \(run.messages)")
         #expect(run.status == 0, "\(run.messages)")
