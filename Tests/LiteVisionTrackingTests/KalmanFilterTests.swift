@@ -67,11 +67,35 @@ struct KalmanFilterTests {
             margin: 6.4, confident: false)
         #expect(left.low == 300 && left.size == 100)
         #expect(axis.reference == 100)
-        // A whole, larger box is taken at once.
-        _ = axis.measure(
+        // A whole box, larger or smaller, moves the reference a fifth of the way.
+        let larger = axis.measure(
             low: 300, high: 420, predictedLow: 300, predictedHigh: 400, extent: 640, margin: 6.4,
             confident: true)
-        #expect(axis.reference == 120)
+        #expect(larger.low == 300 && larger.size == 120)
+        #expect(abs(axis.reference - 104) < 1e-9)
+        _ = axis.measure(
+            low: 300, high: 394, predictedLow: 300, predictedHigh: 404, extent: 640, margin: 6.4,
+            confident: true)
+        #expect(abs(axis.reference - 102) < 1e-9)
+    }
+
+    @Test("Jittered whole boxes keep the reference at the object's typical size, not its largest box")
+    func jitterDoesNotRatchet() {
+        var axis = PartialObservation(size: 100)
+        // Widths of 110 and 90 in turns, as a detector's jitter or a walker's gait gives: all whole (over 80 % of the
+        // reference). The reference must stay near their mean; one that jumped to larger boxes and followed smaller
+        // ones slowly would sit near 106-110, and a box of 84 would then be taken as partly hidden.
+        for _ in 0..<20 {
+            for width in [110.0, 90.0] {
+                _ = axis.measure(
+                    low: 300, high: 300 + width, predictedLow: 300, predictedHigh: 400, extent: 640, margin: 6.4,
+                    confident: true)
+            }
+        }
+        #expect(abs(axis.reference - 100) < 3)
+        let next = axis.measure(
+            low: 300, high: 384, predictedLow: 300, predictedHigh: 400, extent: 640, margin: 6.4, confident: false)
+        #expect(next.size == 84)
     }
 
     @Test("A confident box that stays small for long becomes the new size")
