@@ -49,54 +49,16 @@ struct LiveTrackCLITests {
         #expect(!everything.contains("pa55-w0rd-x"))
     }
 
-    /// Whether the JSON records file at `path` holds more than `count` whole lines within `seconds`, while `process`
-    /// runs (a loaded machine may take long to start the command, so tests wait for records, not for a time).
-    private static func waitForRecords(
-        _ path: String, moreThan count: Int, running process: Process, seconds: Double = 60
-    )
-        -> Bool
-    {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && process.isRunning {
-            let data = FileManager.default.contents(atPath: path) ?? Data()
-            if data.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > count { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
     /// Starts `litevision track ARGUMENTS`, whose `--json` file is `json`, and once that file holds more than `count`
     /// records sends it `signal` and waits for it to end. Blocking: run it with `onThread`. Whether the records came
     /// (the command is killed if not), and its exit status.
     private static func run(
         _ arguments: [String], json: String, untilRecords count: Int, thenSignal signal: Int32
     ) throws -> (reached: Bool, status: Int32) {
-        let (process, _) = try startTrack(["--json", json] + arguments)
-        let reached = waitForRecords(json, moreThan: count, running: process)
-        if process.isRunning { kill(process.processIdentifier, reached ? signal : SIGKILL) }
-        return (reached, end(process))
-    }
-
-    /// Waits up to `seconds` for `process` to end by itself, then kills it (SIGKILL): its exit status, so that a
-    /// command that no longer stops fails the test instead of hanging the run.
-    private static func end(_ process: Process, within seconds: Double = 30) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// `litevision track` started in the background with its errors collected.
-    private static func startTrack(_ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
-        process.arguments = ["track"] + arguments + Self.models
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, errors)
+        let track = try TrackProcess(["--json", json] + arguments)
+        let reached = track.waitForLines(in: json, moreThan: count)
+        track.send(reached ? signal : SIGKILL)
+        return (reached, track.end())
     }
 
     /// How many frames `ffprobe` decodes from a video file (0 when it cannot read it).
@@ -155,22 +117,20 @@ struct LiveTrackCLITests {
         let server = try RTSPTestServer(clip: clip)
         let json = folder.appendingPathComponent("live.jsonl").path
         let run = try await onThread { () throws -> (reached: Bool, status: Int32, messages: String) in
-            let (process, errors) = try Self.startTrack(["--duration", "16", "--json", json, server.url])
-            // Killed if the test throws first, so that it never outlives the test.
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            // Killed when it goes out of scope, also if the test throws first: it never outlives the test.
+            let track = try TrackProcess(["--duration", "16", "--json", json, server.url])
             // The server goes once 70 frames are written, however long a loaded machine took to start the command.
-            let reached = Self.waitForRecords(json, moreThan: 70, running: process)
+            let reached = track.waitForLines(in: json, moreThan: 70)
             if reached {
                 server.stop()
                 Thread.sleep(forTimeInterval: 2)
                 try server.restart()
-            } else if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+            } else {
+                track.send(SIGKILL)
             }
             // The run ends by itself at --duration 16; the bound only stops a command that no longer does.
-            let status = Self.end(process, within: 76)
-            let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (reached, status, messages)
+            let status = track.end(within: 76)
+            return (reached, status, track.errors)
         }
         try #require(run.reached, "no 70 records within 60 s: \(run.messages)")
         #expect(run.status == 0, "\(run.messages)")

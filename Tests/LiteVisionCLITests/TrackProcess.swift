@@ -4,7 +4,8 @@ import Synchronization
 
 /// `litevision track` running in the background, as a user starts it from a shell: its standard error collected as
 /// it comes (``waitFor(_:seconds:)`` finds a line), standard output discarded; interrupted (SIGINT) and waited for
-/// by ``stop()``, killed if the test ends first.
+/// by ``stop()`` or ended by ``end(within:)``, killed if it does not end in time or the test ends first. Blocking:
+/// async tests use it through `onThread`.
 final class TrackProcess {
     private let process = Process()
     private let errorPipe = Pipe()
@@ -58,14 +59,41 @@ final class TrackProcess {
         return url
     }
 
-    /// Interrupts the command (SIGINT) and waits for it: its exit status.
+    /// Sends `signal` to the command, if it still runs (never to a process ID that may have been reused).
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Whether the file at `path` holds more than `count` whole lines within `seconds`, while the command runs (a
+    /// loaded machine may take long to start it, so tests wait for its output, not for a time).
+    func waitForLines(in path: String, moreThan count: Int, seconds: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && process.isRunning {
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            if data.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > count { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Waits up to `seconds` for the command to end by itself, then kills it (SIGKILL): its exit status, so that a
+    /// command that no longer stops fails the test instead of hanging the run. ``errors`` is complete afterwards.
     @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+    func end(within seconds: Double = 30) -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        send(SIGKILL)
         process.waitUntilExit()
-        // What is left in the pipe, so that ``errors`` is complete.
+        // What is left in the pipe.
         errorPipe.fileHandleForReading.readabilityHandler = nil
         if let rest = try? errorPipe.fileHandleForReading.readToEnd() { collected.data.withLock { $0.append(rest) } }
         return process.terminationStatus
+    }
+
+    /// Interrupts the command (SIGINT) and waits for it (see ``end(within:)``): its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        send(SIGINT)
+        return end()
     }
 }
