@@ -16,11 +16,10 @@
 ///   count: a weak score is what a partly hidden object gets.
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
-/// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped up to 30 %
-/// toward a larger box at once: under the jitter of a detector's boxes it then climbed toward the largest recent
-/// boxes, ordinary boxes looked partly hidden and were completed to oversized ones, and the track's too-wide
-/// prediction could take a nearby person's detections. On the tracking benchmark the change removed a sixth of the
-/// ID switches.)
+/// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a
+/// larger box, growing by up to 30 % per update: under the jitter of a detector's boxes it then climbed toward the
+/// largest recent boxes, and ordinary boxes looked partly hidden and were completed to oversized ones. On the
+/// tracking benchmark's still-camera draws the change removed a sixth of the ID switches.)
 struct PartialObservation: Sendable, Equatable {
     /// A box under this fraction of the reference is taken as partly hidden.
     static let shrinkRatio = 0.8

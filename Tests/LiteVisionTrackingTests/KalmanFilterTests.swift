@@ -77,6 +77,10 @@ struct KalmanFilterTests {
             low: 300, high: 394, predictedLow: 300, predictedHigh: 404, extent: 640, margin: 6.4,
             confident: true)
         #expect(abs(axis.reference - 102) < 1e-9)
+        _ = axis.measure(
+            low: 300, high: 430, predictedLow: 300, predictedHigh: 402, extent: 640, margin: 6.4,
+            confident: true)
+        #expect(abs(axis.reference - 107.6) < 1e-9)
     }
 
     @Test("Jittered whole boxes keep the reference at the object's typical size, not its largest box")
