@@ -42,10 +42,18 @@ final class TrackProcess {
     /// The first line of standard error that contains `text`, waiting up to `seconds` for it; nil when it did not
     /// come (or the command ended first).
     func waitFor(_ text: String, seconds: Double = 60) -> String? {
+        poll(seconds: seconds, whileRunning: true) {
+            errors.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+        }
+    }
+
+    /// `check`'s first non-nil answer, asked every 20 ms for up to `seconds` (and, if `whileRunning`, only while the
+    /// command runs); nil when none came.
+    private func poll<T>(seconds: Double, whileRunning: Bool, _ check: () -> T?) -> T? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let line = errors.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            if !process.isRunning { return nil }
+            if let answer = check() { return answer }
+            if whileRunning && !process.isRunning { return nil }
             usleep(20_000)
         }
         return nil
@@ -64,24 +72,21 @@ final class TrackProcess {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
-    /// Whether the file at `path` holds more than `count` whole lines within `seconds`, while the command runs (a
-    /// loaded machine may take long to start it, so tests wait for its output, not for a time).
+    /// Whether the file at `path` holds more than `count` whole lines within `seconds`, waiting only while the command
+    /// runs (a loaded machine may take long to start it, so tests wait for its output, not for a time).
     func waitForLines(in path: String, moreThan count: Int, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && process.isRunning {
+        let lines = poll(seconds: seconds, whileRunning: true) { () -> Bool? in
             let data = FileManager.default.contents(atPath: path) ?? Data()
-            if data.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > count { return true }
-            usleep(50_000)
+            return data.lazy.filter { $0 == UInt8(ascii: "\n") }.count > count ? true : nil
         }
-        return false
+        return lines ?? false
     }
 
     /// Waits up to `seconds` for the command to end by itself, then kills it (SIGKILL): its exit status, so that a
     /// command that no longer stops fails the test instead of hanging the run. ``errors`` is complete afterwards.
     @discardableResult
     func end(within seconds: Double = 30) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
+        _ = poll(seconds: seconds, whileRunning: false) { process.isRunning ? nil : true }
         send(SIGKILL)
         process.waitUntilExit()
         // What is left in the pipe.
