@@ -50,6 +50,28 @@ struct AssociationRankingTests {
         #expect(run(lostIsBehind: false).map(\.id) == [1])
     }
 
+    @Test("A lost track reaching a few pixels lower than a followed one is at its depth, hidden; much lower is not")
+    func depthWithinJitter() throws {
+        // As above, with the lost object's bottom edge `below` pixels lower than the followed one's (220), its box
+        // 120 high: bottom edges jitter by a few percent of the height, so 5 px (4 %) is the same depth, and the
+        // lost track counts as hidden (`depthTolerance`, 6 %); 10 px (8 %) is in front. Without the tolerance, any
+        // lower edge was in front, and the lost track took the followed object's box at 5 px as well.
+        func run(below: Double) -> [Track] {
+            var tracker = ObjectTracker()
+            let followed = Self.detection(100, 100, height: 120)
+            let lost = Self.detection(110, 100 + below, height: 120)
+            for _ in 0..<5 { _ = tracker.update([followed, lost], imageWidth: 640, imageHeight: 480) }
+            _ = tracker.update([followed], imageWidth: 640, imageHeight: 480)
+            // IoU 0.79 with the lost object's box; 0.71 with the followed one's at 5 px, 0.66 at 10.
+            let box = Self.detection(106, 98 + below, height: 120)
+            #expect(box.box.iou(lost.box) > box.box.iou(followed.box) + 0.05)
+            return tracker.update([box], imageWidth: 640, imageHeight: 480)
+        }
+        // IDs: 0 the followed object, 1 the lost one.
+        #expect(run(below: 5).map(\.id) == [0])
+        #expect(run(below: 10).map(\.id) == [1])
+    }
+
     @Test("A track last detected weakly behind a confident one ranks second too; not one detected confidently")
     func weaklyDetectedTrackBehindRanksSecond() throws {
         // A: followed in every frame. B: overlapping A by 69 %, confident for 5 frames, then detected at `lastScore`
