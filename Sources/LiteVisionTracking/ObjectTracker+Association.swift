@@ -111,21 +111,21 @@ extension ObjectTracker {
     /// cover for it to count as hidden.
     static let hiddenCoverage = 0.3
 
-    /// How far above the bottom of a track's predicted box, as a fraction of its height, the bottom of a track in
-    /// front may end and still count as reaching as low (see ``isHidden(_:)``): a detector's bottom edges jitter by a
-    /// few percent of the height, so two people at one depth are told apart by that noise alone. On the tracking
-    /// benchmark (`docs/tracking-quality.md`, ninth round) 6 % removed about 3 % of the ID switches and raised HOTA
-    /// and IDF1 a little on average, also on draws made after it was chosen; 0 %, the rule before, and 8 % did less.
+    /// How far above the bottom of a track's predicted box, as a fraction of that box's height, the bottom of a track
+    /// in front may end and still count as reaching as low (see ``isHidden(_:)``): a detector's bottom edges jitter by
+    /// a few percent of the height, so two people at one depth are told apart by that noise alone. On the tracking
+    /// benchmark (`docs/tracking-quality.md`, ninth round) 6 % removed about 2.5 % of the ID switches and raised HOTA
+    /// and IDF1 a little on average, also on draws made after it was chosen; 0 %, the rule before, did less, and 8 %
+    /// removed slightly more switches but won fewer draws with smaller margins.
     static let depthTolerance = 0.06
 
     /// Whether the track `index` is hidden: a reported track matched in the previous frame (whose last detection was
     /// confident, when the track `index` is not lost: it was then followed on a weak detection) covers at least
     /// ``hiddenCoverage`` of its predicted box and reaches about as low in the image or lower (to within
     /// ``depthTolerance``) — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth
-    /// of occlusion-aware trackers). In the second pass
-    /// of re-identification's appearance gate, and in the stage of tracks not reported yet (a tentative object
-    /// followed on weak boxes may be hidden too), a track already matched in this frame counts as well, with this
-    /// frame's score.
+    /// of occlusion-aware trackers). In the second pass of re-identification's appearance gate, and in the stage of
+    /// tracks not reported yet (a tentative object followed on weak boxes may be hidden too), a track already matched
+    /// in this frame counts as well, with this frame's score.
     func isHidden(_ index: Int) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area

@@ -70,7 +70,9 @@ extension VideoTests {
             #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.index < $1.index && $0.timestamp <= $1.timestamp })
         }
 
-        @Test("stopped while reconnecting, or by cancelling the consuming task: within a second, no socket left")
+        @Test(
+            "stopped while reconnecting, or by cancelling the consuming task: within a second, no socket left",
+            .timeLimit(.minutes(1)))
         func stopping() async throws {
             let server = try RTSPTestServer()
             let reconnecting = try VideoSource(server.url)
