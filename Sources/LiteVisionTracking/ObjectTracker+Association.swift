@@ -141,6 +141,21 @@ extension ObjectTracker {
         return false
     }
 
+    /// How much a detection's box is grown, on each side and as a fraction of its size, to look for tracks near it
+    /// (see ``isUnobstructed(_:except:)``).
+    static let occluderMargin = 0.1
+
+    /// Whether no track other than `index` (followed, lost or not yet reported) has its predicted box within
+    /// ``occluderMargin`` of `box`: nothing the tracker knows of could hide part of the object there, so a box
+    /// smaller than the object's remembered size soon counts as its new size (see `PartialObservation`).
+    func isUnobstructed(_ box: BoundingBox, except index: Int) -> Bool {
+        let grown = box.expanded(by: Self.occluderMargin)
+        for other in records.indices where other != index {
+            if records[other].matchBox.intersection(grown).area > 0 { return false }
+        }
+        return true
+    }
+
     /// One association stage: builds the allowed pairs, solves the assignment and corrects the matched tracks.
     ///
     /// A pair's gain is its similarity minus the gate (a confident detection's ``TrackingOptions/matchIoUThreshold``,
@@ -224,6 +239,7 @@ extension ObjectTracker {
             let confident = c < firstWeak
             records[recordIndex].correct(
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
+                unobstructed: confident && isUnobstructed(detections[detectionIndex].box, except: recordIndex),
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.

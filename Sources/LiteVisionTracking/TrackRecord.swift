@@ -73,18 +73,20 @@ struct TrackRecord: Sendable {
     /// Corrects the track with its matched detection.
     @inline(__always)
     mutating func correct(
-        with detection: TrackerDetection, index: Int, confident: Bool,
+        with detection: TrackerDetection, index: Int, confident: Bool, unobstructed: Bool,
         imageWidth: Double, imageHeight: Double
     ) {
         let box = detection.box, predicted = predictedBox
         let x = horizontal.measure(
             low: box.x, high: box.maxX, predictedLow: predicted.x,
             predictedHigh: predicted.maxX, extent: imageWidth,
-            margin: Self.borderMargin(imageWidth), confident: confident)
+            margin: Self.borderMargin(imageWidth), confident: confident,
+            unobstructed: unobstructed)
         let y = vertical.measure(
             low: box.y, high: box.maxY, predictedLow: predicted.y,
             predictedHigh: predicted.maxY, extent: imageHeight,
-            margin: Self.borderMargin(imageHeight), confident: confident)
+            margin: Self.borderMargin(imageHeight), confident: confident,
+            unobstructed: unobstructed)
         filter.update(with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size))
         hits += 1
         framesSinceUpdate = 0

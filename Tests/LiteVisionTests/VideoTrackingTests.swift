@@ -34,6 +34,33 @@ struct VideoTrackingTests {
         #expect(Double(dominant) >= 0.9 * Double(ids.count), "ID counts: \(counts)")
     }
 
+    @Test("cup.mp4 with a fifth of its frames dropped, as a live source on a busy machine drops them: one ID")
+    func cupWithDroppedFrames() throws {
+        // The mug turns in the clip: its box narrows to half its width and widens again, and with frames missing it
+        // does so in jumps, with nothing near it. Measured over these eight drop patterns: the dominant ID holds every
+        // frame in all 8; before the tracker accepted a narrow box with no other track near it as the mug's new size
+        // (tenth round of `docs/tracking-quality.md`), in 4 (the others 0.73-0.78).
+        var shares: [Double] = []
+        for seed in 1...8 as ClosedRange<UInt64> {
+            let detector = try Self.streamDetector()
+            let decoder = try VideoDecoder(path: TestData.path("video/cup.mp4"))
+            var random = SeededGenerator(seed: seed)
+            var ids: [Int] = []
+            var processed = 0
+            while let frame = try decoder.nextFrame() {
+                guard Double.random(in: 0..<1, using: &random) >= 0.2 else { continue }
+                processed += 1
+                let objects = try detector.results(
+                    in: VisionImage(buffer: frame.image, orientation: decoder.info.orientation))
+                ids += objects.compactMap(\.trackingID)
+            }
+            #expect(processed > 100 && ids.count >= processed * 3 / 4)
+            let counts = Dictionary(grouping: ids, by: { $0 }).mapValues(\.count)
+            shares.append(Double(counts.values.max() ?? 0) / Double(max(1, ids.count)))
+        }
+        #expect(shares.filter { $0 >= 0.9 }.count >= 7, "the dominant ID's share of the frames, per pattern: \(shares)")
+    }
+
     @Test("cup.mp4 with classification: the mug's label does not flicker from frame to frame")
     func labelsDoNotFlicker() throws {
         let options = ObjectDetectorOptions()

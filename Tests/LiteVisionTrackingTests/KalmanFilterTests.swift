@@ -114,4 +114,29 @@ struct KalmanFilterTests {
         #expect(last.size == 50)
         #expect(axis.reference == 50)
     }
+
+    @Test("With no other track near, a confident small box becomes the new size after two updates, not ten")
+    func unobstructedShrink() {
+        func sizes(unobstructed: Bool) -> [Double] {
+            var axis = PartialObservation(size: 100)
+            return (0..<4).map { _ in
+                axis.measure(
+                    low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
+                    confident: true, unobstructed: unobstructed
+                ).size
+            }
+        }
+        #expect(PartialObservation.unobstructedPartialStreak == 2)
+        // Completed twice (it may be passing behind something the tracker does not follow), then taken as it is.
+        #expect(sizes(unobstructed: true) == [100, 100, 50, 50])
+        #expect(sizes(unobstructed: false) == [100, 100, 100, 100])
+        // A weak box stays a partial view either way.
+        var axis = PartialObservation(size: 100)
+        for _ in 0..<4 {
+            let weak = axis.measure(
+                low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
+                confident: false, unobstructed: true)
+            #expect(weak.size == 100)
+        }
+    }
 }
