@@ -146,8 +146,8 @@ extension ObjectTracker {
     static let occluderMargin = 0.1
 
     /// Whether no track other than `index` (followed, lost or not yet reported) has its predicted box within
-    /// ``occluderMargin`` of `box`: nothing the tracker knows of could hide part of the object there, so a box
-    /// smaller than the object's remembered size soon counts as its new size (see `PartialObservation`).
+    /// ``occluderMargin`` of `box`: nothing the tracker knows of could hide part of the object there, so a confident
+    /// box under 80 % of the object's remembered size soon counts as its new size (see `PartialObservation`).
     func isUnobstructed(_ box: BoundingBox, except index: Int) -> Bool {
         let grown = box.expanded(by: Self.occluderMargin)
         for other in records.indices where other != index {
@@ -237,9 +237,15 @@ extension ObjectTracker {
             guard c >= 0 else { continue }
             let recordIndex = scratch.rows[r], detectionIndex = scratch.columns[c]
             let confident = c < firstWeak
+            // Only a box under 80 % of the remembered size on some axis can be taken as partly hidden: the others need
+            // no look for tracks near them.
+            let box = detections[detectionIndex].box
+            let small =
+                box.width < PartialObservation.shrinkRatio * records[recordIndex].horizontal.reference
+                || box.height < PartialObservation.shrinkRatio * records[recordIndex].vertical.reference
             records[recordIndex].correct(
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
-                unobstructed: confident && isUnobstructed(detections[detectionIndex].box, except: recordIndex),
+                unobstructed: confident && small && isUnobstructed(box, except: recordIndex),
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.

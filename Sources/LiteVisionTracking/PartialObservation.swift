@@ -14,12 +14,13 @@
 /// - If a confident detection (high score) stays small for more than ``maximumPartialStreak`` updates in a row,
 ///   the object really has become smaller (or turned), and the reference follows. Low-score detections do not
 ///   count: a weak score is what a partly hidden object gets.
-/// - Sooner, after ``unobstructedPartialStreak`` such updates, when no other track is near the box: nothing the
-///   tracker knows of could hide the object, so it more likely turned. A mug turning in front of a camera narrows to
-///   half its width within a few frames, and faster still when frames are dropped, as a live source does on a busy
-///   machine; taken as partly hidden for ten updates, its prediction kept the old width and drifted off the mug,
-///   and the mug got a new ID. A still occluder the tracker does not follow (a pillar, a parked car) gives a
-///   partial view with nothing near too, which is why it takes more than one update.
+/// - Sooner when no other track is near the box: once ``unobstructedPartialStreak`` small confident boxes in a row
+///   have been completed (near a track or not), a small confident box with no track near it is taken as the new
+///   size. Nothing the tracker knows of could hide the object, so it more likely turned. A mug turning in front of a
+///   camera narrows to half its width within a few frames, and faster still when frames are dropped, as a live
+///   source does on a busy machine; taken as partly hidden for ten updates, its prediction kept the old width and
+///   drifted off the mug, and the mug got a new ID. A still occluder the tracker does not follow (a pillar, a parked
+///   car) gives a partial view with nothing near too, which is why the first two are still completed.
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
 /// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a
@@ -33,7 +34,8 @@ struct PartialObservation: Sendable, Equatable {
     static let followRate = 0.2
     /// Updates in a row with a small box after which the reference accepts it.
     static let maximumPartialStreak = 10
-    /// Updates in a row with a small box after which the reference accepts it when no other track is near the box
+    /// Updates in a row with a small box (near a track or not) after which the reference accepts a small box with no
+    /// other track near it
     /// (see ``measure(low:high:predictedLow:predictedHigh:extent:margin:confident:unobstructed:)``). Measured
     /// (`docs/tracking-quality.md`, tenth round): 2 keeps the named scenarios' pillar occlusion free of ID switches
     /// and the tracking benchmark unchanged; 1 and 0 switch IDs behind the pillar.

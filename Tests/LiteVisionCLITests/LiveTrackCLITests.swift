@@ -40,9 +40,9 @@ struct LiveTrackCLITests {
             zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }
                 && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
         // A live source drops frames on a busy machine (about 15 % in CI), and the mug turns in the clip: replayed with
-        // 15 % of its frames dropped at random, the tracker keeps one ID over 90 % of the frames in 38 of 40 patterns,
-        // and over 73 % in all (`docs/tracking-quality.md`, tenth round). A tracker that lost its state between frames
-        // would give a new ID every frame.
+        // 15 % of its frames dropped at random, the tracker keeps one ID on 90 % of the frames or more in 38 of 40
+        // patterns, and on 73 % at least (`docs/tracking-quality.md`, tenth round). A tracker that lost its state
+        // between frames would give a new ID every frame.
         let ids = lines.flatMap { ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int } }
         let dominant = Dictionary(grouping: ids, by: { $0 }).values.map(\.count).max() ?? 0
         #expect(
