@@ -240,12 +240,10 @@ extension ObjectTracker {
             // Only a box under 80 % of the remembered size on some axis can be taken as partly hidden: the others need
             // no look for tracks near them.
             let box = detections[detectionIndex].box
-            let small =
-                box.width < PartialObservation.shrinkRatio * records[recordIndex].horizontal.reference
-                || box.height < PartialObservation.shrinkRatio * records[recordIndex].vertical.reference
+            let (narrow, short) = records[recordIndex].smallAxes(box)
             records[recordIndex].correct(
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
-                unobstructed: confident && small && isUnobstructed(box, except: recordIndex),
+                unobstructed: confident && (narrow || short) && isUnobstructed(box, except: recordIndex),
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.

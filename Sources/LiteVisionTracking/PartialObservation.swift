@@ -35,8 +35,8 @@ struct PartialObservation: Sendable, Equatable {
     /// Updates in a row with a small box after which the reference accepts it.
     static let maximumPartialStreak = 10
     /// Updates in a row with a small box (near a track or not) after which the reference accepts a small box with no
-    /// other track near it
-    /// (see ``measure(low:high:predictedLow:predictedHigh:extent:margin:confident:unobstructed:)``). Measured
+    /// other track near it (see
+    /// ``measure(low:high:predictedLow:predictedHigh:extent:margin:confident:unobstructed:)``). Measured
     /// (`docs/tracking-quality.md`, tenth round): 2 keeps the named scenarios' pillar occlusion free of ID switches
     /// and the tracking benchmark unchanged; 1 and 0 switch IDs behind the pillar.
     static let unobstructedPartialStreak = 2

@@ -127,8 +127,7 @@ struct TrackRecord: Sendable {
     func similarity(to box: BoundingBox, imageWidth: Double, imageHeight: Double) -> Double {
         let iou = matchBox.fastIoU(box)
         // Partly hidden along exactly one axis, as behind a pillar, a bar or the edge of a nearer object.
-        let narrow = box.width < PartialObservation.shrinkRatio * horizontal.reference
-        let short = box.height < PartialObservation.shrinkRatio * vertical.reference
+        let (narrow, short) = smallAxes(box)
         guard narrow != short else { return iou }
         let overlap = matchBox.intersection(box).area
         guard overlap >= Self.partialContainment * box.area else { return iou }
@@ -144,6 +143,16 @@ struct TrackRecord: Sendable {
         let whole = BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size)
             .clamped(width: imageWidth, height: imageHeight)
         return max(iou, matchBox.fastIoU(whole))
+    }
+
+    /// Whether `box` is under ``PartialObservation/shrinkRatio`` of the object's remembered width (`narrow`) and
+    /// height (`short`): along such an axis a box may be taken as partly hidden.
+    @inline(__always)
+    func smallAxes(_ box: BoundingBox) -> (narrow: Bool, short: Bool) {
+        (
+            box.width < PartialObservation.shrinkRatio * horizontal.reference,
+            box.height < PartialObservation.shrinkRatio * vertical.reference
+        )
     }
 
     /// The share of a small detection's area that must lie inside the prediction for it to be taken as a
