@@ -50,6 +50,23 @@ struct AssociationRankingTests {
         #expect(run(lostIsBehind: false).map(\.id) == [1])
     }
 
+    @Test("A lost track hidden behind a followed one takes a box it fits clearly better than that one does")
+    func hiddenTrackTakesClearFit() throws {
+        // The scene of `hiddenTrackRanksSecond`, the lost object behind, with the box of frame 7 nearer it: IoU 0.86
+        // with the lost object's box against 0.60 with the followed one's, a difference over `hiddenClearFit` (0.2).
+        // At half weight, as any hidden track weighed before, the lost track's gain, (0.86 − 0.3) / 2 = 0.28, was under
+        // the followed one's, 0.60 − 0.3, and the followed object took the box of the one coming out from behind it.
+        var tracker = ObjectTracker()
+        let followed = Self.detection(100, 100, height: 120), lost = Self.detection(110, 90, height: 120)
+        for _ in 0..<5 { _ = tracker.update([followed, lost], imageWidth: 640, imageHeight: 480) }
+        _ = tracker.update([followed], imageWidth: 640, imageHeight: 480)
+        let box = Self.detection(108, 93, height: 120)
+        #expect(box.box.iou(lost.box) > box.box.iou(followed.box) + 0.25)
+        #expect(box.box.iou(followed.box) - 0.3 > (box.box.iou(lost.box) - 0.3) / 2)
+        // IDs: 0 the followed object, 1 the lost one.
+        #expect(tracker.update([box], imageWidth: 640, imageHeight: 480).map(\.id) == [1])
+    }
+
     @Test("A lost track reaching a few pixels lower than a followed one is at its depth, hidden; much lower is not")
     func depthWithinJitter() throws {
         // As above, with the lost object's bottom edge `below` pixels lower than the followed one's (220), its box
