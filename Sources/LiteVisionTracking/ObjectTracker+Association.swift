@@ -129,7 +129,9 @@ extension ObjectTracker {
     /// in this frame counts as well, with this frame's score.
     ///
     /// With `detection`, whether the track is hidden *for that detection*: only behind a track in front that fits the
-    /// detection almost as well, its IoU at most ``hiddenClearFit`` under the hidden track's own (see there).
+    /// detection almost as well, its IoU less than ``hiddenClearFit`` under the hidden track's own (see there). Both
+    /// fits are the plain IoU of the predicted boxes, not the assignment's similarity (a lost track's grown box, a
+    /// partial box completed): where only those let the hidden track take the detection, it stays at half weight.
     func isHidden(_ index: Int, for detection: BoundingBox? = nil) -> Bool {
         let box = records[index].matchBox
         let least = Self.hiddenCoverage * box.area
@@ -147,14 +149,16 @@ extension ObjectTracker {
         return false
     }
 
-    /// By how much more IoU than every track in front of it a hidden track must fit a detection to keep its full
-    /// weight for that detection (see ``hiddenTrackGain``). The half weight is for ambiguous boxes: a person hidden
-    /// behind another, whose lost track coasts on the spot of the visible one, fits that one's box about as well. Two
-    /// people at one depth who cross are another case: which of them counts as in front is decided by the jitter of
-    /// their boxes, and the box of the one coming out from behind fitted their own lost track clearly better (IoU 0.85
+    /// By how much more IoU than every track in front of it a hidden track must fit a detection to keep its full weight
+    /// for that detection (see ``hiddenTrackGain``). The half weight is for ambiguous boxes: a person hidden behind
+    /// another, whose lost track coasts on the spot of the visible one, fits that one's box about as well. Two people
+    /// at one depth who cross are another case: which of them counts as in front is decided by the jitter of their
+    /// boxes, and the box of the one coming out from behind fitted their own lost track clearly better (IoU about 0.85
     /// against 0.6) and still went to the other's track, at half weight, a swap for the rest of the sequence. On the
     /// tracking benchmark (`docs/tracking-quality.md`, eleventh round) 0.2 won 4 more of 344 older draws and 3 more of
-    /// 84 newer ones, with about 5 % fewer ID switches; 0.15 and 0.3 did less, 0.1 and 0 cost switches.
+    /// 84 newer ones (the set of the draw above, which it still loses, by less), with about 5 % fewer ID switches; it
+    /// was chosen on those 428 draws, where 0.15 and 0.3 did less and 0.1 and 0 cost switches. On four other noise
+    /// models every value tried but 0.1 won a few more draws, 0.2 among the fewest.
     static let hiddenClearFit = 0.2
 
     /// How much a detection's box is grown, on each side and as a fraction of its size, to look for tracks near it
