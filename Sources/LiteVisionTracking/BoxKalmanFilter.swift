@@ -58,11 +58,12 @@ struct BoxKalmanFilter: Sendable, Equatable {
         height.predict(positionNoise: p * sh, velocityNoise: v * sh)
     }
 
-    /// Corrects with a measured box.
+    /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``positionWeight`` of
+    /// the box size): a larger one moves the state, and above all the velocity, less.
     @inline(__always)
-    mutating func update(with box: BoundingBox) {
+    mutating func update(with box: BoundingBox, deviationScale: Double = 1) {
         let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
-        let p = Self.positionWeight
+        let p = Self.positionWeight * deviationScale
         centerX.update(measurement: box.midX, measurementNoise: p * sw)
         centerY.update(measurement: box.midY, measurementNoise: p * sh)
         width.update(measurement: box.width, measurementNoise: p * sw)
