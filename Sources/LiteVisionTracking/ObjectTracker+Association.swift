@@ -12,6 +12,9 @@ struct AssociationScratch: Sendable {
     var rows: [Int] = []
     /// Detection indices taking part in the current stage.
     var columns: [Int] = []
+    /// Reported tracks lost since an earlier frame and not matched in this one, as the current stage's matches are
+    /// corrected (see ``ObjectTracker/sharesLostTrack(_:except:)``).
+    var lost: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
 }
@@ -162,19 +165,18 @@ extension ObjectTracker {
     static let hiddenClearFit = 0.2
 
     /// The IoU with a lost track's prediction from which a detection's box counts as shared with that track (see
-    /// ``sharesLostTrack(_:except:)``). On the tracking benchmark (`docs/tracking-quality.md`, twelfth round) 0.2
-    /// won 3 fewer of 532 draws than 0.3 and 0.5 2 fewer, 0.5 with 4 % more ID switches.
+    /// ``sharesLostTrack(_:except:)``). On the tracking benchmark (`docs/tracking-quality.md`, twelfth round, with the
+    /// rule's first form) 0.2 won 3 fewer of 532 draws than 0.3, and 0.5 two fewer with 4 % more ID switches.
     static let sharedBoxOverlap = 0.3
 
     /// Whether `box`, matched to the track `index`, is shared with another object: its IoU with the prediction of a
-    /// reported track lost since an earlier frame, and not matched in this one, is at least ``sharedBoxOverlap``. A
-    /// detector often gives two people at one spot, one behind the other, a single box; its measurement then counts
-    /// less for the track that takes it (see ``TrackRecord/sharedBoxDeviation``).
+    /// reported track lost since an earlier frame, matched neither earlier in this frame nor in the current stage (the
+    /// tracks in `scratch.lost`), is at least ``sharedBoxOverlap``. A detector often gives two people at one spot, one
+    /// behind the other, a single box; its measurement then counts less for the track that takes it (see
+    /// ``TrackRecord/sharedBoxDeviation``).
     func sharesLostTrack(_ box: BoundingBox, except index: Int) -> Bool {
-        for other in records.indices where other != index {
-            let record = records[other]
-            guard record.isConfirmed, record.framesSinceUpdate > 0, record.detectionIndex < 0 else { continue }
-            if record.matchBox.fastIoU(box) >= Self.sharedBoxOverlap { return true }
+        for other in scratch.lost where other != index {
+            if records[other].matchBox.fastIoU(box) >= Self.sharedBoxOverlap { return true }
         }
         return false
     }
@@ -274,9 +276,14 @@ extension ObjectTracker {
             }
         }
         scratch.solver.solve()
-        // Every track matched in this stage first, so that none of them counts as lost for the others' boxes.
+        // The tracks still lost once this stage's matches are known, whatever order they are corrected in.
         for r in scratch.rows.indices where scratch.solver.rowMatch[r] >= 0 {
             records[scratch.rows[r]].detectionIndex = scratch.columns[scratch.solver.rowMatch[r]]
+        }
+        scratch.lost.removeAll(keepingCapacity: true)
+        for i in records.indices
+        where records[i].isConfirmed && records[i].framesSinceUpdate > 0 && records[i].detectionIndex < 0 {
+            scratch.lost.append(i)
         }
         for r in scratch.rows.indices {
             let c = scratch.solver.rowMatch[r]

@@ -284,12 +284,12 @@ struct ObjectTrackerTests {
 
     @Test("A box two objects share, drifting from the one in front onto the one behind, leaves the front one's pace")
     func sharedBoxKeepsPace() {
-        // F walks left at 4 px a frame in front of B, who stands behind (bottom edge 210 against 220). Once they
-        // overlap, B is not detected, and the detector's one box slides from F onto B over 16 frames, as the box of a
-        // pair does while the one in front passes. Measured as any box, it dragged F's track onto B: F's track took
-        // all but the last, and ended at x 191, 9 px from B and 27 from F. Measured with three times the deviation
-        // (`sharedBoxDeviation`, the box overlapping B's lost track), F's track keeps its pace (x 177), lets go of the
-        // box, and B's track takes it back.
+        // F walks left at 4 px a frame in front of B, who stands behind (bottom edge 210 against 220). From frame 18,
+        // when F is 30 px from B, B is not detected, and the detector's one box slides from F onto B over 16 frames,
+        // as the box of a pair does while the one in front passes. Measured as any box, it dragged F's track onto B:
+        // F's track took all but the last, and ended at x 191, 9 px from B and 27 from F. Measured with three times
+        // the deviation (`sharedBoxDeviation`, the box overlapping B's lost track), F's track keeps most of its pace
+        // (x 177), lets go of the box, and B's track takes it back.
         var tracker = ObjectTracker()
         func front(_ t: Int) -> BoundingBox { BoundingBox(x: 300 - 4 * Double(t), y: 100, width: 40, height: 120) }
         let behind = BoundingBox(x: 200, y: 90, width: 40, height: 120)
