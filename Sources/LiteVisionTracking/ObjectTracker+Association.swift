@@ -13,7 +13,7 @@ struct AssociationScratch: Sendable {
     /// Detection indices taking part in the current stage.
     var columns: [Int] = []
     /// Reported tracks lost since an earlier frame and not matched in this one, as the current stage's matches are
-    /// corrected (see ``ObjectTracker/sharesLostTrack(_:except:)``).
+    /// corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
@@ -165,20 +165,17 @@ extension ObjectTracker {
     static let hiddenClearFit = 0.2
 
     /// The IoU with a lost track's prediction from which a detection's box counts as shared with that track (see
-    /// ``sharesLostTrack(_:except:)``). On the tracking benchmark (`docs/tracking-quality.md`, twelfth round, with the
+    /// ``sharesLostTrack(_:)``). On the tracking benchmark (`docs/tracking-quality.md`, twelfth round, with the
     /// rule's first form) 0.2 won 3 fewer of 532 draws than 0.3, and 0.5 two fewer with 4 % more ID switches.
     static let sharedBoxOverlap = 0.3
 
-    /// Whether `box`, matched to the track `index`, is shared with another object: its IoU with the prediction of a
+    /// Whether `box`, matched in the current stage, is shared with another object: its IoU with the prediction of a
     /// reported track lost since an earlier frame, matched neither earlier in this frame nor in the current stage (the
-    /// tracks in `scratch.lost`), is at least ``sharedBoxOverlap``. A detector often gives two people at one spot, one
+    /// tracks in `scratch.lost`, which never hold the track matched to `box`), is at least ``sharedBoxOverlap``. A detector often gives two people at one spot, one
     /// behind the other, a single box; its measurement then counts less for the track that takes it (see
     /// ``TrackRecord/sharedBoxDeviation``).
-    func sharesLostTrack(_ box: BoundingBox, except index: Int) -> Bool {
-        for other in scratch.lost where other != index {
-            if records[other].matchBox.fastIoU(box) >= Self.sharedBoxOverlap { return true }
-        }
-        return false
+    func sharesLostTrack(_ box: BoundingBox) -> Bool {
+        scratch.lost.contains { records[$0].matchBox.fastIoU(box) >= Self.sharedBoxOverlap }
     }
 
     /// How much a detection's box is grown, on each side and as a fraction of its size, to look for tracks near it
@@ -297,7 +294,7 @@ extension ObjectTracker {
             records[recordIndex].correct(
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
                 unobstructed: confident && (narrow || short) && isUnobstructed(box, except: recordIndex),
-                shared: sharesLostTrack(box, except: recordIndex), imageWidth: imageWidth, imageHeight: imageHeight)
+                shared: sharesLostTrack(box), imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.
             if options.reidentification != nil, confident {

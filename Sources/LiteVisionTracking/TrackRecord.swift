@@ -71,7 +71,7 @@ struct TrackRecord: Sendable {
     }
 
     /// How many times the usual deviation a shared box is measured with (see
-    /// ``ObjectTracker/sharesLostTrack(_:except:)``). Such a box lies between the two objects it may cover; measured
+    /// ``ObjectTracker/sharesLostTrack(_:)``). Such a box lies between the two objects it may cover; measured
     /// as usual, it pulls the track that takes it toward the pair's pace, so that where the two part the track takes
     /// the other object's box. At three times the deviation the track keeps most of its own velocity through the
     /// overlap. On the tracking benchmark (`docs/tracking-quality.md`, twelfth round) 3 won 10 more of 344 older
