@@ -14,6 +14,12 @@
 /// - If a confident detection (high score) stays small for more than ``maximumPartialStreak`` updates in a row,
 ///   the object really has become smaller (or turned), and the reference follows. Low-score detections do not
 ///   count: a weak score is what a partly hidden object gets.
+/// - Not before the track is established (matched in ``ObjectTracker/establishedHits`` frames): until then a
+///   confident box is the whole object, and one under 80 % of the reference becomes it at once. The first box is a
+///   single detection, and a detector's boxes differ by a tenth or more from frame to frame: from a first box that
+///   came out large, every ordinary box after it looked partly hidden, was completed to the large size, and the track's
+///   too-wide prediction fitted a box of the object next to it about as well as its own object's (measured in
+///   `docs/tracking-quality.md`, thirteenth round).
 /// - Sooner when no other track is near the box: once ``unobstructedPartialStreak`` small confident boxes in a row
 ///   have been completed (near a track or not), a small confident box with no track near it is taken as the new
 ///   size. Nothing the tracker knows of could hide the object, so it more likely turned. A mug turning in front of a
@@ -86,10 +92,11 @@ struct PartialObservation: Sendable, Equatable {
 
     /// The measurement for a matched detection's extent `low...high` (see ``completed``), updating the
     /// remembered size. `confident` tells whether the detection has a high score, `unobstructed` whether no other
-    /// track is near it.
+    /// track is near it, `established` whether the track has been matched in ``ObjectTracker/establishedHits``
+    /// frames (a confident box of a track that is not is taken whole).
     mutating func measure(
         low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
-        extent: Double, margin: Double, confident: Bool, unobstructed: Bool = false
+        extent: Double, margin: Double, confident: Bool, unobstructed: Bool = false, established: Bool = true
     ) -> (low: Double, size: Double) {
         let result = completed(
             low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
@@ -100,11 +107,12 @@ struct PartialObservation: Sendable, Equatable {
         case .partlyHidden where !confident:
             return (result.low, result.size)
         case .partlyHidden
-        where partialStreak < (unobstructed ? Self.unobstructedPartialStreak : Self.maximumPartialStreak):
+        where established
+            && partialStreak < (unobstructed ? Self.unobstructedPartialStreak : Self.maximumPartialStreak):
             partialStreak += 1
             return (result.low, result.size)
         case .partlyHidden, .whole:
-            // A whole object, or one small for too long: it really has this size now.
+            // A whole object, one small for too long, or the first boxes of a track: it really has this size now.
             let size = high - low
             partialStreak = 0
             if size < Self.shrinkRatio * reference {

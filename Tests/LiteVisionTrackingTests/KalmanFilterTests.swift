@@ -115,21 +115,25 @@ struct KalmanFilterTests {
         #expect(axis.reference == 50)
     }
 
+    @Test("Until the track is established, a confident small box is the new size at once")
+    func firstBoxesAreWhole() {
+        // A first box that came out large (100), then the object's ordinary boxes (72).
+        #expect(Self.sizes(ofBoxesUpTo: 272, count: 3, established: false) == [72, 72, 72])
+        #expect(Self.sizes(ofBoxesUpTo: 272, count: 3, established: true) == [100, 100, 100])
+        // A weak box is still a partial view.
+        var axis = PartialObservation(size: 100)
+        let weak = axis.measure(
+            low: 200, high: 272, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
+            confident: false, established: false)
+        #expect(weak.size == 100 && axis.reference == 100)
+    }
+
     @Test("With no other track near, a confident small box becomes the new size after two updates, not ten")
     func unobstructedShrink() {
-        func sizes(unobstructed: Bool) -> [Double] {
-            var axis = PartialObservation(size: 100)
-            return (0..<4).map { _ in
-                axis.measure(
-                    low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
-                    confident: true, unobstructed: unobstructed
-                ).size
-            }
-        }
         #expect(PartialObservation.unobstructedPartialStreak == 2)
         // Completed twice (it may be passing behind something the tracker does not follow), then taken as it is.
-        #expect(sizes(unobstructed: true) == [100, 100, 50, 50])
-        #expect(sizes(unobstructed: false) == [100, 100, 100, 100])
+        #expect(Self.sizes(ofBoxesUpTo: 250, count: 4, unobstructed: true) == [100, 100, 50, 50])
+        #expect(Self.sizes(ofBoxesUpTo: 250, count: 4, unobstructed: false) == [100, 100, 100, 100])
         // A weak box stays a partial view either way.
         var axis = PartialObservation(size: 100)
         for _ in 0..<4 {
@@ -137,6 +141,22 @@ struct KalmanFilterTests {
                 low: 200, high: 250, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
                 confident: false, unobstructed: true)
             #expect(weak.size == 100)
+        }
+    }
+
+    /// The sizes measured for `count` confident boxes `200...high` in a row, on an axis remembering 100 and
+    /// predicting `200...300`.
+    static func sizes(
+        ofBoxesUpTo high: Double, count: Int, unobstructed: Bool = false, established: Bool = true
+    )
+        -> [Double]
+    {
+        var axis = PartialObservation(size: 100)
+        return (0..<count).map { _ in
+            axis.measure(
+                low: 200, high: high, predictedLow: 200, predictedHigh: 300, extent: 640, margin: 6.4,
+                confident: true, unobstructed: unobstructed, established: established
+            ).size
         }
     }
 }
