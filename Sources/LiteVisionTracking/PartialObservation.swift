@@ -14,12 +14,6 @@
 /// - If a confident detection (high score) stays small for more than ``maximumPartialStreak`` updates in a row,
 ///   the object really has become smaller (or turned), and the reference follows. Low-score detections do not
 ///   count: a weak score is what a partly hidden object gets.
-/// - Not before the track is established (matched in ``ObjectTracker/establishedHits`` frames): until then a
-///   confident box is the whole object, and one under 80 % of the reference becomes it at once. The first box is a
-///   single detection, and a detector's boxes differ by a tenth or more from frame to frame: from a first box that
-///   came out large, every ordinary box after it looked partly hidden, was completed to the large size, and the track's
-///   too-wide prediction fitted a box of the object next to it about as well as its own object's (measured in
-///   `docs/tracking-quality.md`, thirteenth round).
 /// - Sooner when no other track is near the box: once ``unobstructedPartialStreak`` small confident boxes in a row
 ///   have been completed (near a track or not), a small confident box with no track near it is taken as the new
 ///   size. Nothing the tracker knows of could hide the object, so it more likely turned. A mug turning in front of a
@@ -27,6 +21,13 @@
 ///   source does on a busy machine; taken as partly hidden for ten updates, its prediction kept the old width and
 ///   drifted off the mug, and the mug got a new ID. A still occluder the tracker does not follow (a pillar, a parked
 ///   car) gives a partial view with nothing near too, which is why the first two are still completed.
+/// - Before the track is established (its first ``settlingBoxes`` boxes, the first included), every box not cut by
+///   the border is the whole object, and one under 80 % of the reference becomes the reference at once. The first
+///   box is a single detection, and a detector's boxes differ by a tenth or more from frame to frame: from a first box
+///   that came out large, every ordinary box after it looked partly hidden and was completed to the large size, the
+///   track's prediction stayed too wide, and a box the detector gave for the object and the one next to it went to
+///   the neighbour's track (`docs/tracking-quality.md`, thirteenth round). The boxes are counted per track, so a track
+///   that continues a lost one's ID (``ObjectTracker/confirm(_:beforeRetiring:)``) settles its own size.
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
 /// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a
@@ -46,15 +47,21 @@ struct PartialObservation: Sendable, Equatable {
     /// (`docs/tracking-quality.md`, tenth round): 2 keeps the named scenarios' pillar occlusion free of ID switches
     /// and the tracking benchmark unchanged; 1 and 0 switch IDs behind the pillar.
     static let unobstructedPartialStreak = 2
+    /// How many boxes of a track, the first included, are taken whole: as many as make it established
+    /// (``ObjectTracker/establishedHits``).
+    static let settlingBoxes = ObjectTracker.establishedHits
 
     /// The remembered size of the object along this axis.
     var reference: Double
     /// Consecutive updates with a confident box taken as partial (not counting border cuts).
     var partialStreak = 0
+    /// The boxes seen, the first included, counted up to ``settlingBoxes``.
+    var boxesSeen: Int
 
-    /// Starts from the size of a first box.
-    init(size: Double) {
+    /// Starts from the size of a first box; `boxesSeen` above 1 for an axis that has seen more (in tests).
+    init(size: Double, boxesSeen: Int = 1) {
         reference = size
+        self.boxesSeen = boxesSeen
     }
 
     /// How a detected extent relates to the remembered size.
@@ -92,27 +99,28 @@ struct PartialObservation: Sendable, Equatable {
 
     /// The measurement for a matched detection's extent `low...high` (see ``completed``), updating the
     /// remembered size. `confident` tells whether the detection has a high score, `unobstructed` whether no other
-    /// track is near it, `established` whether the track has been matched in ``ObjectTracker/establishedHits``
-    /// frames (a confident box of a track that is not is taken whole).
+    /// track is near it.
     mutating func measure(
         low: Double, high: Double, predictedLow: Double, predictedHigh: Double,
-        extent: Double, margin: Double, confident: Bool, unobstructed: Bool = false, established: Bool = true
+        extent: Double, margin: Double, confident: Bool, unobstructed: Bool = false
     ) -> (low: Double, size: Double) {
         let result = completed(
             low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
             extent: extent, margin: margin)
+        let settled = boxesSeen >= Self.settlingBoxes
+        if !settled { boxesSeen += 1 }
         switch result.kind {
         case .cutByBorder:
             return (result.low, result.size)
-        case .partlyHidden where !confident:
+        case .partlyHidden where settled && !confident:
             return (result.low, result.size)
         case .partlyHidden
-        where established
+        where settled
             && partialStreak < (unobstructed ? Self.unobstructedPartialStreak : Self.maximumPartialStreak):
             partialStreak += 1
             return (result.low, result.size)
         case .partlyHidden, .whole:
-            // A whole object, one small for too long, or the first boxes of a track: it really has this size now.
+            // A whole object, one small for too long, or a box of a track not yet established: it has this size now.
             let size = high - low
             partialStreak = 0
             if size < Self.shrinkRatio * reference {

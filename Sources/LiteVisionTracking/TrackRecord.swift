@@ -88,17 +88,16 @@ struct TrackRecord: Sendable {
         imageWidth: Double, imageHeight: Double
     ) {
         let box = detection.box, predicted = predictedBox
-        let established = hits >= ObjectTracker.establishedHits
         let x = horizontal.measure(
             low: box.x, high: box.maxX, predictedLow: predicted.x,
             predictedHigh: predicted.maxX, extent: imageWidth,
             margin: Self.borderMargin(imageWidth), confident: confident,
-            unobstructed: unobstructed, established: established)
+            unobstructed: unobstructed)
         let y = vertical.measure(
             low: box.y, high: box.maxY, predictedLow: predicted.y,
             predictedHigh: predicted.maxY, extent: imageHeight,
             margin: Self.borderMargin(imageHeight), confident: confident,
-            unobstructed: unobstructed, established: established)
+            unobstructed: unobstructed)
         filter.update(
             with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size),
             deviationScale: shared ? Self.sharedBoxDeviation : 1)

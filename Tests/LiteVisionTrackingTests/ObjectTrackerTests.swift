@@ -315,21 +315,22 @@ struct ObjectTrackerTests {
         for t in 35..<38 { #expect(both(t).map { $0.detectionIndex } == [0, 1]) }
     }
 
-    @Test("A track's first box sets no size: a large one does not keep the track too wide next to another")
-    func firstBoxSetsNoSize() {
+    @Test("A track's first box is not the size its later boxes are completed to: a large one keeps it too wide")
+    func firstBoxIsNotTheSize() {
         // A's first box came out 100 px wide; its later boxes are 72 px wide while it walks left at 6 px a frame,
-        // next to B (so no box of A is free of other tracks). Taking the first box as A's size, every later box was
-        // completed to 100 px, and A's prediction stayed 100 px wide.
+        // next to B (no box of A from the second on is free of other tracks: the sooner way to a smaller size is
+        // closed). Taking the first box as A's size, every later box was completed to 100 px, and A's prediction stayed
+        // 100 px wide.
         var tracker = ObjectTracker()
-        let b = TrackerDetection(box: BoundingBox(x: 250, y: 110, width: 45, height: 140), score: 0.9)
-        var first = tracker.update(
+        let b = TrackerDetection(box: BoundingBox(x: 256, y: 110, width: 45, height: 140), score: 0.9)
+        var tracks = tracker.update(
             [TrackerDetection(box: BoundingBox(x: 300, y: 100, width: 100, height: 180), score: 0.9), b],
             imageWidth: 640, imageHeight: 480)
         for t in 1...5 {
             let a = BoundingBox(x: 314 - 6 * Double(t), y: 100, width: 72, height: 180)
-            first = tracker.update([TrackerDetection(box: a, score: 0.9), b], imageWidth: 640, imageHeight: 480)
+            tracks = tracker.update([TrackerDetection(box: a, score: 0.9), b], imageWidth: 640, imageHeight: 480)
         }
-        #expect(first.map(\.id) == [0, 1])
+        #expect(tracks.map(\.id) == [0, 1])
         _ = tracker.update([b], imageWidth: 640, imageHeight: 480)
         let coasting = tracker.liveTracks.first { $0.id == 0 }?.box
         #expect(coasting.map { abs($0.width - 72) < 4 } == true, "A's predicted box \(String(describing: coasting))")
