@@ -226,8 +226,9 @@ public struct ObjectTracker: Sendable {
     static let tentativeTrackHits = 3
 
     /// How many matched frames make a track established: one with fewer is kept through at most
-    /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``, and takes its boxes
-    /// as the whole object (``PartialObservation/settlingBoxes``).
+    /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``. The first that many
+    /// boxes of each track, counted per track (not with a continued track's hits), are measured whole
+    /// (``PartialObservation/settlingBoxes``).
     static let establishedHits = 3
     /// For how many frames a track matched in fewer than ``establishedHits`` frames keeps its ID undetected. Such a
     /// track is most often a false detection, and kept for the whole lost-track buffer it would coast near real

@@ -21,13 +21,15 @@
 ///   source does on a busy machine; taken as partly hidden for ten updates, its prediction kept the old width and
 ///   drifted off the mug, and the mug got a new ID. A still occluder the tracker does not follow (a pillar, a parked
 ///   car) gives a partial view with nothing near too, which is why the first two are still completed.
-/// - Before the track is established (its first ``settlingBoxes`` boxes, the first included), every box not cut by
-///   the border is the whole object, and one under 80 % of the reference becomes the reference at once. The first
+/// - During a track's first ``settlingBoxes`` boxes (the first included), every box not cut by the border is measured
+///   as the whole object, and one under 80 % of the reference becomes the reference at once. The first
 ///   box is a single detection, and a detector's boxes differ by a tenth or more from frame to frame: from a first box
 ///   that came out large, every ordinary box after it looked partly hidden and was completed to the large size, the
 ///   track's prediction stayed too wide, and a box the detector gave for the object and the one next to it went to
 ///   the neighbour's track (`docs/tracking-quality.md`, thirteenth round). The boxes are counted per track, so a track
-///   that continues a lost one's ID (``ObjectTracker/confirm(_:beforeRetiring:)``) settles its own size.
+///   that continues a lost one's ID (``ObjectTracker/confirm(_:beforeRetiring:)``), established by the lost track's
+///   hits, settles its own size. Association still compares a weak box completed
+///   (``TrackRecord/similarity(to:imageWidth:imageHeight:)``); only the measurement takes it whole.
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
 /// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a
@@ -47,8 +49,8 @@ struct PartialObservation: Sendable, Equatable {
     /// (`docs/tracking-quality.md`, tenth round): 2 keeps the named scenarios' pillar occlusion free of ID switches
     /// and the tracking benchmark unchanged; 1 and 0 switch IDs behind the pillar.
     static let unobstructedPartialStreak = 2
-    /// How many boxes of a track, the first included, are taken whole: as many as make it established
-    /// (``ObjectTracker/establishedHits``).
+    /// How many boxes of a track, the first included, are measured whole unless cut by the border: as many as make a
+    /// new track established (``ObjectTracker/establishedHits``).
     static let settlingBoxes = ObjectTracker.establishedHits
 
     /// The remembered size of the object along this axis.
@@ -120,7 +122,7 @@ struct PartialObservation: Sendable, Equatable {
             partialStreak += 1
             return (result.low, result.size)
         case .partlyHidden, .whole:
-            // A whole object, one small for too long, or a box of a track not yet established: it has this size now.
+            // A whole object, one small for too long, or one of a track's first boxes: it has this size now.
             let size = high - low
             partialStreak = 0
             if size < Self.shrinkRatio * reference {

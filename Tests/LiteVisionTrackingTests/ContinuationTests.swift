@@ -95,4 +95,30 @@ struct ContinuationTests {
         #expect(before == [0])
         #expect(after.map { $0.map(\.id) } == [[1]])
     }
+
+    @Test("A track that takes over a lost track's ID settles its own size: a large first box does not stay its size")
+    func continuedTrackSettlesItsOwnSize() throws {
+        // The walker comes back stopped, its first box 56 px wide where it is 40, then boxes of 40. The continued track
+        // has the lost track's 20 hits, but its first boxes are still whole: counted by hits, the next two boxes were
+        // completed to 56 px as partly hidden and the prediction stayed 56 px wide.
+        var tracker = ObjectTracker()
+        for frame in 0..<20 {
+            _ = tracker.update(
+                [TrackerDetection(box: Self.box(100 + 6 * Double(frame), 100), score: 0.9)],
+                imageWidth: Self.width, imageHeight: Self.height)
+        }
+        for _ in 0..<12 { _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height) }
+        let large = BoundingBox(x: 226, y: 100, width: 56, height: 100)
+        var ids: [Int] = []
+        for box in [large, Self.box(226, 100), Self.box(226, 100)] {
+            ids += tracker.update(
+                [TrackerDetection(box: box, score: 0.9)], imageWidth: Self.width, imageHeight: Self.height
+            )
+            .map(\.id)
+        }
+        #expect(ids == [0, 0, 0])
+        _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height)
+        let coasting = try #require(tracker.liveTracks.first)
+        #expect(coasting.box.width < 48, "predicted \(coasting.box)")
+    }
 }
