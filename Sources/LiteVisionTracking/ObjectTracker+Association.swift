@@ -171,9 +171,9 @@ extension ObjectTracker {
 
     /// Whether `box`, matched in the current stage, is shared with another object: its IoU with the prediction of a
     /// reported track lost since an earlier frame, matched neither earlier in this frame nor in the current stage (the
-    /// tracks in `scratch.lost`, which never hold the track matched to `box`), is at least ``sharedBoxOverlap``. A detector often gives two people at one spot, one
-    /// behind the other, a single box; its measurement then counts less for the track that takes it (see
-    /// ``TrackRecord/sharedBoxDeviation``).
+    /// tracks in `scratch.lost`, which never hold the track matched to `box`), is at least ``sharedBoxOverlap``. A
+    /// detector often gives two people at one spot, one behind the other, a single box; its measurement then counts
+    /// less for the track that takes it (see ``TrackRecord/sharedBoxDeviation``).
     func sharesLostTrack(_ box: BoundingBox) -> Bool {
         scratch.lost.contains { records[$0].matchBox.fastIoU(box) >= Self.sharedBoxOverlap }
     }

@@ -90,14 +90,14 @@ struct PartialObservationTests {
     @Test("A track's first boxes are whole: the size its later boxes are completed to is not its first box's")
     func firstBoxesAreWhole() {
         // A first box that came out large (100), then the object's ordinary boxes (72): the second and third are taken
-        // as they are (the track is not established yet), and so is the fourth, which fits the reference they set.
+        // as they are (among the track's first three), and so is the fourth, which fits the reference they set.
         var axis = PartialObservation(size: 100)
         #expect(Self.sizes(of: [272, 272, 272], on: &axis) == [72, 72, 72])
         #expect(axis.reference == 72)
         // The first box (the axis' start) and a second one whole, then the small one third: still taken whole.
         var third = PartialObservation(size: 100)
         #expect(Self.sizes(of: [300, 272], on: &third) == [100, 72])
-        // Three whole boxes, then the small one fourth: the track is established, and the box is completed.
+        // Three whole boxes, then the small one fourth: past the first three, the box is completed.
         var fourth = PartialObservation(size: 100)
         #expect(Self.sizes(of: [300, 300, 272], on: &fourth) == [100, 100, 100])
         // Weak boxes of a new track are whole too.
