@@ -28,8 +28,8 @@
 ///   track's prediction stayed too wide, and a box the detector gave for the object and the one next to it went to
 ///   the neighbour's track (`docs/tracking-quality.md`, thirteenth round). The boxes are counted per track, so a track
 ///   that continues a lost one's ID (``ObjectTracker/confirm(_:beforeRetiring:)``), established by the lost track's
-///   hits, settles its own size. Association still compares a weak box completed
-///   (``TrackRecord/similarity(to:imageWidth:imageHeight:)``); only the measurement takes it whole.
+///   hits, settles its own size. Association compares such a box as it is too
+///   (``TrackRecord/similarity(to:imageWidth:imageHeight:)``).
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
 /// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a
@@ -59,6 +59,10 @@ struct PartialObservation: Sendable, Equatable {
     var partialStreak = 0
     /// The boxes seen, the first included, counted up to ``settlingBoxes``.
     var boxesSeen: Int
+
+    /// Whether the axis has seen ``settlingBoxes`` boxes: from then on, a box under ``shrinkRatio`` of the reference
+    /// may be taken as partly hidden.
+    var isSettled: Bool { boxesSeen >= Self.settlingBoxes }
 
     /// Starts from the size of a first box; `boxesSeen` above 1 for an axis that has seen more (in tests).
     init(size: Double, boxesSeen: Int = 1) {
@@ -109,7 +113,7 @@ struct PartialObservation: Sendable, Equatable {
         let result = completed(
             low: low, high: high, predictedLow: predictedLow, predictedHigh: predictedHigh,
             extent: extent, margin: margin)
-        let settled = boxesSeen >= Self.settlingBoxes
+        let settled = isSettled
         if !settled { boxesSeen += 1 }
         switch result.kind {
         case .cutByBorder:

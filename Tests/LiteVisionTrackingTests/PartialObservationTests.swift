@@ -1,3 +1,4 @@
+import LiteVisionGeometry
 import Testing
 
 @testable import LiteVisionTracking
@@ -110,6 +111,20 @@ struct PartialObservationTests {
         let border = cut.measure(
             low: 580, high: 640, predictedLow: 575, predictedHigh: 675, extent: 640, margin: 6.4, confident: true)
         #expect(border.low == 580 && border.size == 100)
+    }
+
+    @Test("Association compares a track's first boxes as they are, later ones completed")
+    func firstBoxesAreComparedWhole() {
+        // A track started by a 100x200 box; a weak box 60 wide and as tall, inside the prediction on its left.
+        let start = TrackerDetection(box: BoundingBox(x: 100, y: 100, width: 100, height: 200), score: 0.9)
+        var record = TrackRecord(detection: start, index: 0, hitsToConfirm: 1)
+        let narrow = BoundingBox(x: 100, y: 100, width: 60, height: 200)
+        // Among the track's first boxes: the box as it is, IoU 0.6.
+        #expect(abs(record.similarity(to: narrow, imageWidth: 640, imageHeight: 480) - 0.6) < 1e-9)
+        // Settled (as after three boxes): completed to 100 wide, the prediction itself.
+        record.horizontal.boxesSeen = PartialObservation.settlingBoxes
+        record.vertical.boxesSeen = PartialObservation.settlingBoxes
+        #expect(abs(record.similarity(to: narrow, imageWidth: 640, imageHeight: 480) - 1) < 1e-9)
     }
 
     /// An axis remembering 100 that has seen enough boxes for partial ones to be completed.
