@@ -11,17 +11,20 @@
 #                                        build's litevision-fuzz (no libFuzzer, no sanitizer): what CI runs, in
 #                                        seconds, so that a harness or parser that breaks on a seed fails the run
 #
-# FUZZ_BUILD=debug builds the libFuzzer binary unoptimized: about 3 minutes instead of 9 on 2 cores, for 1.5 to 5
+# FUZZ_BUILD=debug builds the libFuzzer binary unoptimized: about 3 minutes instead of 9 on 2 cores, for 1.5 to 5.3
 # times fewer inputs per second (and Swift's assertions on). CI uses it for its 10-second runs; long runs should keep
-# the default, release.
+# the default, release. FUZZ_SKIP_BUILD=1 uses the libFuzzer binary of that build as it is.
 #
 # Inputs that crash are written to .build-fuzz/crashes/TARGET/; replay one with
-# `swift run litevision-fuzz TARGET FILE`. New corpus entries libFuzzer finds go to .build-fuzz/corpus/TARGET-found/.
+# `swift run litevision-fuzz TARGET FILE`, or under AddressSanitizer with
+# `LITEVISION_FUZZ_TARGET=TARGET .build-fuzz/release/litevision-fuzz FILE` (debug/ for FUZZ_BUILD=debug). New corpus
+# entries libFuzzer finds go to .build-fuzz/corpus/TARGET-found/.
 set -euo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$0")/.."
 export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 targets=(model zip exif image mediapipe-image labels manifest coco mot mot-detections)
-target=${1:?usage: scripts/fuzz.sh TARGET|all|mutants [SECONDS|COUNT]}
+target=${1:?usage: scripts/fuzz.sh TARGET|all|build|replay|mutants [SECONDS|COUNT]}
 amount=${2:-60}
 
 if [[ $target == mutants ]]; then
@@ -49,8 +52,8 @@ if [[ $target == replay ]]; then
 fi
 if [[ $target == all ]]; then
   # One build (each run below would otherwise plan the whole package again), then every target.
-  "$0" build
-  for each in "${targets[@]}"; do FUZZ_SKIP_BUILD=1 "$0" "$each" "$amount"; done
+  "$self" build
+  for each in "${targets[@]}"; do FUZZ_SKIP_BUILD=1 "$self" "$each" "$amount"; done
   exit
 fi
 if [[ $target != build && ! " ${targets[*]} " =~ " $target " ]]; then
@@ -66,8 +69,8 @@ if [[ $configuration != release && $configuration != debug ]]; then
 fi
 binary=$scratch/$configuration/litevision-fuzz
 build_log='' fuzz_log=''
-trap 'rm -f $build_log $fuzz_log' EXIT
-if [[ -z ${FUZZ_SKIP_BUILD:-} ]]; then
+trap 'rm -f ${build_log:+"$build_log"} ${fuzz_log:+"$fuzz_log"}' EXIT
+if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
   build_log=$(mktemp)
   if ! swift build -c "$configuration" --scratch-path "$scratch" --product litevision-fuzz --sanitize fuzzer \
     --sanitize address -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address >"$build_log" 2>&1; then

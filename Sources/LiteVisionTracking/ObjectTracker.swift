@@ -19,17 +19,16 @@
 /// 1. Every track's box is predicted by its motion model: a constant-velocity Kalman filter on the box center
 ///    and size, with noise proportional to the box size.
 /// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few
-///    frames, in one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost
-///    track's boxes are grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate
-///    the drift of a prediction made without measurements. Low-score detections keep tracks alive — an object
-///    whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
-///    object being compared after completion to the object's size, and weighing half as much as a confident box
-///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden
-///    behind a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs
-///    half too, so the two do not take the visible object's box in turns, and a pair weighs less the more the
-///    detection's score differs from the track's last one. Tracks not reported
-///    yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left
-///    that could have started them.
+///    frames, in one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost track's
+///    boxes are grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate the drift
+///    of a prediction made without measurements. Low-score detections keep tracks alive — an object whose score dropped
+///    because it is partly hidden — with a stricter gate, a weak box much smaller than the object being compared after
+///    completion to the object's size (once its track has seen 3 boxes), and weighing half as much as a confident box
+///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
+///    a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs half too,
+///    so the two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
+///    differs from the track's last one. Tracks not reported yet (tentative objects, or with
+///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left that could have started them.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in

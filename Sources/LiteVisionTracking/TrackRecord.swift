@@ -146,6 +146,7 @@ struct TrackRecord: Sendable {
         let iou = matchBox.fastIoU(box)
         // Partly hidden along exactly one axis, as behind a pillar, a bar or the edge of a nearer object.
         let (narrow, short) = smallAxes(box)
+        // Both axes count the same boxes (`correct` measures both), so one tells whether the size is settled.
         guard narrow != short, horizontal.isSettled else { return iou }
         let overlap = matchBox.intersection(box).area
         guard overlap >= Self.partialContainment * box.area else { return iou }
