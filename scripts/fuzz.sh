@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh TARGET [SECONDS]     one target: model, zip, exif, image, mediapipe-image, labels, manifest,
 #                                        coco, mot, mot-detections (default 60 s)
-#   scripts/fuzz.sh all [SECONDS]        every target, SECONDS each
+#   scripts/fuzz.sh all [SECONDS]        every target, SECONDS each, FUZZ_JOBS at a time (default: the cores)
 #   scripts/fuzz.sh build                the libFuzzer binary alone
 #   scripts/fuzz.sh mutants [COUNT]      the seeded mutated-model test (runtime included), COUNT mutants
 #   scripts/fuzz.sh replay               every target once on each input of its seed corpus, with the release
@@ -51,10 +51,33 @@ if [[ $target == replay ]]; then
   exit
 fi
 if [[ $target == all ]]; then
-  # One build (each run below would otherwise plan the whole package again), then every target.
+  # One build (each run below would otherwise plan the whole package again), then every target, FUZZ_JOBS at a time
+  # (default: one per core; a libFuzzer run uses one), each one's report printed whole, in order.
+  lanes=${FUZZ_JOBS:-$(nproc)}
+  if [[ ! $lanes =~ ^[1-9][0-9]{0,2}$ ]]; then
+    echo "fuzz: FUZZ_JOBS must be a whole number from 1 to 999, not '$lanes'" >&2
+    exit 2
+  fi
   "$self" build
-  for each in "${targets[@]}"; do FUZZ_SKIP_BUILD=1 "$self" "$each" "$amount"; done
-  exit
+  # The seed corpus is made once, before the runs that read it start side by side.
+  if [[ ! -d .build-fuzz/corpus/${targets[0]} ]]; then
+    python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
+  fi
+  reports=$(mktemp -d)
+  trap 'rm -rf "$reports"' EXIT
+  status=0 pids=() reaped=0
+  reap() {
+    wait "${pids[reaped]}" || status=1
+    cat "$reports/${targets[reaped]}"
+    reaped=$((reaped + 1))
+  }
+  for each in "${targets[@]}"; do
+    ((${#pids[@]} - reaped < lanes)) || reap
+    FUZZ_SKIP_BUILD=1 "$self" "$each" "$amount" >"$reports/$each" 2>&1 &
+    pids+=("$!")
+  done
+  while ((reaped < ${#pids[@]})); do reap; done
+  exit "$status"
 fi
 if [[ $target != build && ! " ${targets[*]} " =~ " $target " ]]; then
   echo "fuzz: unknown target '$target' (one of: ${targets[*]}, all, build, mutants, replay)" >&2
