@@ -60,23 +60,30 @@ if [[ $target == all ]]; then
   fi
   "$self" build
   # The seed corpus is made once, before the runs that read it start side by side.
-  if [[ ! -d .build-fuzz/corpus/${targets[0]} ]]; then
-    python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
-  fi
+  for each in "${targets[@]}"; do
+    if [[ ! -d .build-fuzz/corpus/$each ]]; then
+      python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
+      break
+    fi
+  done
   reports=$(mktemp -d)
-  trap 'rm -rf "$reports"' EXIT
-  status=0 pids=() reaped=0
+  status=0 pids=() reaped=0 failed=()
+  # Each run is a process group of its own (set -m), so that one ended early stops with its libFuzzer.
+  trap 'for pid in "${pids[@]:reaped}"; do kill -TERM -- -"$pid" 2>/dev/null || true; done; rm -rf "$reports"' EXIT
   reap() {
-    wait "${pids[reaped]}" || status=1
+    wait "${pids[reaped]}" || { status=1; failed+=("${targets[reaped]}"); }
     cat "$reports/${targets[reaped]}"
     reaped=$((reaped + 1))
   }
   for each in "${targets[@]}"; do
     ((${#pids[@]} - reaped < lanes)) || reap
-    FUZZ_SKIP_BUILD=1 "$self" "$each" "$amount" >"$reports/$each" 2>&1 &
+    set -m
+    FUZZ_SKIP_BUILD=1 "$self" "$each" "$amount" >"$reports/$each" 2>&1 </dev/null &
     pids+=("$!")
+    set +m
   done
   while ((reaped < ${#pids[@]})); do reap; done
+  ((status == 0)) || echo "fuzz: failed: ${failed[*]} (their reports above)" >&2
   exit "$status"
 fi
 if [[ $target != build && ! " ${targets[*]} " =~ " $target " ]]; then
