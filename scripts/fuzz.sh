@@ -26,6 +26,22 @@ export LITEVISION_TEST_DATA=${LITEVISION_TEST_DATA:-$(cd .. && pwd)/shared}
 targets=(model zip exif image mediapipe-image labels manifest coco mot mot-detections)
 target=${1:?usage: scripts/fuzz.sh TARGET|all|build|replay|mutants [SECONDS|COUNT]}
 amount=${2:-60}
+# libFuzzer reads 0 seconds as no limit: a whole number from 1 up only.
+if [[ ! $amount =~ ^[1-9][0-9]{0,6}$ ]]; then
+  echo "fuzz: SECONDS or COUNT must be a whole number from 1 to 9999999, not '$amount'" >&2
+  exit 2
+fi
+# The seed corpora of every target, made from the shared data when any target's folder is missing (before runs that
+# read them start side by side).
+make_corpus_if_missing() {
+  local each
+  for each in "${targets[@]}"; do
+    if [[ ! -d .build-fuzz/corpus/$each ]]; then
+      python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
+      return
+    fi
+  done
+}
 
 if [[ $target == mutants ]]; then
   swift build -c release --build-tests -Xswiftc -enable-testing >/dev/null
@@ -35,9 +51,7 @@ fi
 if [[ $target == replay ]]; then
   binary=.build/release/litevision-fuzz
   [[ -x $binary ]] || swift build -c release --product litevision-fuzz -Xswiftc -enable-testing >/dev/null
-  if [[ ! -d .build-fuzz/corpus/${targets[0]} ]]; then
-    python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
-  fi
+  make_corpus_if_missing
   for each in "${targets[@]}"; do
     folders=(".build-fuzz/corpus/$each")
     [[ -d ${folders[0]}-found ]] && folders+=("${folders[0]}-found")
@@ -59,13 +73,7 @@ if [[ $target == all ]]; then
     exit 2
   fi
   "$self" build
-  # The seed corpus is made once, before the runs that read it start side by side.
-  for each in "${targets[@]}"; do
-    if [[ ! -d .build-fuzz/corpus/$each ]]; then
-      python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" .build-fuzz/corpus
-      break
-    fi
-  done
+  make_corpus_if_missing
   reports=$(mktemp -d)
   status=0 pids=() reaped=0 failed=()
   # Each run is a process group of its own (set -m), so that one ended early stops with its libFuzzer.
@@ -114,9 +122,7 @@ if [[ ! -x $binary ]]; then
   echo "fuzz: no $binary (run scripts/fuzz.sh build with FUZZ_BUILD=$configuration)" >&2
   exit 1
 fi
-if [[ ! -d $scratch/corpus/$target ]]; then
-  python3 scripts/make-fuzz-corpus.py "$LITEVISION_TEST_DATA" "$scratch/corpus"
-fi
+make_corpus_if_missing
 # Crashing inputs of earlier runs stay in crashes/TARGET-earlier/ (kept for replaying), out of this run's verdict.
 if compgen -G "$scratch/crashes/$target/*" >/dev/null; then
   mkdir -p "$scratch/crashes/$target-earlier" && mv "$scratch/crashes/$target"/* "$scratch/crashes/$target-earlier/"
