@@ -8,6 +8,7 @@ its `compare` command on one small simulated sequence.
 
 Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
 moving-camera variants of the simulated scenes (tracking_scenes.MOVING_SEQUENCES, e.g. sim-crowd-pan).
+`--frame-step K` plays every sequence at 1/K of its frame rate (every K-th frame, before the noise is drawn).
 
 For each sequence (ground truth: tracking_scenes.py) and noise seed, detections are made with the noise model of
 `tracking_scenes.noisy_detections` and written as a MOTChallenge detection file; then
@@ -155,11 +156,11 @@ def score(jobs, folder):
     return out
 
 
-def evaluate(litevision, cases, level, variants, folder):
+def evaluate(litevision, cases, level, variants, folder, frame_step=1):
     """Runs every tracker on every case `(sequence name, seed)`; returns {(case key, tracker): metrics + fps}."""
     jobs, fps = {}, {}
     for name, seed in cases:
-        seq = tracking_scenes.load(name)
+        seq = tracking_scenes.every_nth_frame(tracking_scenes.load(name), frame_step)
         key = f"{name}-s{seed}"
         sources = []
         det_rows = tracking_scenes.noisy_detections(seq, seed, level, sources)
@@ -197,10 +198,13 @@ def table(args):
     seeds = [int(s) for s in args.seeds.split(",")]
     variants = parse_variants(args.variant)
     with tempfile.TemporaryDirectory(prefix="litevision-tracking-bench-") as folder:
-        scores = evaluate(args.litevision, [(n, s) for n in names for s in seeds], args.level, variants, folder)
+        scores = evaluate(args.litevision, [(n, s) for n in names for s in seeds], args.level, variants, folder,
+                          args.frame_step)
     ours = variants[0][0]
     trackers = [label for label, _ in variants] + list(PEERS)
-    print(f"| sequence (noise seed, {args.level} noise) | tracker | HOTA | IDF1 | MOTA | IDSW | fps (tracker only) |")
+    played = f", 1/{args.frame_step} of the frame rate" if args.frame_step > 1 else ""
+    print(f"| sequence (noise seed, {args.level} noise{played}) | tracker | HOTA | IDF1 | MOTA | IDSW | "
+          "fps (tracker only) |")
     print("|---|---|---:|---:|---:|---:|---:|")
     verdicts = []
     for name in names:
@@ -246,12 +250,12 @@ def compare(args):
     """One case, as JSON: {tracker: {HOTA, IDF1, MOTA, IDSW, fps}} (the test asserts on it)."""
     with tempfile.TemporaryDirectory(prefix="litevision-tracking-compare-") as folder:
         scores = evaluate(args.litevision, [(args.sequence, args.seed)], args.level, parse_variants(args.variant),
-                          folder)
+                          folder, args.frame_step)
     print(json.dumps({tracker: v for (_, tracker), v in scores.items()}, sort_keys=True))
 
 
 def write(args):
-    seq = tracking_scenes.load(args.sequence)
+    seq = tracking_scenes.every_nth_frame(tracking_scenes.load(args.sequence), args.frame_step)
     os.makedirs(args.folder, exist_ok=True)
     write_rows(os.path.join(args.folder, "gt.txt"), seq.gt_rows())
     sources = []
@@ -262,6 +266,13 @@ def write(args):
                    tracking_scenes.with_appearance(seq, args.seed, rows, sources))
     print(json.dumps({"frames": len(seq.frames), "width": seq.width, "height": seq.height,
                       "frameRate": seq.frame_rate}))
+
+
+def frame_step(text):
+    """`--frame-step`: a whole number 1...100."""
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise argparse.ArgumentTypeError(f"a whole number of frames from 1 to 100, got {text!r}")
+    return int(text)
 
 
 def main():
@@ -286,6 +297,9 @@ def main():
     w.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     w.add_argument("--folder", required=True)
     w.add_argument("--appearance", action="store_true", help="also det-appearance.txt, rows with appearance vectors")
+    for sub_parser in (t, c, w):
+        sub_parser.add_argument("--frame-step", type=frame_step, default=1,
+                                help="play the sequences at 1/K of their frame rate (every K-th frame)")
     args = parser.parse_args()
     {"table": table, "compare": compare, "write": write}[args.command](args)
 

@@ -55,6 +55,14 @@ def load(name, scene_seed=0):
     raise SystemExit(f"unknown sequence {name}: {', '.join(names)} (or any sim scene with -pan, -shake, -zoom)")
 
 
+def every_nth_frame(seq, step):
+    """`seq` played at `1/step` of its frame rate: its frames 1, 1 + step, 1 + 2 * step, ... (objects move `step`
+    times farther between frames, as with a slower camera or a detector run on every `step`-th frame)."""
+    if step == 1:
+        return seq
+    return Sequence(seq.name, seq.width, seq.height, seq.frame_rate / step, seq.frames[::step])
+
+
 def load_tud(name):
     """A TUD sequence's ground truth from py-motmetrics' package data. Depth: the lower a person's feet in the image,
     the nearer (a fixed camera looking down at a flat street)."""

@@ -7,7 +7,10 @@
 # tracking_scenes.noisy_detections. LiteVision runs as `litevision track --detections` (its --timing line is the
 # tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,
 # IDSW, frames per second of the tracker alone) and the goals of issue 28.
-#   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--variant LABEL="ARGS"]...
+#   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--frame-step K]
+#                             [--variant LABEL="ARGS"]...
+# --frame-step K plays every sequence at 1/K of its frame rate (every K-th frame: objects move K times farther between
+# frames, as with a slower camera or a detector run on every K-th frame).
 # Moving-camera variants of the simulated scenes (sim-crowd-pan, sim-crowd-shake, sim-crowd-zoom, ...: any sim scene
 # with -pan, -shake or -zoom) are run with --sequences; --variant "LiteVision --camera-motion=--camera-motion auto"
 # adds the row of camera-motion compensation (docs/tracking-quality.md).
