@@ -270,7 +270,7 @@ def write(args):
 
 def frame_step(text):
     """`--frame-step`: a whole number 1...100."""
-    if not text.isdigit() or not 1 <= int(text) <= 100:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 100:
         raise argparse.ArgumentTypeError(f"a whole number of frames from 1 to 100, got {text!r}")
     return int(text)
 

@@ -7,9 +7,10 @@ import LiteVisionGeometry
 /// for positions and measurements and `1/250` of it for velocities (the width for `cx` and `w`, the height for
 /// `cy` and `h`), so a small far object and a large near one are followed alike. A new filter starts with
 /// twice the position deviation and a velocity deviation of ``initialVelocityWeight`` (5/8 of the box size per
-/// frame), since its velocity is unknown: its second box sets nearly all of it.
+/// frame), since its velocity is unknown: its second box sets nearly all of it (and of the rate at which the size
+/// changes, jitter included, which the next boxes correct).
 ///
-/// The velocity deviation is smaller than ByteTrack's `1/160`: the velocity then follows a trend over more frames
+/// The velocity noise, `1/250` of the size a frame, is smaller than ByteTrack's `1/160`: the velocity then follows a trend over more frames
 /// instead of the jitter of the last few boxes, so a track coasting through an occlusion drifts less, and two
 /// people crossing keep apart. On the tracking benchmark (docs/tracking-quality.md) this gave, with the
 /// standalone threshold of 0.7, +0.9 IDF1 on average over the noise draws used to choose it and +2.4 over draws
