@@ -174,9 +174,7 @@ def main():
         k = key(d)
         r = ours[f"{k}|lv-{args.label}"]
         theirs = {p: peers[f"{k}|{p}"] for p in tracking_bench.PEERS}
-        best_hota = max(v["HOTA"] for v in theirs.values())
-        best_idf1 = max(v["IDF1"] for v in theirs.values())
-        best_peer = max(theirs, key=lambda p: theirs[p]["HOTA"])
+        best_hota, best_idf1, best_peer = tracking_bench.best_of_peers(theirs)
         results[k] = dict(r, dHOTA=r["HOTA"] - best_hota, dIDF1=r["IDF1"] - best_idf1,
                           both=r["HOTA"] >= best_hota and r["IDF1"] >= best_idf1,
                           bestPeerIDSW=theirs[best_peer]["IDSW"])

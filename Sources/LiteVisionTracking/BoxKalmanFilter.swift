@@ -10,11 +10,11 @@ import LiteVisionGeometry
 /// frame), since its velocity is unknown: its second box sets nearly all of it (and of the rate at which the size
 /// changes, jitter included, which the next boxes correct).
 ///
-/// The velocity noise, `1/250` of the size a frame, is smaller than ByteTrack's `1/160`: the velocity then follows a trend over more frames
-/// instead of the jitter of the last few boxes, so a track coasting through an occlusion drifts less, and two
-/// people crossing keep apart. On the tracking benchmark (docs/tracking-quality.md) this gave, with the
-/// standalone threshold of 0.7, +0.9 IDF1 on average over the noise draws used to choose it and +2.4 over draws
-/// kept aside; `1/200` and `1/300` did worse on both.
+/// The velocity noise, `1/250` of the size a frame, is smaller than ByteTrack's `1/160`: the velocity then follows a
+/// trend over more frames instead of the jitter of the last few boxes, so a track coasting through an occlusion drifts
+/// less, and two people crossing keep apart. On the tracking benchmark (docs/tracking-quality.md) this gave, with the
+/// standalone threshold of 0.7, +0.9 IDF1 on average over the noise draws used to choose it and +2.4 over draws kept
+/// aside; `1/200` and `1/300` did worse on both.
 struct BoxKalmanFilter: Sendable, Equatable {
     /// Position noise weight (fraction of the box size).
     static let positionWeight = 1.0 / 20
