@@ -30,6 +30,9 @@ struct BoxKalmanFilter: Sendable, Equatable {
     /// best peer in 28, 21 and 22 of 40 draws (25, 15 and 9 before), and at their own rate as many of 680 draws, with
     /// 0.4 % fewer ID switches; a deviation of three or ten times this changed next to nothing more.
     static let initialVelocityWeight = 5.0 / 8
+    /// The share of its speed by which a fast object's velocity may change each frame at a low frame rate (see
+    /// ``predict(turningShare:)`` and `TrackingOptions.frameRate`).
+    static let lowFrameRateTurningShare = 0.1
     /// The smallest size used to scale the noise, so a degenerate box still gets some.
     static let minimumScale = 4.0
 
@@ -54,13 +57,20 @@ struct BoxKalmanFilter: Sendable, Equatable {
         return BoundingBox(x: centerX.position - w / 2, y: centerY.position - h / 2, width: w, height: h)
     }
 
-    /// Advances one frame.
+    /// Advances one frame. The center's velocity noise is ``velocityWeight`` of the size, or `turningShare` of the
+    /// center's speed if more: an object may turn, stop or set off by that share of its speed each frame (0, the
+    /// default, at 20 fps and more; ``lowFrameRateTurningShare`` under).
     @inline(__always)
-    mutating func predict() {
+    mutating func predict(turningShare: Double = 0) {
         let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
         let p = Self.positionWeight, v = Self.velocityWeight
-        centerX.predict(positionNoise: p * sw, velocityNoise: v * sw)
-        centerY.predict(positionNoise: p * sh, velocityNoise: v * sh)
+        var turning = 0.0
+        if turningShare > 0 {
+            turning =
+                turningShare * (centerX.velocity * centerX.velocity + centerY.velocity * centerY.velocity).squareRoot()
+        }
+        centerX.predict(positionNoise: p * sw, velocityNoise: max(v * sw, turning))
+        centerY.predict(positionNoise: p * sh, velocityNoise: max(v * sh, turning))
         width.predict(positionNoise: p * sw, velocityNoise: v * sw)
         height.predict(positionNoise: p * sh, velocityNoise: v * sh)
     }

@@ -230,6 +230,8 @@ extension ObjectTracker {
         let middling = options.tentativeTrackThreshold ?? .infinity
         let vetoes = gatingAppearance && options.reidentification?.matchSimilarity != nil
         let confidentGate = options.matchIoUThreshold, weakGate = options.rescueMatchIoUThreshold
+        // At a low frame rate a middling box is gated as a confident one (see `TrackingOptions.frameRate`).
+        let middlingGate = options.isLowFrameRate ? confidentGate : weakGate
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
@@ -248,7 +250,7 @@ extension ObjectTracker {
                     continue
                 }
                 let weak = c >= firstWeak
-                let gate = weak ? weakGate : confidentGate
+                let gate = !weak ? confidentGate : detection.score >= middling ? middlingGate : weakGate
                 // Weak detections may be partial views of the object; lost tracks get some slack.
                 let iou =
                     weak

@@ -97,7 +97,10 @@ public struct ObjectTracker: Sendable {
         frameCount += 1
         lastImageWidth = width
         lastImageHeight = height
-        for i in records.indices { records[i].advance(imageWidth: width, imageHeight: height) }
+        let turningShare = options.isLowFrameRate ? BoxKalmanFilter.lowFrameRateTurningShare : 0
+        for i in records.indices {
+            records[i].advance(imageWidth: width, imageHeight: height, turningShare: turningShare)
+        }
         compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
         associate(detections, imageWidth: width, imageHeight: height)
         retireUnmatched()

@@ -59,12 +59,13 @@ struct TrackRecord: Sendable {
     /// Whether the track is reported (has an ID).
     var isConfirmed: Bool { id >= 0 }
 
-    /// Moves the track to the next frame: predicts its box and clears the previous frame's match.
+    /// Moves the track to the next frame: predicts its box (see ``BoxKalmanFilter/predict(turningShare:)``) and
+    /// clears the previous frame's match.
     @inline(__always)
-    mutating func advance(imageWidth: Double, imageHeight: Double) {
+    mutating func advance(imageWidth: Double, imageHeight: Double, turningShare: Double) {
         detectionIndex = -1
         age += 1
-        filter.predict()
+        filter.predict(turningShare: turningShare)
         predictedBox = filter.box
         matchBox = predictedBox.clamped(width: imageWidth, height: imageHeight)
         bufferedMatchBox = matchBox.expanded(by: Self.lostBuffer)

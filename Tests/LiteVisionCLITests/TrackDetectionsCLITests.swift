@@ -88,6 +88,23 @@ struct TrackDetectionsCLITests {
         #expect(result.errors.contains("2 detections, 42x61"), "\(result.errors)")
     }
 
+    @Test("--frame-rate under 20 reaches the tracker: a middling box off an object's prediction keeps its ID")
+    func lowFrameRate() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-rate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detections = folder.appendingPathComponent("det.txt")
+        // Standing still, then a middling box 18 px off (IoU 0.38: under the weak gate, above the confident one).
+        let rows =
+            "1,-1,100,100,40,100,0.9\n2,-1,100,100,40,100,0.9\n3,-1,100,100,40,100,0.9\n4,-1,118,100,40,100,0.5\n"
+        try rows.write(to: detections, atomically: true, encoding: .utf8)
+        let slow = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--frame-rate", "8"])
+        #expect(slow.status == 0, "\(slow.errors)")
+        #expect(slow.output.hasSuffix("frame 3: #0 (118,100 40x100)\n"), "\(slow.output)")
+        let usual = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--frame-rate", "25"])
+        #expect(usual.status == 0, "\(usual.errors)")
+        #expect(usual.output.hasSuffix("frame 2: #0 (100,100 40x100)\nframe 3: -\n"), "\(usual.output)")
+    }
+
     @Test(
         "A malformed row is refused with its line number and status 2; no output is written",
         arguments: [

@@ -76,7 +76,8 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it and not under it), the lost-track buffer scaled to `--frame-rate`, `--filtered-boxes`,
+    /// objects from it and not under it), `--frame-rate` (``TrackingOptions/frameRate``, and the lost-track buffer
+    /// scaled to it), `--filtered-boxes`,
     /// `--camera-motion` and `--reidentify`.
     func trackingOptions() -> TrackingOptions {
         var options = TrackingOptions()
@@ -84,6 +85,7 @@ extension TrackArguments {
         options.cameraMotion = cameraMotion?.mode ?? .fixed
         if let threshold = detector.threshold { options = options.resolved(detectionThreshold: threshold) }
         if let frameRate {
+            options.frameRate = frameRate
             let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate
             options.lostTrackBuffer = max(1, Int(frames.rounded()))
         }

@@ -1,0 +1,62 @@
+import LiteVisionGeometry
+import Testing
+
+@testable import LiteVisionTracking
+
+/// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRate`: a middling box is paired with the confident
+/// gate, and the motion model follows stops and turns faster (see `BoxKalmanFilter.predict(turningShare:)`).
+@Suite("Low frame rates")
+struct LowFrameRateTests {
+    /// The IDs reported in each of 4 frames: an object 40x100 standing at x 100, detected at 0.9 three times, then at
+    /// 0.5 (a middling score: partly hidden) 18 px to the right, an IoU of 22/58 = 0.38 with its prediction: under the
+    /// weak gate (0.45), above the confident one (0.3).
+    static func reported(frameRate: Double?) -> [[Int]] {
+        var options = TrackingOptions()
+        options.frameRate = frameRate
+        var tracker = ObjectTracker(options: options)
+        let frames = [(100.0, Float(0.9)), (100, 0.9), (100, 0.9), (118, 0.5)]
+        return frames.map { x, score in
+            let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: score)]
+            return tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)
+        }
+    }
+
+    @Test("Under 20 fps a middling box off the prediction keeps its object; from 20 fps, or unknown, it does not")
+    func middlingGate() {
+        #expect(Self.reported(frameRate: 8) == [[0], [0], [0], [0]])
+        #expect(Self.reported(frameRate: 19.9) == [[0], [0], [0], [0]])
+        // Unknown, 20 fps and more, and rates that are no rates: the weak gate. The box starts no tentative object
+        // either, lying on the lost object's prediction.
+        for rate in [nil, 20, 30, 0, -5, .nan, .infinity] as [Double?] {
+            #expect(Self.reported(frameRate: rate) == [[0], [0], [0], []], "frame rate \(String(describing: rate))")
+        }
+    }
+
+    @Test("Under 20 fps the motion model lets a walker's velocity follow a stop within a few frames")
+    func turningShare() {
+        // A walker 40 px wide moving 12 px a frame (a 30-fps walk played at 10 fps), who stops and is seen standing
+        // for 3 frames, then predicted. At 25-30 fps the velocity follows a trend over many frames: it keeps most of
+        // the speed, and the prediction runs ahead of the walker.
+        func filter(turningShare: Double) -> BoxKalmanFilter {
+            var filter = BoxKalmanFilter(box: BoundingBox(x: 100, y: 100, width: 40, height: 100))
+            for t in 1...10 {
+                filter.predict(turningShare: turningShare)
+                filter.update(with: BoundingBox(x: 100 + 12 * Double(t), y: 100, width: 40, height: 100))
+            }
+            for _ in 1...3 {
+                filter.predict(turningShare: turningShare)
+                filter.update(with: BoundingBox(x: 220, y: 100, width: 40, height: 100))
+            }
+            filter.predict(turningShare: turningShare)
+            return filter
+        }
+        let low = filter(turningShare: BoxKalmanFilter.lowFrameRateTurningShare), usual = filter(turningShare: 0)
+        // After the 3 frames standing: 3.2 px a frame left of 12, the next prediction 5 px ahead (IoU 0.77); with the
+        // usual noise 9.0 px a frame, 14 px ahead (IoU 0.48).
+        #expect(low.centerX.velocity < 4, "velocity \(low.centerX.velocity)")
+        #expect(usual.centerX.velocity > 8, "velocity \(usual.centerX.velocity)")
+        #expect(low.box.x - 220 < 6 && usual.box.x - 220 > 12, "predicted at x \(low.box.x) and \(usual.box.x)")
+        // Nothing moved vertically: no velocity there, whatever the share.
+        #expect(abs(low.centerY.velocity) < 1e-9 && abs(usual.centerY.velocity) < 1e-9)
+    }
+}
