@@ -14,7 +14,8 @@ import LiteVisionGeometry
 /// trend over more frames instead of the jitter of the last few boxes, so a track coasting through an occlusion drifts
 /// less, and two people crossing keep apart. On the tracking benchmark (docs/tracking-quality.md) this gave, with the
 /// standalone threshold of 0.7, +0.9 IDF1 on average over the noise draws used to choose it and +2.4 over draws kept
-/// aside; `1/200` and `1/300` did worse on both.
+/// aside; `1/200` and `1/300` did worse on both. Under 20 fps (`TrackingOptions.frameRate`) the center's velocity
+/// noise is at least a tenth of the object's speed a frame (see ``predict(turningShare:)``).
 struct BoxKalmanFilter: Sendable, Equatable {
     /// Position noise weight (fraction of the box size).
     static let positionWeight = 1.0 / 20

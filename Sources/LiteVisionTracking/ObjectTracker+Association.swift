@@ -196,7 +196,8 @@ extension ObjectTracker {
     /// One association stage: builds the allowed pairs, solves the assignment and corrects the matched tracks.
     ///
     /// A pair's gain is its similarity minus the gate (a confident detection's ``TrackingOptions/matchIoUThreshold``,
-    /// a weak one's ``TrackingOptions/rescueMatchIoUThreshold``), positive exactly when the pair is allowed, scaled by
+    /// a weak one's ``TrackingOptions/rescueMatchIoUThreshold``, except a middling one's under 20 fps: see
+    /// ``TrackingOptions/frameRate``), positive exactly when the pair is allowed, scaled by
     /// ``weakDetectionGain`` for a weak detection (``middlingDetectionGain`` for one that could start a tentative
     /// object), by ``hiddenTrackGain`` for a hidden track (lost, or last matched to
     /// a weak detection behind a confident one) and by ``scoreConsistency(_:_:)``; the assignment maximizes the total

@@ -11,22 +11,22 @@
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`
-/// (``rescueMatchIoUThreshold`` for weak detections) and, with ``matchesClasses``, when the classes agree. An object
-/// that was not matched in the previous frame and whose IoU with a confident detection falls short is compared again
-/// with both boxes grown by 25 % of their size on each side (C-BIoU's buffered IoU), since its prediction has drifted
-/// without measurements. A weak box much smaller than the object along one axis and lying mostly inside the prediction
-/// — a partly hidden object — is compared after being completed to the object's remembered size, once the object's
-/// track has seen 3 boxes (before that, its size is not settled). Confident and weak detections are paired in one
-/// assignment (ByteTrack pairs the confident ones first, which lets a visible object's box take the track of a hidden
-/// object beside it whose own box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain
-/// being its IoU minus its gate, halved for a weak detection (a confident box that fits as well is preferred; scaled by
-/// 0.85 only, from ``tentativeTrackThreshold`` up: a middling box is most often an object partly hidden), halved for an
-/// object lost in the previous frame while hidden behind an object matched there, or detected only weakly there while
-/// hidden behind an object detected confidently (so the two do not take the visible object's box in turns), and scaled
-/// by one minus half the difference between the detection's score and the score of the object's last detection (an
-/// object going out of sight behind another is detected ever more weakly, the one in front confidently: a confident box
-/// most likely belongs to the object detected confidently so far). It is solved exactly with the Hungarian method on
-/// each connected group of overlapping boxes.
+/// (``rescueMatchIoUThreshold`` for weak detections; see ``frameRate`` for middling ones under 20 fps) and, with
+/// ``matchesClasses``, when the classes agree. An object that was not matched in the previous frame and whose IoU with
+/// a confident detection falls short is compared again with both boxes grown by 25 % of their size on each side
+/// (C-BIoU's buffered IoU), since its prediction has drifted without measurements. A weak box much smaller than the
+/// object along one axis and lying mostly inside the prediction — a partly hidden object — is compared after being
+/// completed to the object's remembered size, once the object's track has seen 3 boxes (before that, its size is not
+/// settled). Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first,
+/// which lets a visible object's box take the track of a hidden object beside it whose own box is weak): the tracker
+/// picks the pairs with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a weak
+/// detection (a confident box that fits as well is preferred; scaled by 0.85 only, from ``tentativeTrackThreshold`` up:
+/// a middling box is most often an object partly hidden), halved for an object lost in the previous frame while hidden
+/// behind an object matched there, or detected only weakly there while hidden behind an object detected confidently (so
+/// the two do not take the visible object's box in turns), and scaled by one minus half the difference between the
+/// detection's score and the score of the object's last detection (an object going out of sight behind another is
+/// detected ever more weakly, the one in front confidently: a confident box most likely belongs to the object detected
+/// confidently so far). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
@@ -38,7 +38,8 @@ public struct TrackingOptions: Sendable, Hashable {
     public var matchIoUThreshold: Double = 0.3
     /// The least IoU for a weak (rescue) detection to be paired. Stricter than ``matchIoUThreshold``, since a
     /// low score is weaker evidence. Default 0.45 (ByteTrack's second stage uses 0.5; measured in
-    /// `docs/tracking-quality.md`).
+    /// `docs/tracking-quality.md`). Under 20 fps (``frameRate``), middling detections (from
+    /// ``tentativeTrackThreshold`` up) take ``matchIoUThreshold`` instead.
     public var rescueMatchIoUThreshold: Double = 0.45
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
     /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
@@ -84,13 +85,13 @@ public struct TrackingOptions: Sendable, Hashable {
     /// tentative object, reported (given an ID) only once it has been detected in 3 consecutive frames (or
     /// ``minimumHits``, if more), or as soon as a confident detection from ``newTrackThreshold`` is matched to it, as
     /// if that one had started it. A weak box is paired with a tentative object as with any object (the gate
-    /// ``rescueMatchIoUThreshold``), and starts none on the predicted box of a lost object (most likely that object,
-    /// detected off its prediction). Default 0.4, for an `ObjectTracker` used alone: a partly hidden person, whom a
-    /// detector scores 0.4–0.7 frame after frame, is followed, while a false detection, which seldom comes back at
-    /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An
-    /// object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above
-    /// the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
-    /// ``newTrackThreshold`` start no tentative object.
+    /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold``: see ``frameRate``), and starts none on the
+    /// predicted box of a lost object (most likely that object, detected off its prediction). Default 0.4, for an
+    /// `ObjectTracker` used alone: a partly hidden person, whom a detector scores 0.4–0.7 frame after frame, is
+    /// followed, while a false detection, which seldom comes back at the same place three frames running, is not
+    /// (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An object detector turns it off, as
+    /// `track --threshold` does: ML Kit reports only objects detected at or above the detector's threshold. Values
+    /// under ``rescueThreshold`` act as it; values at or above ``newTrackThreshold`` start no tentative object.
     ///
     /// It also sets how much a weak box weighs in the assignment: from this score up (and under
     /// ``detectionThreshold``) 0.85 of a confident box's weight, under it half (see the cost above). So in the stage
@@ -116,29 +117,33 @@ public struct TrackingOptions: Sendable, Hashable {
     /// frame without, 7.5 with); nothing with `.fixed`.
     public var cameraMotion: CameraMotionMode = .fixed
 
-    /// The rate the detections come at, in frames per second, when known. Default `nil`: unknown, taken as the
-    /// 15–30 fps the other defaults suit; as is any value not finite or not above 0.
+    /// The rate the detections come at, in frames per second, when known. Default `nil`: unknown, and the tracker
+    /// works as at 20 fps and more (the other defaults were tuned at 25–30 fps); so does any value not finite or not
+    /// above 0.
     ///
-    /// Under ``lowFrameRate`` (20 fps) — a slow camera, or a detector run on every second or third frame — objects
-    /// move and turn two to five times farther between frames, and two rules change: the motion model lets an
-    /// object's velocity change each frame by up to a tenth of its speed (a walker who stops, turns back or sets off
-    /// again is followed within a frame or two, where at 25–30 fps the velocity follows a trend over many frames to
-    /// keep people who cross apart), and a middling detection (from ``tentativeTrackThreshold`` up) is paired with the
-    /// confident gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold`` (a partly hidden object turning is
-    /// off its prediction). On the tracking benchmark (`docs/tracking-quality.md`, sixteenth round) at a half, a third
-    /// and a fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four open trackers in
-    /// 31, 28 and 26 of 40 draws (28, 21 and 22 without), while the same rules at 25–30 fps lost 17 of 596 draws.
-    /// From 20 fps up nothing changes. It does not scale ``lostTrackBuffer``, which counts frames: set both (the
-    /// command line's `track --detections --frame-rate` does).
+    /// Under ``lowFrameRateThreshold`` (20 fps) — a slow camera, or a detector run on every second or third frame —
+    /// objects move and turn two to five times farther between frames, and two rules change. The motion model's
+    /// velocity noise becomes at least a tenth of the object's speed a frame (instead of `1/250` of its size), so a
+    /// walker who stops, turns back or sets off again is followed within a frame or two, where at 25–30 fps the
+    /// velocity follows a trend over many frames to keep people who cross apart. And, with ``tentativeTrackThreshold``
+    /// on (an `ObjectTracker` used alone; an object detector turns it off), a middling detection (from that score up)
+    /// is paired with the confident gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold``, its gain in the
+    /// assignment measured from that gate too: a partly hidden object turning is off its prediction. On the tracking
+    /// benchmark (`docs/tracking-quality.md`, sixteenth round), with the tracker used alone, at a half, a third and a
+    /// fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four open trackers in 31, 28
+    /// and 26 of 40 draws (28, 21 and 22 without); the same rules at 25–30 fps won 17 fewer of 596 draws (and one
+    /// fewer of 84 others), which is why they wait for a low frame rate. From 20 fps up nothing changes. It does not
+    /// scale ``lostTrackBuffer``, which counts frames: set both (the command line's `track --detections
+    /// --frame-rate` does).
     public var frameRate: Double? = nil
 
     /// The frame rate under which ``frameRate`` changes the motion model and the middling gate: 20 fps.
-    public static let lowFrameRate = 20.0
+    public static let lowFrameRateThreshold = 20.0
 
-    /// Whether ``frameRate`` is known and under ``lowFrameRate``.
+    /// Whether ``frameRate`` is known and under ``lowFrameRateThreshold``.
     var isLowFrameRate: Bool {
         guard let frameRate, frameRate.isFinite, frameRate > 0 else { return false }
-        return frameRate < Self.lowFrameRate
+        return frameRate < Self.lowFrameRateThreshold
     }
 
     /// The defaults.

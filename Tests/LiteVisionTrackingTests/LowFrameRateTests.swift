@@ -3,8 +3,8 @@ import Testing
 
 @testable import LiteVisionTracking
 
-/// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRate`: a middling box is paired with the confident
-/// gate, and the motion model follows stops and turns faster (see `BoxKalmanFilter.predict(turningShare:)`).
+/// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRateThreshold`: a middling box is paired with the
+/// confident gate, and the motion model follows stops and turns faster (see `BoxKalmanFilter.predict(turningShare:)`).
 @Suite("Low frame rates")
 struct LowFrameRateTests {
     /// The IDs reported in each of 4 frames: an object 40x100 standing at x 100, detected at 0.9 three times, then at
@@ -30,6 +30,30 @@ struct LowFrameRateTests {
         for rate in [nil, 20, 30, 0, -5, .nan, .infinity] as [Double?] {
             #expect(Self.reported(frameRate: rate) == [[0], [0], [0], []], "frame rate \(String(describing: rate))")
         }
+    }
+
+    /// The IDs given to a walker 40x100 detected confidently in every frame: walking right 16 px a frame for 10
+    /// frames (a brisk walk at 8 fps), standing for 3, then walking back left 16 px a frame for 6. With the usual
+    /// motion model the velocity still carries the walker right when they set off left: their box misses the
+    /// prediction, and a new ID starts.
+    static func walkerIDs(frameRate: Double?) -> Set<Int> {
+        var options = TrackingOptions()
+        options.frameRate = frameRate
+        var tracker = ObjectTracker(options: options)
+        var xs = (0...10).map { 100 + 16 * Double($0) }
+        xs += [260, 260, 260] + (1...6).map { 260 - 16 * Double($0) }
+        var ids: Set<Int> = []
+        for x in xs {
+            let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: 0.9)]
+            ids.formUnion(tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id))
+        }
+        return ids
+    }
+
+    @Test("Under 20 fps a walker who stops and walks back keeps their ID; with the usual motion model they do not")
+    func stopAndTurnBack() {
+        #expect(Self.walkerIDs(frameRate: 8) == [0])
+        #expect(Self.walkerIDs(frameRate: nil).count > 1, "IDs \(Self.walkerIDs(frameRate: nil))")
     }
 
     @Test("Under 20 fps the motion model lets a walker's velocity follow a stop within a few frames")
