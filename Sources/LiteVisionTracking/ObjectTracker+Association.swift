@@ -232,7 +232,8 @@ extension ObjectTracker {
         let vetoes = gatingAppearance && options.reidentification?.matchSimilarity != nil
         let confidentGate = options.matchIoUThreshold, weakGate = options.rescueMatchIoUThreshold
         // At a low frame rate a middling box is gated as a confident one (see `TrackingOptions.frameRate`).
-        let middlingGate = options.isLowFrameRate ? confidentGate : weakGate
+        let lowFrameRate = options.isLowFrameRate
+        let middlingGate = lowFrameRate ? confidentGate : weakGate
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
@@ -256,7 +257,7 @@ extension ObjectTracker {
                 let iou =
                     weak
                     ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
-                    : record.similarity(toConfident: detection.box, threshold: gate)
+                    : record.similarity(toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate)
                 guard iou >= gate else { continue }
                 // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.
                 if vetoes, !weak, appearanceVetoes(record, detection) {

@@ -25,7 +25,7 @@ struct TrackRecord: Sendable {
     var predictedBox: BoundingBox
     /// The predicted box limited to the image: what detections are compared with.
     var matchBox: BoundingBox
-    /// For a lost track, `matchBox` grown by ``lostBuffer`` (see ``similarity(toConfident:)``).
+    /// For a lost track, `matchBox` grown by ``lostBuffer`` (see ``similarity(toConfident:threshold:everyTrack:)``).
     var bufferedMatchBox: BoundingBox
     /// The detection matched in the current frame, or -1.
     var detectionIndex: Int
@@ -126,10 +126,14 @@ struct TrackRecord: Sendable {
     /// lost and followed tracks are ranked by the same measure. (Ranking lost tracks by the buffered IoU, which is
     /// larger for the same offset, let the lost track of an object hidden behind another take the visible
     /// object's detection, and the two tracks then took it in turns: an ID switch every frame or two.)
+    ///
+    /// With `everyTrack` (at a low frame rate: see `TrackingOptions.frameRate`) a track matched in the last frame gets
+    /// the buffer too: objects move so far between frames that a new track's prediction (its speed not known yet) or
+    /// a turning object's soon misses the object's box.
     @inline(__always)
-    func similarity(toConfident box: BoundingBox, threshold: Double) -> Double {
+    func similarity(toConfident box: BoundingBox, threshold: Double, everyTrack: Bool) -> Double {
         let iou = matchBox.fastIoU(box)
-        guard framesSinceUpdate > 0, iou < threshold else { return iou }
+        guard framesSinceUpdate > 0 || everyTrack, iou < threshold else { return iou }
         return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer))
     }
 

@@ -14,7 +14,8 @@
 /// (``rescueMatchIoUThreshold`` for weak detections; see ``frameRate`` for middling ones under 20 fps) and, with
 /// ``matchesClasses``, when the classes agree. An object that was not matched in the previous frame and whose IoU with
 /// a confident detection falls short is compared again with both boxes grown by 25 % of their size on each side
-/// (C-BIoU's buffered IoU), since its prediction has drifted without measurements. A weak box much smaller than the
+/// (C-BIoU's buffered IoU), since its prediction has drifted without measurements (under 20 fps every object: see
+/// ``frameRate``). A weak box much smaller than the
 /// object along one axis and lying mostly inside the prediction — a partly hidden object — is compared after being
 /// completed to the object's remembered size, once the object's track has seen 3 boxes (before that, its size is not
 /// settled). Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first,
@@ -122,17 +123,20 @@ public struct TrackingOptions: Sendable, Hashable {
     /// above 0.
     ///
     /// Under ``lowFrameRateThreshold`` (20 fps) — a slow camera, or a detector run on every second or third frame —
-    /// objects move and turn two to five times farther between frames, and two rules change. The motion model's
+    /// objects move and turn two to five times farther between frames, and three rules change. The motion model's
     /// velocity noise becomes at least a tenth of the object's speed a frame (instead of `1/250` of its size), so a
     /// walker who stops, turns back or sets off again is followed within a frame or two, where at 25–30 fps the
     /// velocity follows a trend over many frames to keep people who cross apart. And, with ``tentativeTrackThreshold``
     /// on (an `ObjectTracker` used alone; an object detector turns it off), a middling detection (from that score up)
     /// is paired with the confident gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold``, its gain in the
-    /// assignment measured from that gate too: a partly hidden object turning is off its prediction. On the tracking
-    /// benchmark (`docs/tracking-quality.md`, sixteenth round), with the tracker used alone, at a half, a third and a
-    /// fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four open trackers in 31, 28
-    /// and 26 of 40 draws (28, 21 and 22 without); the same rules at 25–30 fps won 17 fewer of 596 draws (and one
-    /// fewer of 84 others), which is why they wait for a low frame rate. From 20 fps up nothing changes. It does not
+    /// assignment measured from that gate too: a partly hidden object turning is off its prediction. And every track
+    /// whose IoU with a confident detection falls short is compared again with both boxes grown (C-BIoU's buffer, see
+    /// the cost above), not only a track lost in the previous frame: a new track's prediction, its speed not known
+    /// yet, or a turning object's soon misses the object's box. On the tracking benchmark (`docs/tracking-quality.md`,
+    /// sixteenth round), with the tracker used alone, at a half, a third and a fifth of the sequences' 25–30 fps this
+    /// won both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22
+    /// without); the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why
+    /// they wait for a low frame rate. From 20 fps up nothing changes. It does not
     /// scale ``lostTrackBuffer``, which counts frames: set both (the command line's `track --detections
     /// --frame-rate` does).
     public var frameRate: Double? = nil

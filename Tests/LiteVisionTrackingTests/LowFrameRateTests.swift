@@ -4,7 +4,8 @@ import Testing
 @testable import LiteVisionTracking
 
 /// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRateThreshold`: a middling box is paired with the
-/// confident gate, and the motion model follows stops and turns faster (see `BoxKalmanFilter.predict(turningShare:)`).
+/// confident gate, every track gets C-BIoU's buffer, and the motion model follows stops and turns faster (see
+/// `BoxKalmanFilter.predict(turningShare:)`).
 @Suite("Low frame rates")
 struct LowFrameRateTests {
     /// The IDs reported in each of 4 frames: an object 40x100 standing at x 100, detected at 0.9 three times, then at
@@ -54,6 +55,24 @@ struct LowFrameRateTests {
     func stopAndTurnBack() {
         #expect(Self.walkerIDs(frameRate: 8) == [0])
         #expect(Self.walkerIDs(frameRate: nil).count > 1, "IDs \(Self.walkerIDs(frameRate: nil))")
+    }
+
+    @Test("Under 20 fps a new object's second box, off its first, is compared with both boxes grown (C-BIoU)")
+    func bufferedFirstStep() {
+        // A walker 40x100 seen once, then 24 px to the right: an IoU of 16/64 = 0.25 with the prediction (the first
+        // box: a new track has no speed yet), under the 0.3 gate; grown by a quarter on each side, 36/84 = 0.43.
+        func ids(frameRate: Double?) -> [[Int]] {
+            var options = TrackingOptions()
+            options.frameRate = frameRate
+            var tracker = ObjectTracker(options: options)
+            return [100.0, 124].map { x in
+                let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: 0.9)]
+                return tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)
+            }
+        }
+        #expect(ids(frameRate: 8) == [[0], [0]])
+        #expect(ids(frameRate: nil) == [[0], [1]])
+        #expect(ids(frameRate: 25) == [[0], [1]])
     }
 
     @Test("Under 20 fps the motion model lets a walker's velocity follow a stop within a few frames")

@@ -49,8 +49,9 @@ package struct TrackArguments: ParsableArguments {
             has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (30 frames at 30 fps: one second); under 20 fps it also lets \
-            the motion model follow sharper turns and stops, and (without --threshold) pairs middling boxes \
-            (0.4-0.7) with the confident gate. --timing prints the tracker's own time on standard error. \
+            the motion model follow sharper turns and stops, compares objects off their prediction with both \
+            boxes grown, and (without --threshold) pairs middling boxes (0.4-0.7) with the confident gate. \
+            --timing prints the tracker's own time on standard error. \
             A malformed row is refused with its line number (status 2).
 
             --reidentify (with --detections) gives an object that left the view, or stayed hidden longer than the \
