@@ -25,7 +25,8 @@ struct TrackRecord: Sendable {
     var predictedBox: BoundingBox
     /// The predicted box limited to the image: what detections are compared with.
     var matchBox: BoundingBox
-    /// For a lost track, `matchBox` grown by ``lostBuffer`` (see ``similarity(toConfident:threshold:everyTrack:)``).
+    /// `matchBox` grown by ``lostBuffer``, for a lost track (every track at a low frame rate; see
+    /// ``similarity(toConfident:threshold:everyTrack:)``).
     var bufferedMatchBox: BoundingBox
     /// The detection matched in the current frame, or -1.
     var detectionIndex: Int

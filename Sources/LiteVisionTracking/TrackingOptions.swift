@@ -15,19 +15,19 @@
 /// ``matchesClasses``, when the classes agree. An object that was not matched in the previous frame and whose IoU with
 /// a confident detection falls short is compared again with both boxes grown by 25 % of their size on each side
 /// (C-BIoU's buffered IoU), since its prediction has drifted without measurements (under 20 fps every object: see
-/// ``frameRate``). A weak box much smaller than the
-/// object along one axis and lying mostly inside the prediction — a partly hidden object — is compared after being
-/// completed to the object's remembered size, once the object's track has seen 3 boxes (before that, its size is not
-/// settled). Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first,
-/// which lets a visible object's box take the track of a hidden object beside it whose own box is weak): the tracker
-/// picks the pairs with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a weak
-/// detection (a confident box that fits as well is preferred; scaled by 0.85 only, from ``tentativeTrackThreshold`` up:
-/// a middling box is most often an object partly hidden), halved for an object lost in the previous frame while hidden
-/// behind an object matched there, or detected only weakly there while hidden behind an object detected confidently (so
-/// the two do not take the visible object's box in turns), and scaled by one minus half the difference between the
-/// detection's score and the score of the object's last detection (an object going out of sight behind another is
-/// detected ever more weakly, the one in front confidently: a confident box most likely belongs to the object detected
-/// confidently so far). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
+/// ``frameRate``). A weak box much smaller than the object along one axis and lying mostly inside the prediction — a
+/// partly hidden object — is compared after being completed to the object's remembered size, once the object's track
+/// has seen 3 boxes (before that, its size is not settled). Confident and weak detections are paired in one assignment
+/// (ByteTrack pairs the confident ones first, which lets a visible object's box take the track of a hidden object
+/// beside it whose own box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its
+/// IoU minus its gate, halved for a weak detection (a confident box that fits as well is preferred; scaled by 0.85
+/// only, from ``tentativeTrackThreshold`` up: a middling box is most often an object partly hidden), halved for an
+/// object lost in the previous frame while hidden behind an object matched there, or detected only weakly there while
+/// hidden behind an object detected confidently (so the two do not take the visible object's box in turns), and scaled
+/// by one minus half the difference between the detection's score and the score of the object's last detection (an
+/// object going out of sight behind another is detected ever more weakly, the one in front confidently: a confident box
+/// most likely belongs to the object detected confidently so far). It is solved exactly with the Hungarian method on
+/// each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
@@ -136,12 +136,12 @@ public struct TrackingOptions: Sendable, Hashable {
     /// sixteenth round), with the tracker used alone, at a half, a third and a fifth of the sequences' 25–30 fps this
     /// won both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22
     /// without); the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why
-    /// they wait for a low frame rate. From 20 fps up nothing changes. It does not
-    /// scale ``lostTrackBuffer``, which counts frames: set both (the command line's `track --detections
-    /// --frame-rate` does).
+    /// they wait for a low frame rate. From 20 fps up nothing changes. It does not scale ``lostTrackBuffer``, which
+    /// counts frames: set both (the command line's `track --detections --frame-rate` does).
     public var frameRate: Double? = nil
 
-    /// The frame rate under which ``frameRate`` changes the motion model and the middling gate: 20 fps.
+    /// The frame rate under which ``frameRate`` changes the motion model, the middling gate and the buffered IoU:
+    /// 20 fps.
     public static let lowFrameRateThreshold = 20.0
 
     /// Whether ``frameRate`` is known and under ``lowFrameRateThreshold``.

@@ -8,18 +8,22 @@ import Testing
 /// `BoxKalmanFilter.predict(turningShare:)`).
 @Suite("Low frame rates")
 struct LowFrameRateTests {
-    /// The IDs reported in each of 4 frames: an object 40x100 standing at x 100, detected at 0.9 three times, then at
-    /// 0.5 (a middling score: partly hidden) 18 px to the right, an IoU of 22/58 = 0.38 with its prediction: under the
-    /// weak gate (0.45), above the confident one (0.3).
-    static func reported(frameRate: Double?) -> [[Int]] {
+    /// The IDs reported in each frame for one object 40x100 at y 100, detected once a frame at the given x and score.
+    static func reported(frameRate: Double?, _ frames: [(x: Double, score: Float)]) -> [[Int]] {
         var options = TrackingOptions()
         options.frameRate = frameRate
         var tracker = ObjectTracker(options: options)
-        let frames = [(100.0, Float(0.9)), (100, 0.9), (100, 0.9), (118, 0.5)]
         return frames.map { x, score in
             let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: score)]
             return tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)
         }
+    }
+
+    /// The IDs reported in each of 4 frames: an object 40x100 standing at x 100, detected at 0.9 three times, then at
+    /// 0.5 (a middling score: partly hidden) 18 px to the right, an IoU of 22/58 = 0.38 with its prediction: under the
+    /// weak gate (0.45), above the confident one (0.3).
+    static func reported(frameRate: Double?) -> [[Int]] {
+        reported(frameRate: frameRate, [(100, 0.9), (100, 0.9), (100, 0.9), (118, 0.5)])
     }
 
     @Test("Under 20 fps a middling box off the prediction keeps its object; from 20 fps, or unknown, it does not")
@@ -38,17 +42,9 @@ struct LowFrameRateTests {
     /// motion model the velocity still carries the walker right when they set off left: their box misses the
     /// prediction, and a new ID starts.
     static func walkerIDs(frameRate: Double?) -> Set<Int> {
-        var options = TrackingOptions()
-        options.frameRate = frameRate
-        var tracker = ObjectTracker(options: options)
         var xs = (0...10).map { 100 + 16 * Double($0) }
         xs += [260, 260, 260] + (1...6).map { 260 - 16 * Double($0) }
-        var ids: Set<Int> = []
-        for x in xs {
-            let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: 0.9)]
-            ids.formUnion(tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id))
-        }
-        return ids
+        return Set(reported(frameRate: frameRate, xs.map { ($0, 0.9) }).joined())
     }
 
     @Test("Under 20 fps a walker who stops and walks back keeps their ID; with the usual motion model they do not")
@@ -61,15 +57,7 @@ struct LowFrameRateTests {
     func bufferedFirstStep() {
         // A walker 40x100 seen once, then 24 px to the right: an IoU of 16/64 = 0.25 with the prediction (the first
         // box: a new track has no speed yet), under the 0.3 gate; grown by a quarter on each side, 36/84 = 0.43.
-        func ids(frameRate: Double?) -> [[Int]] {
-            var options = TrackingOptions()
-            options.frameRate = frameRate
-            var tracker = ObjectTracker(options: options)
-            return [100.0, 124].map { x in
-                let frame = [detection(BoundingBox(x: x, y: 100, width: 40, height: 100), score: 0.9)]
-                return tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)
-            }
-        }
+        func ids(frameRate: Double?) -> [[Int]] { Self.reported(frameRate: frameRate, [(100, 0.9), (124, 0.9)]) }
         #expect(ids(frameRate: 8) == [[0], [0]])
         #expect(ids(frameRate: nil) == [[0], [1]])
         #expect(ids(frameRate: 25) == [[0], [1]])
