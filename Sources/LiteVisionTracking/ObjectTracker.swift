@@ -55,8 +55,9 @@
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
 /// (a detector processing a stream) must serialize the frames, for instance under a lock.
 public struct ObjectTracker: Sendable {
-    /// The settings the tracker was made with.
-    public let options: TrackingOptions
+    /// The settings in effect: those the tracker was made with (clamped), with the frame rate measured from the
+    /// frames' timestamps when an `ObjectDetector`'s `results(in:timestamp:)` measures it.
+    public private(set) var options: TrackingOptions
     /// The number of frames given to ``update(_:imageWidth:imageHeight:)`` since the start or the last reset.
     public private(set) var frameCount = 0
 
@@ -80,6 +81,12 @@ public struct ObjectTracker: Sendable {
         options.minimumHits = max(1, options.minimumHits)
         options.reidentification = options.reidentification?.clamped
         self.options = options
+    }
+
+    /// Sets ``TrackingOptions/frameRate`` from the next frame on, the tracks kept: for a frame rate measured as
+    /// frames come, which may change (a live source that drops frames when the detector is busy).
+    package mutating func setFrameRate(_ frameRate: Double?) {
+        options.frameRate = frameRate
     }
 
     /// Processes the detections of the next frame and returns the tracks matched in it, sorted by ID.

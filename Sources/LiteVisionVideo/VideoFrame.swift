@@ -5,7 +5,7 @@ import LiteVision
 ///
 /// ```swift
 /// for try await frame in source.frames {
-///     let objects = try detector.results(in: frame.image)
+///     let objects = try detector.results(in: frame.image, timestamp: frame.timestamp)
 ///     let latency = ContinuousClock.now - frame.receivedAt
 /// }
 /// ```

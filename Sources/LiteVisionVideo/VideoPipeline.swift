@@ -11,7 +11,10 @@ import Synchronization
 /// and is not being processed. So:
 /// - when the workers cannot keep up with every source, each live source gets an equal share of them (none
 ///   starves because another sends more frames);
-/// - a source's frames are processed one at a time, in order, so `body` sees each source's results in order;
+/// - a source's frames are processed one at a time, in order, so `body` sees each source's results in order; each
+///   goes to the detector with its timestamp (``ObjectDetector/results(in:timestamp:)``), so the tracker knows
+///   the rate at which it sees the source's frames (a 10 fps camera, or frames dropped while the workers are busy)
+///   and under 20 per second follows faster turns (``TrackingOptions/frameRate``);
 /// - memory is bounded: with ``VideoSource/Delivery/latest`` (the default for cameras and streams) a source holds
 ///   at most one waiting frame, replaced by newer ones while its turn has not come (counted as dropped in its
 ///   ``VideoSource/statistics``).
@@ -148,7 +151,7 @@ public final class VideoPipeline: Sendable {
     private func work(_ body: @Sendable (Result) -> Void) {
         while let (index, frame) = scheduler.next() {
             do {
-                let objects = try detectors[index].results(in: frame.image)
+                let objects = try detectors[index].results(in: frame.image, timestamp: frame.timestamp)
                 body(Result(sourceIndex: index, frame: frame, objects: objects, latency: .now - frame.receivedAt))
                 scheduler.done(index)
             } catch {

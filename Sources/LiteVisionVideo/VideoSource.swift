@@ -9,7 +9,7 @@ import Synchronization
 /// let source = try VideoSource("rtsp://user:password@192.168.1.20:554/stream1")
 /// let detector = ObjectDetector.objectDetector(options: ObjectDetectorOptions())   // stream mode: tracking
 /// for try await frame in source.frames {
-///     for object in try detector.results(in: frame.image) {
+///     for object in try detector.results(in: frame.image, timestamp: frame.timestamp) {
 ///         print(frame.index, object.trackingID ?? -1, object.frame)
 ///     }
 /// }

@@ -49,7 +49,7 @@ struct ReadmeExamplesTests {
         let camera = try VideoSource("../shared/video/cup.mp4")  // or "/dev/video0", "rtsp://user:pw@camera/stream1", ...
         var ids: [Int] = []
         for try await frame in camera.frames {  // a file: every frame; a camera: the newest one
-            for object in try detector.results(in: frame.image) {
+            for object in try detector.results(in: frame.image, timestamp: frame.timestamp) {
                 print(frame.index, object.trackingID ?? -1, object.frame)  // "0 0 (297.1, 120.6, …)"
                 ids.append(object.trackingID ?? -1)
             }

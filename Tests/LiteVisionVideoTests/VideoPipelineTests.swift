@@ -24,7 +24,9 @@ struct VideoPipelineTests {
         let detector = try ObjectDetector(options: options())
         let source = try VideoSource(clip)
         var results: [Int: [DetectedObject]] = [:]
-        while let frame = try source.next() { results[frame.index] = try detector.results(in: frame.image) }
+        while let frame = try source.next() {
+            results[frame.index] = try detector.results(in: frame.image, timestamp: frame.timestamp)
+        }
         return results
     }
 

@@ -81,6 +81,12 @@ final class DetectionEngine: VisionEngine {
 
     /// Detects (and, in stream mode, tracks) the objects in `image` synchronously.
     func results(in image: VisionImage) throws(VisionError) -> [DetectedObject] {
+        try results(in: image, timestamp: nil)
+    }
+
+    /// As ``results(in:)``; in stream mode the frame's `timestamp` (seconds), when given, measures the frame rate
+    /// the tracker goes by (see ``ObjectDetector/results(in:timestamp:)``).
+    func results(in image: VisionImage, timestamp: Double?) throws(VisionError) -> [DetectedObject] {
         let oriented = try image.oriented(
             forInputWidth: detector.model.input.width, height: detector.model.input.height,
             processing: options.processing)
@@ -99,7 +105,7 @@ final class DetectionEngine: VisionEngine {
             }
         case .stream:
             let found = try detector.detect(oriented, minimumScore: trackingOptions.rescueThreshold)
-            return try track(found, in: oriented, space: frameSpace(of: image, oriented))
+            return try track(found, in: oriented, space: frameSpace(of: image, oriented), timestamp: timestamp)
         }
     }
 
@@ -139,7 +145,7 @@ final class DetectionEngine: VisionEngine {
     }
 
     private func track(
-        _ found: [RawDetection], in image: OrientedImage, space: FrameSpace
+        _ found: [RawDetection], in image: OrientedImage, space: FrameSpace, timestamp: Double?
     ) throws(VisionError) -> [DetectedObject] {
         // Under the lock: the tracker, the choice of objects, and which of them to classify now.
         let interval = max(1, options.classificationInterval)
@@ -148,7 +154,8 @@ final class DetectionEngine: VisionEngine {
         }
         let (reported, due, frame) = session.withLock { session -> ([Track], [Track], Int) in
             let tracks = session.track(
-                detections, imageWidth: image.resultSize.width, imageHeight: image.resultSize.height)
+                detections, imageWidth: image.resultSize.width, imageHeight: image.resultSize.height,
+                timestamp: timestamp)
             let previous = session.lastReported.flatMap { id in tracks.firstIndex { $0.id == id } }
             let chosen = select(tracks.map { ($0.box, $0.score) }, in: image, previous: previous).map { tracks[$0] }
             if !options.shouldEnableMultipleObjects { session.lastReported = chosen.first?.id }

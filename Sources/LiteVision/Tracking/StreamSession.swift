@@ -1,8 +1,9 @@
 import LiteVisionGeometry
 import LiteVisionTracking
 
-/// What an ``ObjectDetector`` remembers between frames in stream mode: the tracker, and one record per
-/// tracked object (its smoothed labels and when it was last classified). The detector keeps it behind a lock.
+/// What an ``ObjectDetector`` remembers between frames in stream mode: the tracker, one record per tracked object
+/// (its smoothed labels and when it was last classified), and the frame rate measured from the frames' timestamps.
+/// The detector keeps it behind a lock.
 struct StreamSession: Sendable {
     /// What is remembered of one tracked object.
     struct ObjectRecord: Sendable {
@@ -21,15 +22,22 @@ struct StreamSession: Sendable {
     private(set) var frame = 0
     /// The object returned last time with multiple objects off.
     var lastReported: Int?
+    /// Measures the frame rate from the frames' timestamps; `nil` when the options give the rate.
+    private var meter: FrameRateMeter?
 
     init(options: TrackingOptions) {
         tracker = ObjectTracker(options: options)
+        meter = options.frameRate == nil ? FrameRateMeter() : nil
     }
 
     /// Tracks this frame's `detections` and returns the tracks, highest score first; forgets the records of
-    /// objects the tracker has dropped.
-    mutating func track(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
+    /// objects the tracker has dropped. The frame's `timestamp` (seconds), when given, measures the frame rate
+    /// the tracker goes by, unless the options give it.
+    mutating func track(
+        _ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int, timestamp: Double? = nil
+    ) -> [Track] {
         frame += 1
+        if let timestamp, let rate = meter?.add(timestamp) { tracker.setFrameRate(rate) }
         let tracks = tracker.update(detections, imageWidth: imageWidth, imageHeight: imageHeight)
         if !records.isEmpty {
             let live = Set(tracker.liveTracks.map(\.id))
@@ -64,9 +72,13 @@ struct StreamSession: Sendable {
         return Array(kept.prefix(limit))
     }
 
-    /// Forgets every object; the tracker keeps counting IDs, so none is reused.
+    /// Forgets every object and the measured frame rate; the tracker keeps counting IDs, so none is reused.
     mutating func reset() {
         tracker.reset()
+        if meter != nil {
+            meter = FrameRateMeter()
+            tracker.setFrameRate(nil)
+        }
         records = [:]
         lastReported = nil
     }
