@@ -13,6 +13,9 @@ struct OpenedStream {
     let startTicks: Int64
     /// How many frames the container says the stream has, `nil` when it does not say (no estimate).
     let declaredFrameCount: Int?
+    /// Whether frames are timed by when they arrive: a live input whose format carries no timestamps (MJPEG over
+    /// HTTP, for which FFmpeg makes up 25 a second whatever the camera's rate).
+    let timedByArrival: Bool
 }
 
 /// Opens a file, picks its video stream and opens a decoder for it, turning each failure into the
@@ -124,7 +127,8 @@ enum StreamOpener {
         return OpenedStream(
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
             startTicks: start == FFmpegError.noTimestamp ? 0 : start,
-            declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
+            declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+            timedByArrival: live && format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0)
     }
 
     /// Refuses a video stream whose declared frames have more than `limit` pixels (unknown sizes pass).

@@ -60,6 +60,10 @@ package final class VideoDecoder {
     private let secondsPerTick: Double
     private let startTicks: Int64
     private let declaredFrameCount: Int?
+    /// Whether frames are timed by when they arrive (see ``OpenedStream/timedByArrival``).
+    private let timedByArrival: Bool
+    /// When the first frame's last packet was read, for ``timedByArrival``.
+    private var firstArrival: ContinuousClock.Instant?
     private let converter = RGBConverter()
 
     private enum Phase { case reading, draining, finished }
@@ -113,6 +117,7 @@ package final class VideoDecoder {
         secondsPerTick = opened.secondsPerTick
         startTicks = opened.startTicks
         declaredFrameCount = opened.declaredFrameCount
+        timedByArrival = opened.timedByArrival
     }
 
     /// The next frame in presentation order, or `nil` once the video has ended.
@@ -234,8 +239,15 @@ package final class VideoDecoder {
         return DecodedFrame(image: image, index: framesDecoded, timestamp: timestamp, receivedAt: lastArrival)
     }
 
-    /// The frame's presentation time in seconds from the start of the stream.
+    /// The frame's presentation time in seconds from the start of the stream; for an input timed by arrival, the
+    /// time from the first frame's arrival to this one's.
     private func timestamp(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
+        if timedByArrival {
+            let first = firstArrival ?? lastArrival
+            firstArrival = first
+            let elapsed = (lastArrival - first).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
         var ticks = frame.pointee.best_effort_timestamp
         if ticks == FFmpegError.noTimestamp { ticks = frame.pointee.pts }
         if ticks != FFmpegError.noTimestamp, secondsPerTick > 0 {

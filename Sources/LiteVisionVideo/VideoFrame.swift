@@ -19,7 +19,8 @@ public struct VideoFrame: Sendable {
     /// missed leave gaps (frame 7 follows frame 4: 5 and 6 were dropped).
     public let index: Int
     /// Seconds of stream time: from the start of a file, or of a live source's first connection (continuing,
-    /// across reconnections, with the time the stream was away).
+    /// across reconnections, with the time the stream was away). A live stream whose format carries no timestamps
+    /// (MJPEG over HTTP) is timed by when its frames arrive.
     public let timestamp: Double
     /// When the frame's data was read from the source (its last packet; for a file played at its pace, when the
     /// frame's time came), on the continuous clock:

@@ -1,12 +1,12 @@
 import Foundation
 import LiteVisionGeometry
 import LiteVisionTestSupport
-import LiteVisionTracking
 import LiteVisionVideo
 import Synchronization
 import Testing
 
 @testable import LiteVision
+@testable import LiteVisionTracking
 
 /// The frame rate an object detector in stream mode measures from its frames' timestamps
 /// (`ObjectDetector.results(in:timestamp:)`, `FrameRateMeter`), for the tracker's rules under 20 fps.
@@ -18,36 +18,70 @@ struct MeasuredFrameRateTests {
         return timestamps.map { meter.add($0) }
     }
 
-    @Test("The rate is the inverse of the median interval, from the second frame on")
-    func medianInterval() throws {
+    @Test("The rate is the inverse of the mean middle interval, from the second frame on")
+    func middleInterval() throws {
         let rates = Self.rates((0..<5).map { Double($0) / 10 })
         #expect(rates[0] == nil)
         for rate in rates.dropFirst() { #expect(abs(try #require(rate) - 10) < 1e-9) }
-        // One late frame (0.35 s after the last) and one stall of 1.9 s do not move the median of the rest.
+        // One late frame (0.35 s after the last) and one stall of 1.9 s are left out of the middle 11 of 15.
         var timestamps = (0..<8).map { Double($0) / 10 }
         timestamps += [1.05, 2.95] + (1...6).map { 2.95 + Double($0) / 10 }
         #expect(abs(try #require(Self.rates(timestamps).last ?? nil) - 10) < 1e-9)
     }
 
-    @Test("A source that starts dropping frames: the rate follows within the window of 15 intervals")
+    @Test("A source that starts dropping frames: the rate follows within the window, held at 20 fps on the way")
     func droppedFrames() throws {
         // 30 fps, then every third frame (a detector that takes one frame in three).
         var timestamps = (0..<20).map { Double($0) / 30 }
-        timestamps += (1...16).map { (19 + 3 * Double($0)) / 30 }
+        timestamps += (1...40).map { (19 + 3 * Double($0)) / 30 }
         let rates = Self.rates(timestamps)
         #expect(abs(try #require(rates[19]) - 30) < 1e-6)
-        #expect(abs(try #require(rates[27]) - 10) < 1e-6, "8 of 15 intervals long: the median is long")
-        #expect(abs(try #require(rates.last ?? nil) - 10) < 1e-6)
+        // 6 long intervals of 25, 2 of them in the middle 17: 17 frames in 21/30 s.
+        #expect(abs(try #require(rates[25]) - 17 * 30 / 21.0) < 1e-6)
+        // From 20.8 fps the rate is held on the high side at 20 until it falls under 16.7 fps.
+        for index in 29...32 { #expect(try #require(rates[index]) == 20, "frame \(index)") }
+        #expect(abs(try #require(rates[33]) - 300.0 / 19) < 1e-6)
+        #expect(abs(try #require(rates.last ?? nil) - 10) < 1e-6, "every interval long")
     }
 
-    @Test("Gaps over 2 s, repeated and non-finite timestamps are left out; an earlier one starts anew")
+    @Test("A detector taking every first or second frame of a 30 fps camera at random: the side rarely changes")
+    func steadyNearThreshold() {
+        var state: UInt64 = 12_345
+        var timestamps = [0.0]
+        for _ in 0..<3000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            timestamps.append(timestamps[timestamps.count - 1] + (state >> 63 == 0 ? 1.0 : 2.0) / 30)
+        }
+        let sides = Self.rates(timestamps).compactMap { $0 }.map { $0 < TrackingOptions.lowFrameRateThreshold }
+        let changes = zip(sides, sides.dropFirst()).filter { $0 != $1 }.count
+        // 10 times; the median of the last 15 intervals, with no hysteresis, changed sides 310 times.
+        #expect(changes <= 10, "the rules switched \(changes) times in 3000 frames")
+    }
+
+    @Test("Gaps over 2 s, non-finite, repeated and slightly earlier timestamps are left out")
     func oddTimestamps() throws {
         #expect(Self.rates([0, 2.5, 5]) == [nil, nil, nil])
+        // After a gap the next interval counts from the frame after it.
+        #expect(abs(try #require(Self.rates([0, 0.1, 2.5, 2.55])[3]) - 1 / 0.075) < 1e-9)
+        for odd in [Double.nan, .infinity, -.infinity, 0.2, 0.15] {
+            let rates = Self.rates([0, 0.1, 0.2, odd, 0.3])
+            let before = try #require(rates[3]), after = try #require(rates[4])
+            #expect(abs(before - 10) < 1e-9 && abs(after - 10) < 1e-9, "\(odd)")
+        }
         #expect(Self.rates([0, .nan, .infinity, -.infinity, 0, 0]) == [nil, nil, nil, nil, nil, nil])
-        let rates = Self.rates([0, 0.1, 0.2, 0.3, 0.04, 0.08, 0.12])
-        #expect(abs(try #require(rates[3]) - 10) < 1e-9)
-        #expect(rates[4] == nil, "a timestamp before the last: another video")
-        #expect(abs(try #require(rates[6]) - 25) < 1e-9)
+        // Intervals too short to invert: an infinite rate, which is no low frame rate.
+        let fast = try #require(Self.rates([0, 1e-310, 2e-310]).last ?? nil)
+        var options = TrackingOptions()
+        options.frameRate = fast
+        #expect(fast == .infinity && !options.isLowFrameRate)
+    }
+
+    @Test("A timestamp more than 2 s earlier than the last (another video) starts the measure anew")
+    func anotherVideo() throws {
+        let rates = Self.rates([10, 10.1, 10.2, 1, 1.04, 1.08])
+        #expect(abs(try #require(rates[2]) - 10) < 1e-9)
+        #expect(rates[3] == nil)
+        #expect(abs(try #require(rates[5]) - 25) < 1e-9)
     }
 
     /// The IDs a stream session gives a walker 40x100 detected confidently once a frame: walking right 16 px a frame
@@ -79,17 +113,27 @@ struct MeasuredFrameRateTests {
         #expect(Self.walkerIDs(interval: 1.0 / 30, frameRate: 8) == [0])
     }
 
-    @Test("resetTracking forgets the measured rate")
+    @Test("resetTracking and an earlier video forget the measured rate; a rate set in the options stays")
     func resetForgetsRate() {
         var session = StreamSession(options: TrackingOptions())
-        for index in 0..<3 {
-            _ = session.track([], imageWidth: 640, imageHeight: 480, timestamp: Double(index) / 10)
+        func frame(at timestamp: Double) -> Double? {
+            _ = session.track([], imageWidth: 640, imageHeight: 480, timestamp: timestamp)
+            return session.tracker.options.frameRate
         }
-        #expect(session.tracker.options.frameRate.map { abs($0 - 10) < 1e-9 } == true)
+        for index in 0..<2 { _ = frame(at: Double(index) / 10) }
+        #expect(frame(at: 0.2).map { abs($0 - 10) < 1e-9 } == true)
         session.reset()
         #expect(session.tracker.options.frameRate == nil)
-        _ = session.track([], imageWidth: 640, imageHeight: 480, timestamp: 0)
-        #expect(session.tracker.options.frameRate == nil, "one frame after the reset: no interval yet")
+        #expect(frame(at: 0.3) == nil, "one frame after the reset: no interval yet")
+        #expect(frame(at: 0.4).map { abs($0 - 10) < 1e-9 } == true)
+        #expect(frame(at: -5) == nil, "a timestamp 5 s earlier: another video")
+        var options = TrackingOptions()
+        options.frameRate = 12
+        var fixed = StreamSession(options: options)
+        for index in 0..<3 { _ = fixed.track([], imageWidth: 640, imageHeight: 480, timestamp: Double(index) / 30) }
+        #expect(fixed.tracker.options.frameRate == 12)
+        fixed.reset()
+        #expect(fixed.tracker.options.frameRate == 12)
     }
 
     /// The frame rate the tracker of `detector` goes by now.

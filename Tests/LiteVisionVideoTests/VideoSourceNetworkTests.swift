@@ -118,6 +118,23 @@ extension VideoTests {
             }
         }
 
+        @Test("MJPEG over HTTP carries no timestamps: a 10 fps camera's frames are timed by arrival, 0.1 s apart")
+        func mjpegTimedByArrival() throws {
+            // FFmpeg's multipart JPEG reader would time them 1/25 s apart whatever the camera's rate.
+            let server = try HTTPStreamTestServer(framesPerSecond: 10)
+            var options = VideoSource.Options()
+            options.delivery = .every
+            let source = try VideoSource(server.mjpegURL, options: options)
+            var timestamps: [Double] = []
+            while timestamps.count < 25, let frame = try source.next() { timestamps.append(frame.timestamp) }
+            source.stop()
+            #expect(timestamps.count == 25)
+            // The first frames may come at once (read ahead while the stream was probed): the later ones are paced.
+            let intervals = zip(timestamps.dropFirst(10), timestamps.dropFirst(11)).map { $1 - $0 }.sorted()
+            let median = intervals[intervals.count / 2]
+            #expect(median > 0.08 && median < 0.12, "intervals \(intervals)")
+        }
+
         @Test("an HLS video of known length ends when it ends: every frame once, no replay")
         func finiteHLS() throws {
             let server = try HTTPStreamTestServer()

@@ -109,15 +109,18 @@ public final class ObjectDetector: Sendable {
         try loaded.results(in: image)
     }
 
-    /// Detects and tracks the objects of a video frame taken at `timestamp` seconds (LiteVision addition, as
-    /// MediaPipe's `detectForVideo(_:timestampInMilliseconds:)`): the same as ``results(in:)``, and in stream
+    /// Detects and tracks the objects of a video frame taken at `timestamp` seconds (LiteVision addition, like
+    /// MediaPipe's `detectForVideo`, but in seconds, not milliseconds): the same as ``results(in:)``, and in stream
     /// mode the timestamps measure the rate at which the tracker sees frames, for its rules under 20 frames per
     /// second (``TrackingOptions/frameRate``) — a 10 fps camera, or a 30 fps one whose frames the detector can take
-    /// only one in three of. The rate is the median of the last 15 intervals (gaps of over 2 seconds left out), so
-    /// it follows a source that drops more frames as the machine gets busy. Give the times the frames were taken
-    /// (a `VideoFrame`'s `timestamp`: frames dropped before detection leave their gap), increasing; an earlier one
-    /// starts the measure anew, as does ``resetTracking()``. A `frameRate` set in the options wins, and in single
-    /// image mode the timestamp is not used. `VideoPipeline` calls this for every frame.
+    /// only one in three of. The rate is the mean of the middle 20 of the last 30 intervals (gaps of over 2 seconds
+    /// left out), so it follows a source that drops more frames as the machine gets busy, and near 20 fps it keeps
+    /// its side until it passes 16.7 or 24 fps, so that the rules do not switch every few frames. Give the times the
+    /// frames were taken (a `VideoFrame`'s `timestamp`: frames dropped before detection leave their gap). A timestamp
+    /// equal to the last or a little earlier (frames handed over slightly out of order) is not measured; one more
+    /// than 2 seconds earlier (another video) starts the measure anew, as does ``resetTracking()``. A `frameRate` set
+    /// in the options wins, and in single image mode the timestamp is not used. `VideoPipeline` calls this for every
+    /// frame.
     /// - Throws: As ``results(in:)``.
     public func results(in image: VisionImage, timestamp: Double) throws(VisionError) -> [Object] {
         try loaded.outcome.get().results(in: image, timestamp: timestamp)

@@ -1,35 +1,60 @@
-/// The rate at which a stream's frames reach the tracker, measured from their timestamps: the median of the
-/// latest intervals, so that one gap (a reconnection, a stall) or one late frame does not move it. Frames dropped
-/// before detection (a live source whose detector is busy) lengthen the intervals, as they should: between two
-/// frames the tracker sees, objects move that much farther.
+import LiteVisionTracking
+
+/// The rate at which a stream's frames reach the tracker, measured from their timestamps, as the tracker should go
+/// by it (``TrackingOptions/frameRate``).
+///
+/// The rate is the inverse of the mean of the middle of the latest 30 intervals (sorted, a fifth of them left out at
+/// each end: 20 of 30), so that gaps (a reconnection, a stall) and late frames do not move it, and a detector that
+/// takes every first or second frame of a camera as it is free gives a steady rate between the two. Frames dropped
+/// before detection (a live source whose detector is busy) lengthen the intervals, as they should: between two frames
+/// the tracker sees, objects move that much farther. Near ``TrackingOptions/lowFrameRateThreshold`` the rate is held
+/// on its side of it until it passes 20 % beyond (under 16.7 fps to go low, from 24 fps to go back), so that a source
+/// at about 20 fps does not switch the tracker's rules every few frames: held, it is given as 20 fps (the high side)
+/// or just under (the low side).
 struct FrameRateMeter: Sendable {
-    /// How many of the latest intervals the median is taken over.
-    static let window = 15
-    /// Intervals longer than this, in seconds, are gaps (a stream lost and back, a paused file), not frames.
+    /// How many of the latest intervals the rate is measured over.
+    static let window = 30
+    /// Intervals longer than this, in seconds, are gaps (a stream lost and back, a paused file), not frames; a
+    /// timestamp this much earlier than the last is another video.
     static let longestInterval = 2.0
+    /// How far past ``TrackingOptions/lowFrameRateThreshold`` (as a factor) a rate must go to change sides.
+    static let hysteresis = 1.2
 
     /// The latest intervals, oldest overwritten first once the window is full.
     private var intervals: [Double] = []
     /// Where the next interval goes in ``intervals`` once it is full.
     private var next = 0
-    /// ``intervals`` sorted, kept between frames so that measuring allocates nothing after the first frames.
+    /// Scratch for sorting ``intervals``, kept between frames so that measuring allocates nothing after the first
+    /// frames.
     private var sorted: [Double] = []
     /// The last frame's timestamp.
     private var last: Double?
+    /// Whether the rate given last was under ``TrackingOptions/lowFrameRateThreshold``; `nil` before the first.
+    private var wasLow: Bool?
+    /// The rate given last.
+    private var rate: Double?
 
     init() {
         intervals.reserveCapacity(Self.window)
         sorted.reserveCapacity(Self.window)
     }
 
-    /// Takes the timestamp of the next frame, in seconds, and returns the frame rate measured so far in frames per
-    /// second: `nil` until two frames less than ``longestInterval`` apart. A timestamp that is not finite, or
-    /// equal to the last, is ignored; one earlier than the last (another video) starts the measure anew.
+    /// Takes the timestamp of the next frame, in seconds, and returns the frame rate the tracker should go by, in
+    /// frames per second: `nil` until two frames at most ``longestInterval`` apart. A timestamp that is not finite,
+    /// equal to the last or a little earlier (frames handed over slightly out of order) is ignored; one more than
+    /// ``longestInterval`` earlier (another video) starts the measure anew.
     mutating func add(_ timestamp: Double) -> Double? {
         guard timestamp.isFinite else { return rate }
-        if let last, timestamp < last { self = Self() }
-        defer { last = timestamp }
-        guard let last, timestamp > last else { return rate }
+        guard let last else {
+            self.last = timestamp
+            return rate
+        }
+        if timestamp < last - Self.longestInterval {
+            restart(at: timestamp)
+            return nil
+        }
+        guard timestamp > last else { return rate }
+        self.last = timestamp
         let interval = timestamp - last
         guard interval <= Self.longestInterval else { return rate }
         if intervals.count < Self.window {
@@ -38,17 +63,37 @@ struct FrameRateMeter: Sendable {
             intervals[next] = interval
             next = (next + 1) % Self.window
         }
-        sorted.removeAll(keepingCapacity: true)
-        sorted.append(contentsOf: intervals)
-        sorted.sort()
+        let measured = middleRate()
+        // Held on its side of the threshold until it passes 20 % beyond (see the type).
+        let threshold = TrackingOptions.lowFrameRateThreshold
+        let low: Bool
+        switch wasLow {
+        case true?: low = measured < threshold * Self.hysteresis
+        case false?: low = measured < threshold / Self.hysteresis
+        case nil: low = measured < threshold
+        }
+        wasLow = low
+        rate = low ? min(measured, threshold.nextDown) : max(measured, threshold)
         return rate
     }
 
-    /// The frame rate measured so far (the inverse of the median interval), `nil` before the first interval.
-    private var rate: Double? {
-        guard !sorted.isEmpty else { return nil }
-        let middle = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        return 1 / median
+    /// The inverse of the mean of the middle intervals (at least one interval is known).
+    private mutating func middleRate() -> Double {
+        sorted.removeAll(keepingCapacity: true)
+        sorted.append(contentsOf: intervals)
+        sorted.sort()
+        let dropped = (sorted.count - 1) / 5
+        var sum = 0.0
+        for index in dropped..<(sorted.count - dropped) { sum += sorted[index] }
+        return Double(sorted.count - 2 * dropped) / sum
+    }
+
+    /// Forgets every interval, the last timestamp becoming `timestamp`.
+    private mutating func restart(at timestamp: Double) {
+        intervals.removeAll(keepingCapacity: true)
+        next = 0
+        last = timestamp
+        wasLow = nil
+        rate = nil
     }
 }
