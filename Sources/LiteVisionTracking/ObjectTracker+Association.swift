@@ -257,7 +257,9 @@ extension ObjectTracker {
                 let iou =
                     weak
                     ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
-                    : record.similarity(toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate)
+                    : record.similarity(
+                        toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate, imageWidth: imageWidth,
+                        imageHeight: imageHeight)
                 guard iou >= gate else { continue }
                 // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.
                 if vetoes, !weak, appearanceVetoes(record, detection) {

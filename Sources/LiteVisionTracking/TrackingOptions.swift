@@ -17,17 +17,18 @@
 /// (C-BIoU's buffered IoU), since its prediction has drifted without measurements (under 20 fps every object: see
 /// ``frameRate``). A weak box much smaller than the object along one axis and lying mostly inside the prediction — a
 /// partly hidden object — is compared after being completed to the object's remembered size, once the object's track
-/// has seen 3 boxes (before that, its size is not settled). Confident and weak detections are paired in one assignment
-/// (ByteTrack pairs the confident ones first, which lets a visible object's box take the track of a hidden object
-/// beside it whose own box is weak): the tracker picks the pairs with the greatest total gain, a pair's gain being its
-/// IoU minus its gate, halved for a weak detection (a confident box that fits as well is preferred; scaled by 0.85
-/// only, from ``tentativeTrackThreshold`` up: a middling box is most often an object partly hidden), halved for an
-/// object lost in the previous frame while hidden behind an object matched there, or detected only weakly there while
-/// hidden behind an object detected confidently (so the two do not take the visible object's box in turns), and scaled
-/// by one minus half the difference between the detection's score and the score of the object's last detection (an
-/// object going out of sight behind another is detected ever more weakly, the one in front confidently: a confident box
-/// most likely belongs to the object detected confidently so far). It is solved exactly with the Hungarian method on
-/// each connected group of overlapping boxes.
+/// has seen 3 boxes (before that, its size is not settled). An object seen once, at an image border, and a box at the
+/// same border are compared by their extents along it (an object entering is a sliver first, wider each frame).
+/// Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first, which lets a
+/// visible object's box take the track of a hidden object beside it whose own box is weak): the tracker picks the pairs
+/// with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a weak detection (a confident
+/// box that fits as well is preferred; scaled by 0.85 only, from ``tentativeTrackThreshold`` up: a middling box is most
+/// often an object partly hidden), halved for an object lost in the previous frame while hidden behind an object
+/// matched there, or detected only weakly there while hidden behind an object detected confidently (so the two do not
+/// take the visible object's box in turns), and scaled by one minus half the difference between the detection's score
+/// and the score of the object's last detection (an object going out of sight behind another is detected ever more
+/// weakly, the one in front confidently: a confident box most likely belongs to the object detected confidently so
+/// far). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
