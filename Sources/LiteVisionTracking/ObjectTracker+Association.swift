@@ -256,7 +256,8 @@ extension ObjectTracker {
                 // Weak detections may be partial views of the object; lost tracks get some slack.
                 let iou =
                     weak
-                    ? record.similarity(to: detection.box, imageWidth: imageWidth, imageHeight: imageHeight)
+                    ? record.similarity(
+                        to: detection.box, threshold: gate, imageWidth: imageWidth, imageHeight: imageHeight)
                     : record.similarity(
                         toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate, imageWidth: imageWidth,
                         imageHeight: imageHeight)

@@ -29,7 +29,7 @@
 ///   the neighbour's track (`docs/tracking-quality.md`, thirteenth round). The boxes are counted per track, so a track
 ///   that continues a lost one's ID (``ObjectTracker/confirm(_:beforeRetiring:)``), established by the lost track's
 ///   hits, settles its own size. Association compares such a box as it is too
-///   (``TrackRecord/similarity(to:imageWidth:imageHeight:)``).
+///   (``TrackRecord/similarity(to:threshold:imageWidth:imageHeight:)``).
 ///
 /// The reference follows a whole box by a fifth of the difference per update, larger or smaller alike, so it
 /// settles on the object's typical size. (Until the eighth round of `docs/tracking-quality.md` it jumped at once to a

@@ -133,12 +133,14 @@ struct TrackRecord: Sendable {
     /// a turning object's soon misses the object's box.
     ///
     /// A track of one box that touches an image border, and a detection that touches the same border, are compared
-    /// along that border (``entrySimilarity(_:imageWidth:imageHeight:)``) when that is the larger.
+    /// along that border (``entrySimilarity(_:imageWidth:imageHeight:)``) when their IoU is under `threshold` and
+    /// that is the larger.
     @inline(__always)
     func similarity(
         toConfident box: BoundingBox, threshold: Double, everyTrack: Bool, imageWidth: Double, imageHeight: Double
     ) -> Double {
-        let iou = max(matchBox.fastIoU(box), entrySimilarity(box, imageWidth: imageWidth, imageHeight: imageHeight))
+        var iou = matchBox.fastIoU(box)
+        if iou < threshold { iou = max(iou, entrySimilarity(box, imageWidth: imageWidth, imageHeight: imageHeight)) }
         guard framesSinceUpdate > 0 || everyTrack, iou < threshold else { return iou }
         return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer))
     }
@@ -153,10 +155,11 @@ struct TrackRecord: Sendable {
     /// it is here all the same). Until the fourteenth round of `docs/tracking-quality.md` it was completed here; on the
     /// tracking benchmark the change won and lost no draw and removed a few ID switches. A track of one box at an
     /// image border is compared with a box at the same border as ``entrySimilarity(_:imageWidth:imageHeight:)`` says,
-    /// when that is the larger.
+    /// when their IoU is under `threshold` (the pair's gate) and that is the larger.
     @inline(__always)
-    func similarity(to box: BoundingBox, imageWidth: Double, imageHeight: Double) -> Double {
-        let iou = max(matchBox.fastIoU(box), entrySimilarity(box, imageWidth: imageWidth, imageHeight: imageHeight))
+    func similarity(to box: BoundingBox, threshold: Double, imageWidth: Double, imageHeight: Double) -> Double {
+        var iou = matchBox.fastIoU(box)
+        if iou < threshold { iou = max(iou, entrySimilarity(box, imageWidth: imageWidth, imageHeight: imageHeight)) }
         // Partly hidden along exactly one axis, as behind a pillar, a bar or the edge of a nearer object.
         let (narrow, short) = smallAxes(box)
         // Both axes count the same boxes (`correct` measures both), so one tells whether the size is settled.
@@ -177,27 +180,29 @@ struct TrackRecord: Sendable {
         return max(iou, matchBox.fastIoU(whole))
     }
 
-    /// How well `box` fits a track of one box when both touch the same image border: the overlap of their extents
-    /// along that border (their heights at the left or right border, their widths at the top or bottom) over their
-    /// union; 0 for a track of more boxes or boxes at no common border.
+    /// How well `box` fits a track of one box when both touch the same image border and `box` reaches at least as far
+    /// into the image (give or take ``borderContact``): the overlap of their extents along that border (their heights
+    /// at the left or right border, their widths at the top or bottom) over their union; 0 otherwise. Used only where
+    /// the plain IoU falls short of the gate, so that it admits pairs without ranking those the IoU admits.
     ///
     /// An object entering the image is seen a sliver first, wider each frame: a walker at 4 px a frame is 5 px wide,
     /// then 9, 14, 18. Each box holds the last one, but their IoU is the ratio of their widths, under the gates after
     /// a frame or two (5/18 = 0.28), and a track of one box has no growth yet to predict. The part across the border
     /// is cut by it, so only the extent along the border tells the object's boxes apart. From the second box the
     /// motion model has the growth. On the tracking benchmark (`docs/tracking-quality.md`, seventeenth round) this
-    /// removed 7 % of LiteVision's ID switches.
+    /// removed 6 % of LiteVision's ID switches.
     @inline(__always)
     func entrySimilarity(_ box: BoundingBox, imageWidth: Double, imageHeight: Double) -> Double {
         guard hits == 1 else { return 0 }
         let a = matchBox, contact = Self.borderContact
-        if (a.x <= contact && box.x <= contact)
-            || (a.maxX >= imageWidth - contact && box.maxX >= imageWidth - contact)
+        // At the same border, the box reaching at least as far into the image as the track's.
+        if (a.x <= contact && box.x <= contact && box.maxX >= a.maxX - contact)
+            || (a.maxX >= imageWidth - contact && box.maxX >= imageWidth - contact && box.x <= a.x + contact)
         {
             return Self.overlapRatio(a.y, a.maxY, box.y, box.maxY)
         }
-        if (a.y <= contact && box.y <= contact)
-            || (a.maxY >= imageHeight - contact && box.maxY >= imageHeight - contact)
+        if (a.y <= contact && box.y <= contact && box.maxY >= a.maxY - contact)
+            || (a.maxY >= imageHeight - contact && box.maxY >= imageHeight - contact && box.y <= a.y + contact)
         {
             return Self.overlapRatio(a.x, a.maxX, box.x, box.maxX)
         }

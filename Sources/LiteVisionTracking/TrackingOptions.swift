@@ -138,9 +138,10 @@ public struct TrackingOptions: Sendable, Hashable {
     /// won both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22
     /// without); the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why
     /// they wait for a low frame rate. From 20 fps up nothing changes. It does not scale ``lostTrackBuffer``, which
-    /// counts frames: set both (the command line's `track --detections --frame-rate` does). Left `nil` in an object
-    /// detector's options, it is measured from the frames' timestamps when they are given (`ObjectDetector`'s
-    /// `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do).
+    /// counts frames (the command line's `track --detections --frame-rate` scales it to a second; at low rates
+    /// neither did better on the benchmark: seventeenth round). Left `nil` in an object detector's options, it is
+    /// measured from the frames' timestamps when they are given (`ObjectDetector`'s `results(in:timestamp:)`, as
+    /// `VideoPipeline` and `litevision track` on video do).
     public var frameRate: Double? = nil
 
     /// The frame rate under which ``frameRate`` changes the motion model, the middling gate and the buffered IoU:

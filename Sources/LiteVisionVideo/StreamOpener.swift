@@ -13,8 +13,10 @@ struct OpenedStream {
     let startTicks: Int64
     /// How many frames the container says the stream has, `nil` when it does not say (no estimate).
     let declaredFrameCount: Int?
-    /// Whether frames are timed by when they arrive: a live input whose format carries no timestamps (MJPEG over
-    /// HTTP, for which FFmpeg makes up 25 a second whatever the camera's rate).
+    /// Whether frames are timed by when they arrive: a live input of unknown length whose format carries no
+    /// timestamps (a camera's MJPEG over HTTP, or a raw H.264 stream over TCP or UDP, for which FFmpeg makes up 25
+    /// a second whatever the camera's rate). A finite stream (a raw video file over HTTP) keeps FFmpeg's timing: it
+    /// arrives as fast as it is read.
     let timedByArrival: Bool
 }
 
@@ -128,7 +130,8 @@ enum StreamOpener {
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
             startTicks: start == FFmpegError.noTimestamp ? 0 : start,
             declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
-            timedByArrival: live && format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0)
+            timedByArrival: live && format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0
+                && info.duration == nil)
     }
 
     /// Refuses a video stream whose declared frames have more than `limit` pixels (unknown sizes pass).

@@ -19,8 +19,9 @@ public struct VideoFrame: Sendable {
     /// missed leave gaps (frame 7 follows frame 4: 5 and 6 were dropped).
     public let index: Int
     /// Seconds of stream time: from the start of a file, or of a live source's first connection (continuing,
-    /// across reconnections, with the time the stream was away). A live stream whose format carries no timestamps
-    /// (MJPEG over HTTP) is timed by when its frames arrive.
+    /// across reconnections, with the time the stream was away). A live stream of unknown length whose format
+    /// carries no timestamps (a camera's MJPEG over HTTP, raw H.264 over TCP or UDP) is timed by when its frames
+    /// arrive.
     public let timestamp: Double
     /// When the frame's data was read from the source (its last packet; for a file played at its pace, when the
     /// frame's time came), on the continuous clock:

@@ -29,6 +29,7 @@ struct BorderEntryTests {
     func enteringFromTheRight() {
         #expect(Self.entering(shift: 0) == [[0], [], [], [0]])
         #expect(Self.entering(shift: 1) == [[0], [], [], [0]], "within 2 px of the border")
+        #expect(Self.entering(shift: 3) == [[0], [], [], [1]], "3 px from the border: not touching it")
         #expect(Self.entering(shift: 500) == [[0], [], [], [1]])
     }
 
@@ -45,7 +46,8 @@ struct BorderEntryTests {
         #expect(ids(shift: 600) == [[0], []])
     }
 
-    @Test("From the top and the left too; a box at the other border, or a track of two boxes, is compared as usual")
+    @Test(
+        "From the top, left and bottom too; a narrower box, one at the other border, or a track of two boxes: as usual")
     func otherBorders() {
         // Entering from the top: 6 px tall, then 25 (IoU 0.23); their widths overlap by 40/42.
         let top = Self.reported([
@@ -58,6 +60,18 @@ struct BorderEntryTests {
             (BoundingBox(x: 0, y: 294, width: 18, height: 154), 0.9),
         ])
         #expect(left == [[0], [], [], [0]])
+        let bottom = Self.reported([
+            (BoundingBox(x: 300, y: 714, width: 40, height: 6), 0.9), nil,
+            (BoundingBox(x: 300, y: 695, width: 42, height: 25), 0.9),
+        ])
+        #expect(bottom == [[0], [], [0]])
+        // A weak box at the border that does not reach as far into the image as the track's (IoU 5/20, under the weak
+        // gate; their heights are the same): not an object entering, left unmatched.
+        let narrower = Self.reported([
+            (BoundingBox(x: 1260, y: 284, width: 20, height: 181), 0.9),
+            (BoundingBox(x: 1275, y: 284, width: 5, height: 181), 0.3),
+        ])
+        #expect(narrower == [[0], []])
         // The sliver at the right border, then a box at the left one: nothing in common.
         let across = Self.reported([
             (BoundingBox(x: 1275, y: 284, width: 5, height: 181), 0.9),

@@ -120,11 +120,11 @@ struct PartialObservationTests {
         var record = TrackRecord(detection: start, index: 0, hitsToConfirm: 1)
         let narrow = BoundingBox(x: 100, y: 100, width: 60, height: 200)
         // Among the track's first boxes: the box as it is, IoU 0.6.
-        #expect(abs(record.similarity(to: narrow, imageWidth: 640, imageHeight: 480) - 0.6) < 1e-9)
+        #expect(abs(record.similarity(to: narrow, threshold: 0.45, imageWidth: 640, imageHeight: 480) - 0.6) < 1e-9)
         // Settled (as after three boxes): completed to 100 wide, the prediction itself.
         record.horizontal.boxesSeen = PartialObservation.settlingBoxes
         record.vertical.boxesSeen = PartialObservation.settlingBoxes
-        #expect(abs(record.similarity(to: narrow, imageWidth: 640, imageHeight: 480) - 1) < 1e-9)
+        #expect(abs(record.similarity(to: narrow, threshold: 0.45, imageWidth: 640, imageHeight: 480) - 1) < 1e-9)
     }
 
     /// An axis remembering 100 that has seen enough boxes for partial ones to be completed.

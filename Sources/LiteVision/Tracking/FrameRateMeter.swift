@@ -3,14 +3,15 @@ import LiteVisionTracking
 /// The rate at which a stream's frames reach the tracker, measured from their timestamps, as the tracker should go
 /// by it (``TrackingOptions/frameRate``).
 ///
-/// The rate is the inverse of the mean of the middle of the latest 30 intervals (sorted, a fifth of them left out at
-/// each end: 20 of 30), so that gaps (a reconnection, a stall) and late frames do not move it, and a detector that
-/// takes every first or second frame of a camera as it is free gives a steady rate between the two. Frames dropped
-/// before detection (a live source whose detector is busy) lengthen the intervals, as they should: between two frames
-/// the tracker sees, objects move that much farther. Near ``TrackingOptions/lowFrameRateThreshold`` the rate is held
-/// on its side of it until it passes 20 % beyond (under 16.7 fps to go low, from 24 fps to go back), so that a source
-/// at about 20 fps does not switch the tracker's rules every few frames: held, it is given as 20 fps (the high side)
-/// or just under (the low side).
+/// The rate is the inverse of the mean of the middle of the latest 30 intervals (sorted, 5 left out at each end), so
+/// that gaps (a reconnection, a stall) and late frames do not move it, and a detector that takes every first or second
+/// frame of a camera as it is free gives a steady rate between the two. Frames dropped before detection (a live source
+/// whose detector is busy) lengthen the intervals, as they should: between two frames the tracker sees, objects move
+/// that much farther. Once 10 intervals are known, the rate is held on its side of
+/// ``TrackingOptions/lowFrameRateThreshold`` until it passes 20 % beyond (under 16.7 fps to go low, from 24 fps to go
+/// back), so that a source at about 20 fps does not switch the tracker's rules every few frames: held, it is given as
+/// 20 fps (the high side) or just under (the low side). Before that the first frames (a burst read ahead, frames
+/// dropped while the first detection ran) decide nothing for good.
 struct FrameRateMeter: Sendable {
     /// How many of the latest intervals the rate is measured over.
     static let window = 30
@@ -19,6 +20,8 @@ struct FrameRateMeter: Sendable {
     static let longestInterval = 2.0
     /// How far past ``TrackingOptions/lowFrameRateThreshold`` (as a factor) a rate must go to change sides.
     static let hysteresis = 1.2
+    /// How many intervals must be known before the rate is held on its side of the threshold.
+    static let holdingFrom = 10
 
     /// The latest intervals, oldest overwritten first once the window is full.
     private var intervals: [Double] = []
@@ -67,7 +70,7 @@ struct FrameRateMeter: Sendable {
         // Held on its side of the threshold until it passes 20 % beyond (see the type).
         let threshold = TrackingOptions.lowFrameRateThreshold
         let low: Bool
-        switch wasLow {
+        switch intervals.count < Self.holdingFrom ? nil : wasLow {
         case true?: low = measured < threshold * Self.hysteresis
         case false?: low = measured < threshold / Self.hysteresis
         case nil: low = measured < threshold

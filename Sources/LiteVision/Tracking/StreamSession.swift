@@ -37,7 +37,6 @@ struct StreamSession: Sendable {
         _ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int, timestamp: Double? = nil
     ) -> [Track] {
         frame += 1
-        // In place (`meter!`), so that the meter's buffers are not copied.
         if let timestamp, meter != nil { tracker.setFrameRate(meter!.add(timestamp)) }
         let tracks = tracker.update(detections, imageWidth: imageWidth, imageHeight: imageHeight)
         if !records.isEmpty {
