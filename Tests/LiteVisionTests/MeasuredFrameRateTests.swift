@@ -1,6 +1,7 @@
 import Foundation
 import LiteVisionGeometry
 import LiteVisionTestSupport
+import LiteVisionTrackingTestSupport
 import LiteVisionVideo
 import Synchronization
 import Testing
@@ -104,17 +105,15 @@ struct MeasuredFrameRateTests {
         #expect(abs(try #require(rates[5]) - 25) < 1e-9)
     }
 
-    /// The IDs a stream session gives a walker 40x100 detected confidently once a frame: walking right 16 px a frame
-    /// for 10 frames, standing for 3, walking back left 16 px a frame for 6 (`LowFrameRateTests.walkerIDs`), each
-    /// frame `interval` seconds after the last (no timestamps when nil); `frameRate` is the options' own.
+    /// The IDs a stream session gives a walker 40x100 detected confidently once a frame along
+    /// `WalkerPath.stopsAndTurnsBack`, each frame `interval` seconds after the last (no timestamps when nil);
+    /// `frameRate` is the options' own.
     static func walkerIDs(interval: Double?, frameRate: Double? = nil) -> Set<Int> {
         var options = TrackingOptions()
         options.frameRate = frameRate
         var session = StreamSession(options: options.resolved(detectionThreshold: 0.5))
-        var xs = (0...10).map { 100 + 16 * Double($0) }
-        xs += [260, 260, 260] + (1...6).map { 260 - 16 * Double($0) }
         var ids = Set<Int>()
-        for (index, x) in xs.enumerated() {
+        for (index, x) in WalkerPath.stopsAndTurnsBack.enumerated() {
             let detection = TrackerDetection(box: BoundingBox(x: x, y: 100, width: 40, height: 100), score: 0.9)
             let timestamp = interval.map { Double(index) * $0 }
             let tracks = session.track([detection], imageWidth: 640, imageHeight: 480, timestamp: timestamp)

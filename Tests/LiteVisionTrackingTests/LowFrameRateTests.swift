@@ -1,4 +1,5 @@
 import LiteVisionGeometry
+import LiteVisionTrackingTestSupport
 import Testing
 
 @testable import LiteVisionTracking
@@ -37,14 +38,9 @@ struct LowFrameRateTests {
         }
     }
 
-    /// The IDs given to a walker 40x100 detected confidently in every frame: walking right 16 px a frame for 10
-    /// frames (a brisk walk at 8 fps), standing for 3, then walking back left 16 px a frame for 6. With the usual
-    /// motion model the velocity still carries the walker right when they set off left: their box misses the
-    /// prediction, and a new ID starts.
+    /// The IDs given to a walker 40x100 detected confidently in every frame along `WalkerPath.stopsAndTurnsBack`.
     static func walkerIDs(frameRate: Double?) -> Set<Int> {
-        var xs = (0...10).map { 100 + 16 * Double($0) }
-        xs += [260, 260, 260] + (1...6).map { 260 - 16 * Double($0) }
-        return Set(reported(frameRate: frameRate, xs.map { ($0, 0.9) }).joined())
+        Set(reported(frameRate: frameRate, WalkerPath.stopsAndTurnsBack.map { ($0, 0.9) }).joined())
     }
 
     @Test("Under 20 fps a walker who stops and walks back keeps their ID; with the usual motion model they do not")

@@ -32,9 +32,7 @@ struct FrameRateMeter: Sendable {
     private var sorted: [Double] = []
     /// The last frame's timestamp.
     private var last: Double?
-    /// Whether the rate given last was under ``TrackingOptions/lowFrameRateThreshold``; `nil` before the first.
-    private var wasLow: Bool?
-    /// The rate given last.
+    /// The rate given last, on its side of ``TrackingOptions/lowFrameRateThreshold`` (which is the side it holds).
     private var rate: Double?
 
     init() {
@@ -70,12 +68,11 @@ struct FrameRateMeter: Sendable {
         // Held on its side of the threshold until it passes 20 % beyond (see the type).
         let threshold = TrackingOptions.lowFrameRateThreshold
         let low: Bool
-        switch intervals.count < Self.holdingFrom ? nil : wasLow {
+        switch intervals.count < Self.holdingFrom ? nil : rate.map({ $0 < threshold }) {
         case true?: low = measured < threshold * Self.hysteresis
         case false?: low = measured < threshold / Self.hysteresis
         case nil: low = measured < threshold
         }
-        wasLow = low
         rate = low ? min(measured, threshold.nextDown) : max(measured, threshold)
         return rate
     }
@@ -96,7 +93,6 @@ struct FrameRateMeter: Sendable {
         intervals.removeAll(keepingCapacity: true)
         next = 0
         last = timestamp
-        wasLow = nil
         rate = nil
     }
 }
