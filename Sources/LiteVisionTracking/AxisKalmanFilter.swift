@@ -15,6 +15,21 @@ struct AxisKalmanFilter: Sendable, Equatable {
     var crossCovariance: Double
     /// Covariance: variance of the velocity.
     var velocityVariance: Double
+    /// The recent innovations' trend: their exponentially weighted mean (weight ``maneuverMemory`` on the past), each
+    /// in deviations of the innovation (see ``update(measurement:measurementNoise:followingManeuvers:)``).
+    var innovationTrend = 0.0
+
+    /// The weight of the past in ``innovationTrend``: with 0.6, a measurement's share halves in about a frame and a
+    /// half, and the trend of a filter whose innovations are noise has a deviation of 0.5.
+    static let maneuverMemory = 0.6
+    /// The ``innovationTrend`` (in deviations) beyond which the object counts as maneuvering: stopping, turning or
+    /// setting off. A steady walker's boxes jittered by the deviation the box filter assumes (1/20 of the size)
+    /// never reached it in 16,000 simulated frames; jittered by 7 % of the size (the benchmark's heavy noise), in
+    /// 0.1 % of them.
+    static let maneuverThreshold = 1.2
+    /// By how much the covariance is multiplied before a measurement while the object maneuvers, so that the state,
+    /// the velocity above all, takes more of the measurement in.
+    static let maneuverInflation = 3.0
 
     /// A filter at `position` with no velocity and the given standard deviations.
     init(position: Double, positionDeviation: Double, velocityDeviation: Double) {
@@ -35,9 +50,27 @@ struct AxisKalmanFilter: Sendable, Equatable {
     }
 
     /// Corrects with a measured position of standard deviation `measurementNoise`.
+    ///
+    /// With `followingManeuvers`, the innovation (the measurement's distance from the prediction, in deviations)
+    /// first joins ``innovationTrend``; when the trend passes ``maneuverThreshold`` either way, the measurements have
+    /// been falling on one side of the predictions for a few frames (the object stopped, turned or set off, which a
+    /// constant-velocity model does not foresee), and the covariance is multiplied by ``maneuverInflation`` before the
+    /// correction: a fading memory that lets the velocity follow the change within a few frames. Noise, whose
+    /// innovations change sign, seldom moves the trend that far.
     @inline(__always)
-    mutating func update(measurement: Double, measurementNoise: Double) {
-        let innovationVariance = positionVariance + measurementNoise * measurementNoise
+    mutating func update(measurement: Double, measurementNoise: Double, followingManeuvers: Bool = false) {
+        let measurementVariance = measurementNoise * measurementNoise
+        var innovationVariance = positionVariance + measurementVariance
+        if followingManeuvers {
+            let normalized = (measurement - position) / innovationVariance.squareRoot()
+            innovationTrend = Self.maneuverMemory * innovationTrend + (1 - Self.maneuverMemory) * normalized
+            if abs(innovationTrend) > Self.maneuverThreshold {
+                positionVariance *= Self.maneuverInflation
+                crossCovariance *= Self.maneuverInflation
+                velocityVariance *= Self.maneuverInflation
+                innovationVariance = positionVariance + measurementVariance
+            }
+        }
         let gainPosition = positionVariance / innovationVariance
         let gainVelocity = crossCovariance / innovationVariance
         let innovation = measurement - position

@@ -17,7 +17,9 @@
 /// objects of that frame with their tracking IDs. How it works, per frame:
 ///
 /// 1. Every track's box is predicted by its motion model: a constant-velocity Kalman filter on the box center
-///    and size, with noise proportional to the box size.
+///    and size, with noise proportional to the box size, whose center follows maneuvers: when the detections keep
+///    falling on one side of the predictions (the object stopped, turned or set off), the velocity follows them within
+///    a few frames.
 /// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few
 ///    frames, in one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost track's
 ///    boxes are grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate the drift

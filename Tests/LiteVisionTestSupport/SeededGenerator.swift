@@ -1,3 +1,5 @@
+import Glibc
+
 /// A small deterministic random number generator (SplitMix64), so fuzz runs are reproducible.
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
@@ -11,5 +13,11 @@ public struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A standard normal draw (Box–Muller), from two of the generator's numbers.
+    public mutating func nextGaussian() -> Double {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &self), v = Double.random(in: 0..<1, using: &self)
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

@@ -98,7 +98,7 @@ package struct DetectionSimulator: Sendable, Equatable {
                 let missDraw = Double.random(in: 0..<1, using: &rng)
                 let normalScore = Float.random(in: scores, using: &rng)
                 let partialScore = Float.random(in: partialScores, using: &rng)
-                let noise = (0..<4).map { _ in gaussian(&rng) }
+                let noise = (0..<4).map { _ in rng.nextGaussian() }
                 guard object.visibility >= minimumVisibility, missDraw >= missRate else { continue }
                 var score = object.unoccludedFraction < partialVisibility ? partialScore : normalScore
                 var skip = false
@@ -152,11 +152,5 @@ package struct DetectionSimulator: Sendable, Equatable {
         let bottom = box.maxY + noise[3] * edgeNoise * box.height
         return BoundingBox(
             x: min(left, right), y: min(top, bottom), width: abs(right - left), height: abs(bottom - top))
-    }
-
-    /// A standard normal draw (Box–Muller).
-    private func gaussian(_ rng: inout SeededGenerator) -> Double {
-        let u = Double.random(in: Double.ulpOfOne..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
-        return sqrt(-2 * log(u)) * cos(2 * Double.pi * v)
     }
 }

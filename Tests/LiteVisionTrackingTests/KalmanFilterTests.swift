@@ -1,4 +1,5 @@
 import LiteVisionGeometry
+import LiteVisionTestSupport
 import Testing
 @testable import LiteVisionTracking
 
@@ -34,6 +35,57 @@ struct KalmanFilterTests {
         #expect(abs(filter.box.x - 140) < 1.5, "predicted at x \(filter.box.x)")
         // Nothing moved vertically, and the size did not change: no velocity there.
         #expect(abs(filter.centerY.velocity) < 1e-9 && abs(filter.width.velocity) < 1e-9)
+    }
+
+    /// The center's filter along x for a walker `width` px wide, measured at each of `positions` (their left edge)
+    /// with the box filter's noise, following maneuvers or not; the velocities and the trend after each measurement.
+    static func walk(
+        _ positions: [Double], width: Double, followingManeuvers: Bool
+    ) -> (
+        filter: AxisKalmanFilter, velocities: [Double], trends: [Double]
+    ) {
+        let p = BoxKalmanFilter.positionWeight * width, v = BoxKalmanFilter.velocityWeight * width
+        var filter = AxisKalmanFilter(
+            position: positions[0] + width / 2, positionDeviation: 2 * p,
+            velocityDeviation: BoxKalmanFilter.initialVelocityWeight * width)
+        var velocities: [Double] = [], trends: [Double] = []
+        for x in positions.dropFirst() {
+            filter.predict(positionNoise: p, velocityNoise: v)
+            filter.update(measurement: x + width / 2, measurementNoise: p, followingManeuvers: followingManeuvers)
+            velocities.append(filter.velocity)
+            trends.append(filter.innovationTrend)
+        }
+        return (filter, velocities, trends)
+    }
+
+    @Test("Following maneuvers, the velocity follows a stop or a turn within a few frames")
+    func followsManeuvers() {
+        // A walker 40 px wide, 6 px a frame for 40 frames (a brisk walk near the camera), who stops for 6 frames.
+        let stop = (0...40).map { 100 + 6 * Double($0) } + Array(repeating: 340, count: 6)
+        let following = Self.walk(stop, width: 40, followingManeuvers: true)
+        let steady = Self.walk(stop, width: 40, followingManeuvers: false)
+        // 0.8 px a frame left of 6 (the prediction 1 px ahead), against 3.9 (6 px ahead) with the steady velocity.
+        #expect(following.filter.velocity < 1, "velocity \(following.filter.velocity)")
+        #expect(steady.filter.velocity > 3.5, "velocity \(steady.filter.velocity)")
+        // Walking back the same way at 3 px a frame, 55 px wide: the velocity changes sign in 6 frames (-0.8 px a
+        // frame), the steady one still carries the walker on after 8 (+0.3).
+        let turn = (0...40).map { 100 + 3 * Double($0) } + (1...8).map { 220 - 3 * Double($0) }
+        let turning = Self.walk(turn, width: 55, followingManeuvers: true).velocities
+        let steadyTurn = Self.walk(turn, width: 55, followingManeuvers: false).velocities
+        #expect(turning[45] < -0.5 && steadyTurn[47] > 0, "velocities \(turning[45]) and \(steadyTurn[47])")
+    }
+
+    @Test("Following maneuvers, a detector's noise alone leaves the velocity steady")
+    func noiseIsNoManeuver() {
+        // A walker 55 px wide at 3.3 px a frame, each box's center off by the deviation the filter assumes (1/20 of the
+        // width) at random: the trend stays under the threshold, so the filter is the steady one.
+        var generator = SeededGenerator(seed: 11)
+        let noisy = (0...300).map { 100 + 3.3 * Double($0) + generator.nextGaussian() * 55 / 20 }
+        let following = Self.walk(noisy, width: 55, followingManeuvers: true)
+        let steady = Self.walk(noisy, width: 55, followingManeuvers: false)
+        #expect(following.trends.allSatisfy { abs($0) < AxisKalmanFilter.maneuverThreshold })
+        #expect(following.velocities == steady.velocities)
+        #expect(following.velocities.dropFirst(30).allSatisfy { abs($0 - 3.3) < 0.6 })
     }
 
     @Test("Uncertainty grows while coasting and shrinks with measurements")
