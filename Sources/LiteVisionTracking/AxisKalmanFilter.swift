@@ -20,7 +20,9 @@ struct AxisKalmanFilter: Sendable, Equatable {
     var innovationTrend = 0.0
 
     /// The weight of the past in ``innovationTrend``: with 0.6, a measurement's share halves in about a frame and a
-    /// half, and the trend of a filter whose innovations are noise has a deviation of 0.5.
+    /// half. The trend of innovations that are noise of unit deviation would have a deviation of 0.5; the box
+    /// filter's are smaller (its position noise is as large as its measurement noise, so it expects larger
+    /// innovations than a steady walker's boxes give): 0.26 for boxes jittered by the deviation it assumes.
     static let maneuverMemory = 0.6
     /// The ``innovationTrend`` (in deviations) beyond which the object counts as maneuvering: stopping, turning or
     /// setting off. A steady walker's boxes jittered by the deviation the box filter assumes (1/20 of the size)
@@ -56,7 +58,10 @@ struct AxisKalmanFilter: Sendable, Equatable {
     /// been falling on one side of the predictions for a few frames (the object stopped, turned or set off, which a
     /// constant-velocity model does not foresee), and the covariance is multiplied by ``maneuverInflation`` before the
     /// correction: a fading memory that lets the velocity follow the change within a few frames. Noise, whose
-    /// innovations change sign, seldom moves the trend that far.
+    /// innovations change sign, seldom moves the trend that far. A single measurement more than 3 deviations off moves
+    /// it past the threshold at once, and takes more weight: a jump that large is more often a change of pace than
+    /// noise. (Limiting each innovation to 2.5 deviations, so that a maneuver takes two frames on one side, won one
+    /// draw fewer on the tracking benchmark: `docs/tracking-quality.md`, eighteenth round.)
     @inline(__always)
     mutating func update(measurement: Double, measurementNoise: Double, followingManeuvers: Bool = false) {
         let measurementVariance = measurementNoise * measurementNoise

@@ -23,7 +23,7 @@ import LiteVisionGeometry
 /// on one side of the predictions, the covariance is widened before the correction, and the velocity follows within a
 /// few frames (a walker 40 px wide stopping from 6 px a frame keeps 0.8 px a frame after six frames standing, 3.9
 /// without). On the tracking benchmark (`docs/tracking-quality.md`, eighteenth round) this won 6 more of
-/// 680 draws at the sequences' own frame rate and 4 more of 120 at lower ones, with 2 % and 9 % fewer ID switches.
+/// 680 draws at the sequences' own frame rate and 5 more of 120 at lower ones, with 2 % and 10 % fewer ID switches.
 struct BoxKalmanFilter: Sendable, Equatable {
     /// Position noise weight (fraction of the box size).
     static let positionWeight = 1.0 / 20
@@ -85,13 +85,17 @@ struct BoxKalmanFilter: Sendable, Equatable {
     }
 
     /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``positionWeight`` of
-    /// the box size): a larger one moves the state, and above all the velocity, less.
+    /// the box size): a larger one moves the state, and above all the velocity, less. The center follows maneuvers
+    /// (see the type's description) only on boxes of the usual deviation.
     @inline(__always)
     mutating func update(with box: BoundingBox, deviationScale: Double = 1) {
         let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
         let p = Self.positionWeight * deviationScale
-        centerX.update(measurement: box.midX, measurementNoise: p * sw, followingManeuvers: true)
-        centerY.update(measurement: box.midY, measurementNoise: p * sh, followingManeuvers: true)
+        // A box measured with a larger deviation (one two objects may share) lies between them frame after frame: it
+        // is no maneuver of this object, and must move the velocity less, not more.
+        let followingManeuvers = deviationScale == 1
+        centerX.update(measurement: box.midX, measurementNoise: p * sw, followingManeuvers: followingManeuvers)
+        centerY.update(measurement: box.midY, measurementNoise: p * sh, followingManeuvers: followingManeuvers)
         width.update(measurement: box.width, measurementNoise: p * sw)
         height.update(measurement: box.height, measurementNoise: p * sh)
     }

@@ -78,14 +78,38 @@ struct KalmanFilterTests {
     @Test("Following maneuvers, a detector's noise alone leaves the velocity steady")
     func noiseIsNoManeuver() {
         // A walker 55 px wide at 3.3 px a frame, each box's center off by the deviation the filter assumes (1/20 of the
-        // width) at random: the trend stays under the threshold, so the filter is the steady one.
+        // width) at random: the trend stays under the threshold (0.8 at most), and the velocity near the pace.
         var generator = SeededGenerator(seed: 11)
         let noisy = (0...300).map { 100 + 3.3 * Double($0) + generator.nextGaussian() * 55 / 20 }
         let following = Self.walk(noisy, width: 55, followingManeuvers: true)
-        let steady = Self.walk(noisy, width: 55, followingManeuvers: false)
         #expect(following.trends.allSatisfy { abs($0) < AxisKalmanFilter.maneuverThreshold })
-        #expect(following.velocities == steady.velocities)
         #expect(following.velocities.dropFirst(30).allSatisfy { abs($0 - 3.3) < 0.6 })
+    }
+
+    @Test("Only the center follows maneuvers, and not on a box two objects may share")
+    func maneuversOfTheCenterOnly() {
+        // An object 40 px wide standing for 20 frames, then setting off at 4 px a frame and growing 1 px a frame.
+        let boxes = (0..<35).map { t in
+            let moved = Double(max(0, t - 19))
+            return BoundingBox(x: 100 + 4 * moved, y: 100, width: 40 + moved, height: 100)
+        }
+        func trends(deviationScale: Double) -> (center: Double, size: Double) {
+            var filter = BoxKalmanFilter(box: boxes[0])
+            var center = 0.0, size = 0.0
+            for box in boxes.dropFirst() {
+                filter.predict()
+                filter.update(with: box, deviationScale: deviationScale)
+                center = max(center, abs(filter.centerX.innovationTrend), abs(filter.centerY.innovationTrend))
+                size = max(size, abs(filter.width.innovationTrend), abs(filter.height.innovationTrend))
+            }
+            return (center, size)
+        }
+        // Setting off is a maneuver (the largest trend 1.3); the size's filters keep no trend.
+        let usual = trends(deviationScale: 1)
+        #expect(usual.center > AxisKalmanFilter.maneuverThreshold && usual.size == 0, "trends \(usual)")
+        // A shared box lies between two objects frame after frame: it must move the velocity less, never more.
+        let shared = trends(deviationScale: TrackRecord.sharedBoxDeviation)
+        #expect(shared.center == 0 && shared.size == 0, "trends \(shared)")
     }
 
     @Test("Uncertainty grows while coasting and shrinks with measurements")

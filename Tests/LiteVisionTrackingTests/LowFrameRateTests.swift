@@ -62,8 +62,8 @@ struct LowFrameRateTests {
     @Test("Under 20 fps the motion model lets a walker's velocity follow a stop within a few frames")
     func turningShare() {
         // A walker 40 px wide moving 12 px a frame (a 30-fps walk played at 10 fps), who stops and is seen standing
-        // for 3 frames, then predicted. At 25-30 fps the velocity follows a trend over many frames: it keeps most of
-        // the speed, and the prediction runs ahead of the walker.
+        // for 3 frames, then predicted. At 25-30 fps the velocity follows a trend over more frames: it keeps nearly
+        // half of the speed, and the prediction runs ahead of the walker.
         func filter(turningShare: Double) -> BoxKalmanFilter {
             var filter = BoxKalmanFilter(box: BoundingBox(x: 100, y: 100, width: 40, height: 100))
             for t in 1...10 {
