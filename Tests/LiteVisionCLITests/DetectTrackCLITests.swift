@@ -50,6 +50,29 @@ struct DetectTrackCLITests {
         #expect(!FileManager.default.fileExists(atPath: mot + ".partial"))
     }
 
+    @Test("track --frame-rate on a video sets the tracker's frame rate, which it otherwise measures (vtest.avi: 10)")
+    func frameRateOnVideo() throws {
+        let folder = TestData.temporaryDirectory("cli-track-rate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        /// The MOT rows of the first 150 frames of vtest.avi's people, with `extra` arguments.
+        func rows(_ extra: [String]) throws -> String {
+            let mot = folder.appendingPathComponent("out.txt").path
+            let result = try LiteVisionExecutable.run(
+                ["track", "--multiple", "--threshold", "0.3", "--frames", "150", "--mot", mot] + extra + Self.models
+                    + [TestData.path("video/vtest.avi")])
+            #expect(result.status == 0, "\(result.errors)")
+            return try String(contentsOfFile: mot, encoding: .utf8)
+        }
+        let measured = try rows([]), ten = try rows(["--frame-rate", "10"]), twelve = try rows(["--frame-rate", "12"])
+        let thirty = try rows(["--frame-rate", "30"]), twentyFive = try rows(["--frame-rate", "25"])
+        #expect(measured.split(separator: "\n").count > 300)
+        // The measured 10 fps, 10 and 12 given: the rules under 20 fps, the same rows (the tracker works as at 20 fps
+        // and more until the meter knows 10 intervals, which changes nothing here).
+        #expect(measured == ten && ten == twelve)
+        // 25 and 30 given: the usual rules, the same rows, other rows than at 10.
+        #expect(thirty == twentyFive && thirty != ten)
+    }
+
     @Test("track on a damaged video processes the frames before the damage, writes them, and fails")
     func damagedVideo() throws {
         let folder = TestData.temporaryDirectory("cli-damaged")

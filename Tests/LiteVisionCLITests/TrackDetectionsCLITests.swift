@@ -171,7 +171,11 @@ struct TrackDetectionsCLITests {
         }
         let video = try LiteVisionExecutable.run(["track", "--timing", "video.mp4"])
         #expect(video.status == 64)
-        #expect(video.errors.contains("--frame-rate, --image-size, --timing and --filtered-boxes go with --detections"))
+        #expect(video.errors.contains("--image-size, --timing and --filtered-boxes go with --detections"))
+        let badRate = try LiteVisionExecutable.run(["track", "--frame-rate", "0", "video.mp4"])
+        #expect(badRate.status == 64)
+        #expect(
+            badRate.errors.contains("--frame-rate must be a number of frames per second above 0"), "\(badRate.errors)")
     }
 
     @Test("TrackEval: on a small seeded simulated scene, HOTA and IDF1 at least ByteTrack's and BoT-SORT's")

@@ -30,8 +30,9 @@ package struct TrackArguments: ParsableArguments {
             that arrived meanwhile (ML Kit's alwaysDiscardsLateVideoFrames); --every-frame processes them all, \
             falling behind if the detector is slower. Files are read frame by frame; --live plays a file at its real \
             pace and drops frames as a camera would. A network stream that drops or stalls is reconnected \
-            (--reconnect-timeout). --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, \
-            exit status 0). The exit status is 1 when the source failed (a damaged file, a stream lost for good), \
+            (--reconnect-timeout). The tracker measures the rate it sees frames at from their timestamps (under 20 \
+            per second it follows stops and turns faster); --frame-rate F sets it instead. --duration and --frames \
+            stop the run, as do SIGINT and SIGTERM (outputs complete, exit status 0). The exit status is 1 when the source failed (a damaged file, a stream lost for good), \
             after the outputs are written; 2 when it cannot be opened. A password in a URL is shown as ***.
 
             --detections FILE tracks the boxes of another detector instead of a video: a MOTChallenge detection \
@@ -75,7 +76,9 @@ package struct TrackArguments: ParsableArguments {
     @Option(name: .long, help: "Track the boxes of a MOTChallenge detection file (frame,-1,x,y,w,h,score) instead.")
     package var detections: String?
 
-    @Option(name: .long, help: "With --detections: the frames per second of the file (default 30).")
+    @Option(
+        name: .long,
+        help: "The frames per second the tracker sees: of a --detections file (default 30), or of a video (measured).")
     package var frameRate: Double?
 
     @Option(name: .long, help: "With --detections: the frames' size, WIDTHxHEIGHT (default: the boxes' extent).")
@@ -171,9 +174,10 @@ package struct TrackArguments: ParsableArguments {
             try validateDetections()
             return
         }
-        if frameRate != nil || imageSize != nil || timing || filteredBoxes {
-            throw ValidationError("--frame-rate, --image-size, --timing and --filtered-boxes go with --detections")
+        if imageSize != nil || timing || filteredBoxes {
+            throw ValidationError("--image-size, --timing and --filtered-boxes go with --detections")
         }
+        try validateFrameRate()
         if cameraMotion != nil {
             throw ValidationError("--camera-motion goes with --detections (video tracking takes the camera as still)")
         }
@@ -202,6 +206,14 @@ package struct TrackArguments: ParsableArguments {
 }
 
 extension TrackArguments {
+    /// `--frame-rate`, with a detection file or a video: a number of frames per second above 0, up to 1000.
+    fileprivate func validateFrameRate() throws {
+        if let frameRate, !(frameRate > 0 && frameRate <= 1000) {
+            throw ValidationError(
+                "--frame-rate must be a number of frames per second above 0, up to 1000, got \(frameRate)")
+        }
+    }
+
     /// The rules of `--detections`: no source, none of the options of video or of a detector model.
     fileprivate func validateDetections() throws {
         guard sources.isEmpty else {
@@ -218,10 +230,7 @@ extension TrackArguments {
         if let name = video.first(where: \.1)?.0 {
             throw ValidationError("\(name) does not go with --detections (a detection file has no video and no model)")
         }
-        if let frameRate, !(frameRate > 0 && frameRate <= 1000) {
-            throw ValidationError(
-                "--frame-rate must be a number of frames per second above 0, up to 1000, got \(frameRate)")
-        }
+        try validateFrameRate()
         if let imageSize, DeviceSize(imageSize) == nil {
             throw ValidationError("--image-size must be WIDTHxHEIGHT, such as 640x480, got '\(imageSize)'")
         }
