@@ -142,7 +142,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// counts frames (the command line's `track --detections --frame-rate` scales it to a second; at low rates
     /// neither did better on the benchmark: seventeenth round). Left `nil` in an object detector's options, it is
     /// measured from the frames' timestamps when they are given (`ObjectDetector`'s `results(in:timestamp:)`, as
-    /// `VideoPipeline` and `litevision track` on video do).
+    /// `VideoPipeline` and `litevision track` on video do; `litevision track --frame-rate` on video sets it, and leaves
+    /// the buffer as it is).
     public var frameRate: Double? = nil
 
     /// The frame rate under which ``frameRate`` changes the motion model, the middling gate and the buffered IoU:

@@ -63,14 +63,13 @@ struct DetectTrackCLITests {
             #expect(result.status == 0, "\(result.errors)")
             return try String(contentsOfFile: mot, encoding: .utf8)
         }
-        let measured = try rows([]), ten = try rows(["--frame-rate", "10"]), twelve = try rows(["--frame-rate", "12"])
-        let thirty = try rows(["--frame-rate", "30"]), twentyFive = try rows(["--frame-rate", "25"])
-        #expect(measured.split(separator: "\n").count > 300)
-        // The measured 10 fps, 10 and 12 given: the rules under 20 fps, the same rows (the tracker works as at 20 fps
-        // and more until the meter knows 10 intervals, which changes nothing here).
-        #expect(measured == ten && ten == twelve)
-        // 25 and 30 given: the usual rules, the same rows, other rows than at 10.
-        #expect(thirty == twentyFive && thirty != ten)
+        let measured = try rows([]), ten = try rows(["--frame-rate", "10"]), thirty = try rows(["--frame-rate", "30"])
+        #expect(measured.split(separator: "\n").count > 300 && thirty.split(separator: "\n").count > 300)
+        // The measured 10 fps and 10 given: the rules under 20 fps, the same rows (the tracker works as at 20 fps and
+        // more until the meter knows 10 intervals, which changes nothing here).
+        #expect(measured == ten)
+        // 30 given: the usual rules, other rows.
+        #expect(thirty != ten)
     }
 
     @Test("track on a damaged video processes the frames before the damage, writes them, and fails")

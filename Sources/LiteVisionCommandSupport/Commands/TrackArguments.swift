@@ -31,9 +31,11 @@ package struct TrackArguments: ParsableArguments {
             falling behind if the detector is slower. Files are read frame by frame; --live plays a file at its real \
             pace and drops frames as a camera would. A network stream that drops or stalls is reconnected \
             (--reconnect-timeout). The tracker measures the rate it sees frames at from their timestamps (under 20 \
-            per second it follows stops and turns faster); --frame-rate F sets it instead. --duration and --frames \
-            stop the run, as do SIGINT and SIGTERM (outputs complete, exit status 0). The exit status is 1 when the source failed (a damaged file, a stream lost for good), \
-            after the outputs are written; 2 when it cannot be opened. A password in a URL is shown as ***.
+            per second it follows stops and turns faster); --frame-rate F sets it instead, for every source (it then \
+            no longer follows frames dropped while the detector is busy; the lost-track buffer stays 30 frames). \
+            --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, exit status 0). The \
+            exit status is 1 when the source failed (a damaged file, a stream lost for good), after the outputs are \
+            written; 2 when it cannot be opened. A password in a URL is shown as ***.
 
             --detections FILE tracks the boxes of another detector instead of a video: a MOTChallenge detection \
             file, one row per detection, frame,-1,x,y,w,h,score[,...] (frames from 1, boxes in pixels, rows in any \
@@ -78,7 +80,9 @@ package struct TrackArguments: ParsableArguments {
 
     @Option(
         name: .long,
-        help: "The frames per second the tracker sees: of a --detections file (default 30), or of a video (measured).")
+        help: ArgumentHelp(
+            "The frames per second the tracker sees: of a --detections file (default 30; scales the lost-track buffer),"
+                + " or of every video source (default: measured from the timestamps)."))
     package var frameRate: Double?
 
     @Option(name: .long, help: "With --detections: the frames' size, WIDTHxHEIGHT (default: the boxes' extent).")
