@@ -14,9 +14,10 @@ struct OpenedStream {
     /// How many frames the container says the stream has, `nil` when it does not say (no estimate).
     let declaredFrameCount: Int?
     /// Whether frames are timed by when they arrive: a live input of unknown length whose format carries no
-    /// timestamps (a camera's MJPEG over HTTP, or a raw H.264 stream over TCP or UDP, for which FFmpeg makes up 25
-    /// a second whatever the camera's rate). A finite stream (a raw video file over HTTP) keeps FFmpeg's timing: it
-    /// arrives as fast as it is read.
+    /// timestamps (a camera's MJPEG over HTTP, for which FFmpeg makes up 25 a second whatever the camera's rate), or
+    /// that is a bare video stream (raw H.264 or H.265 over TCP or UDP: FFmpeg times its frames by the rate its
+    /// parameter sets declare, or 25 a second, not as they come). A finite stream (a raw video file over HTTP) keeps
+    /// FFmpeg's timing: it arrives as fast as it is read.
     let timedByArrival: Bool
 }
 
@@ -130,8 +131,17 @@ enum StreamOpener {
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
             startTicks: start == FFmpegError.noTimestamp ? 0 : start,
             declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
-            timedByArrival: live && format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0
-                && info.duration == nil)
+            timedByArrival: live && info.duration == nil
+                && (format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0 || isBareVideo(format)))
+    }
+
+    /// Whether `format` reads a bare video stream, with no container around it (raw H.264, H.265, MJPEG, ...):
+    /// FFmpeg's demuxers of those share one private class, the generic raw video demuxer's.
+    private static func isBareVideo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard let type = format.pointee.iformat.pointee.priv_class, let name = type.pointee.class_name else {
+            return false
+        }
+        return String(cString: name) == "generic raw video demuxer"
     }
 
     /// Refuses a video stream whose declared frames have more than `limit` pixels (unknown sizes pass).

@@ -4,27 +4,51 @@ import Foundation
 /// clip in real time (`-re`), looping for ever, to `udp://127.0.0.1:PORT?pkt_size=1316` (seven TS packets a
 /// datagram). The H.264 video is copied, with its parameter sets repeated at every key frame (see
 /// ``StreamFixtures/mpegTS(of:in:)``), so that a receiver may join at any time; the audio is left out. Nobody needs
-/// to listen: datagrams nobody receives are lost, as on a network. ``stop()`` ends it.
+/// to listen: datagrams nobody receives are lost, as on a network. ``stop()`` ends it. With ``Payload/rawH264`` it
+/// sends raw H.264 instead, which carries no timestamps.
 public final class UDPStreamTestSender {
+    /// What is sent.
+    public enum Payload: Sendable {
+        /// MPEG-TS with the clip's H.264 video, copied.
+        case mpegTS
+        /// The clip's video encoded again as raw H.264 (an Annex B stream, no container and no timestamps; x264 at
+        /// its fastest, a key frame with its parameter sets every 10 frames): any video clip will do. Its parameter
+        /// sets declare 4 frames a second whatever the clip's rate, as a camera's may be wrong, so that a receiver
+        /// timing frames by the stream's word is told apart from one timing them by arrival. (A higher rate would make
+        /// FFmpeg's probe, 5 s of the stream's time, read seconds of frames ahead before the first one is given.)
+        case rawH264
+    }
+
     /// The loopback UDP port the stream is sent to.
     public let port: Int
     private let folder: URL
     private let process: ServerProcess
 
-    /// Starts sending `clip` (an MP4 or MOV whose video is H.264) to `port` (by default a free one), and returns once
-    /// ffmpeg has sent its first frames; throws when it has not within `timeout` seconds.
-    public init(clip: String = StreamFixtures.defaultClip, port: Int? = nil, timeout: Double = 10) throws {
+    /// Starts sending `clip` (for MPEG-TS an MP4 or MOV whose video is H.264) to `port` (by default a free one), and
+    /// returns once ffmpeg has sent its first frames; throws when it has not within `timeout` seconds.
+    public init(
+        clip: String = StreamFixtures.defaultClip, payload: Payload = .mpegTS, port: Int? = nil, timeout: Double = 10
+    ) throws {
         self.port = try port ?? LoopbackPort.unused(.udp)
         folder = TestData.temporaryDirectory("udp-sender")
         do {
-            let stream = try StreamFixtures.mpegTS(of: clip, in: folder)
             let scriptURL = folder.appendingPathComponent("udp-sender.py")
             try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
             let progress = folder.appendingPathComponent("progress").path
+            let input: String, output: [String]
+            switch payload {
+            case .mpegTS:
+                input = try StreamFixtures.mpegTS(of: clip, in: folder)
+                output = ["-c", "copy", "-f", "mpegts"]
+            case .rawH264:
+                input = clip
+                output =
+                    ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "10"]
+                    + ["-x264-params", "repeat-headers=1", "-bsf:v", "h264_metadata=tick_rate=8", "-f", "h264"]
+            }
             let ffmpeg =
-                [try GeneratedVideo.ffmpeg(), "-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", stream]
-                + ["-map", "0:v:0", "-c", "copy", "-f", "mpegts", "-progress", progress]
-                + ["udp://127.0.0.1:\(self.port)?pkt_size=1316"]
+                [try GeneratedVideo.ffmpeg(), "-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", input]
+                + ["-map", "0:v:0"] + output + ["-progress", progress, "udp://127.0.0.1:\(self.port)?pkt_size=1316"]
             process = try ServerProcess(
                 name: "UDPStreamTestSender", executable: "/usr/bin/env",
                 arguments: ["python3", scriptURL.path, progress] + ffmpeg,

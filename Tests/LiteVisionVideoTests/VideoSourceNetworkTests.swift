@@ -118,20 +118,37 @@ extension VideoTests {
             }
         }
 
+        /// The intervals between the timestamps of every frame of `location` from frame `skip` (the first frames may
+        /// come at once, read ahead while the stream was probed) to frame `count`, sorted.
+        static func intervals(_ location: String, count: Int, skip: Int) throws -> [Double] {
+            var options = VideoSource.Options()
+            options.delivery = .every
+            let source = try VideoSource(location, options: options)
+            defer { source.stop() }
+            var timestamps: [Double] = []
+            while timestamps.count < count, let frame = try source.next() { timestamps.append(frame.timestamp) }
+            #expect(timestamps.count == count)
+            return zip(timestamps.dropFirst(skip), timestamps.dropFirst(skip + 1)).map { $1 - $0 }.sorted()
+        }
+
         @Test("MJPEG over HTTP carries no timestamps: a 10 fps camera's frames are timed by arrival, 0.1 s apart")
         func mjpegTimedByArrival() throws {
             // FFmpeg's multipart JPEG reader would time them 1/25 s apart whatever the camera's rate.
             let server = try HTTPStreamTestServer(framesPerSecond: 10)
-            var options = VideoSource.Options()
-            options.delivery = .every
-            let source = try VideoSource(server.mjpegURL, options: options)
-            var timestamps: [Double] = []
-            while timestamps.count < 25, let frame = try source.next() { timestamps.append(frame.timestamp) }
-            source.stop()
-            #expect(timestamps.count == 25)
-            // The first frames may come at once (read ahead while the stream was probed): the later ones are paced.
-            let intervals = zip(timestamps.dropFirst(10), timestamps.dropFirst(11)).map { $1 - $0 }.sorted()
-            let median = intervals[intervals.count / 2]
+            let intervals = try Self.intervals(server.mjpegURL, count: 25, skip: 10)
+            let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
+            #expect(median > 0.08 && median < 0.12, "intervals \(intervals)")
+        }
+
+        @Test("Raw H.264 over UDP carries no timestamps: a 10 fps sender's frames are timed by arrival, 0.1 s apart")
+        func rawH264TimedByArrival() throws {
+            // FFmpeg's raw H.264 reader times them by the rate the stream declares (4 a second here, whatever the
+            // sender's rate: vtest.avi's 10), 0.25 s apart; checked by turning arrival timing off. The frames read
+            // while the stream was probed (5 s of its declared time, about 20 frames) come at once.
+            let sender = try UDPStreamTestSender(clip: TestData.path("video/vtest.avi"), payload: .rawH264)
+            defer { sender.stop() }
+            let intervals = try Self.intervals(sender.url, count: 50, skip: 30)
+            let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
             #expect(median > 0.08 && median < 0.12, "intervals \(intervals)")
         }
 
