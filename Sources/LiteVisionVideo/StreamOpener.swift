@@ -16,8 +16,9 @@ struct OpenedStream {
     /// Whether frames are timed by when they arrive: a live input of unknown length whose format carries no
     /// timestamps (a camera's MJPEG over HTTP, for which FFmpeg makes up 25 a second whatever the camera's rate), or
     /// that is a bare video stream (raw H.264 or H.265 over TCP or UDP: FFmpeg times its frames by the rate its
-    /// parameter sets declare, or 25 a second, not as they come). A finite stream (a raw video file over HTTP) keeps
-    /// FFmpeg's timing: it arrives as fast as it is read.
+    /// parameter sets declare, or 25 a second, not as they come). A stream whose length FFmpeg knows keeps FFmpeg's
+    /// timing (it arrives as fast as it is read); a bare video file served over HTTP (a `.h264` or `.mjpeg` file)
+    /// has no known length and is timed by arrival too, as fast as it is read.
     let timedByArrival: Bool
 }
 
