@@ -59,9 +59,9 @@ struct AxisKalmanFilter: Sendable, Equatable {
     /// constant-velocity model does not foresee), and the covariance is multiplied by ``maneuverInflation`` before the
     /// correction: a fading memory that lets the velocity follow the change within a few frames. Noise, whose
     /// innovations change sign, seldom moves the trend that far. A single measurement more than 3 deviations off moves
-    /// a trend near 0 past the threshold at once, and takes more weight: a jump that large is more often a change of pace than
-    /// noise. (Limiting each innovation to 2.5 deviations, so that a maneuver takes two frames on one side, won one
-    /// draw fewer on the tracking benchmark: `docs/tracking-quality.md`, eighteenth round.)
+    /// a trend near 0 past the threshold at once, and takes more weight: a jump that large is more often a change of
+    /// pace than noise. (Limiting each innovation to 2.5 deviations, so that a maneuver takes two frames on one side,
+    /// won one draw fewer on the tracking benchmark: `docs/tracking-quality.md`, eighteenth round.)
     @inline(__always)
     mutating func update(measurement: Double, measurementNoise: Double, followingManeuvers: Bool = false) {
         let measurementVariance = measurementNoise * measurementNoise
