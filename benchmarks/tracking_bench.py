@@ -156,11 +156,12 @@ def score(jobs, folder):
     return out
 
 
-def evaluate(litevision, cases, level, variants, folder, frame_step=1):
-    """Runs every tracker on every case `(sequence name, seed)`; returns {(case key, tracker): metrics + fps}."""
+def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_seed=0):
+    """Runs every tracker on every case `(sequence name, seed)` (simulated scenes made with `scene_seed`); returns
+    {(case key, tracker): metrics + fps}."""
     jobs, fps = {}, {}
     for name, seed in cases:
-        seq = tracking_scenes.every_nth_frame(tracking_scenes.load(name), frame_step)
+        seq = tracking_scenes.every_nth_frame(tracking_scenes.load(name, scene_seed), frame_step)
         key = f"{name}-s{seed}"
         sources = []
         det_rows = tracking_scenes.noisy_detections(seq, seed, level, sources)
@@ -255,7 +256,7 @@ def compare(args):
     """One case, as JSON: {tracker: {HOTA, IDF1, MOTA, IDSW, fps}} (the test asserts on it)."""
     with tempfile.TemporaryDirectory(prefix="litevision-tracking-compare-") as folder:
         scores = evaluate(args.litevision, [(args.sequence, args.seed)], args.level, parse_variants(args.variant),
-                          folder, args.frame_step)
+                          folder, args.frame_step, args.scene_seed)
     print(json.dumps({tracker: v for (_, tracker), v in scores.items()}, sort_keys=True))
 
 
@@ -294,6 +295,8 @@ def main():
     c.add_argument("--litevision", required=True)
     c.add_argument("--sequence", required=True)
     c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--scene-seed", type=int, default=0,
+                   help="another simulated scene of the sequence (0: the one by default)")
     c.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")

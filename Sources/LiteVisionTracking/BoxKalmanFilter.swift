@@ -85,15 +85,13 @@ struct BoxKalmanFilter: Sendable, Equatable {
     }
 
     /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``positionWeight`` of
-    /// the box size): a larger one moves the state, and above all the velocity, less. The center follows maneuvers
-    /// (see the type's description) only on boxes of the usual deviation.
+    /// the box size): a larger one moves the state, and above all the velocity, less. With `followingManeuvers`, the
+    /// center follows maneuvers (see the type's description); a box two objects may share lies between them frame
+    /// after frame, which is no maneuver of either, and must move the velocity less, not more.
     @inline(__always)
-    mutating func update(with box: BoundingBox, deviationScale: Double = 1) {
+    mutating func update(with box: BoundingBox, deviationScale: Double = 1, followingManeuvers: Bool = true) {
         let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
         let p = Self.positionWeight * deviationScale
-        // A box measured with a larger deviation (one two objects may share) lies between them frame after frame: it
-        // is no maneuver of this object, and must move the velocity less, not more.
-        let followingManeuvers = deviationScale == 1
         centerX.update(measurement: box.midX, measurementNoise: p * sw, followingManeuvers: followingManeuvers)
         centerY.update(measurement: box.midY, measurementNoise: p * sh, followingManeuvers: followingManeuvers)
         width.update(measurement: box.width, measurementNoise: p * sw)

@@ -47,6 +47,11 @@
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
 ///    prediction. It then goes on as that track, its hits and age included.
+/// 6. Two established tracks whose boxes met, one of them unseen for a frame or more meanwhile, exchange their IDs
+///    (with their hits and age) as they part if each came out on the other's object: each much nearer where the
+///    other's object would be at the velocity it had when they met (`docs/tracking-quality.md`, nineteenth round).
+///    Two people at one depth who walk through each other are often seen as one box, and a track may follow the
+///    other person out.
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
@@ -72,6 +77,8 @@ public struct ObjectTracker: Sendable {
     var cameraMotionEstimator = CameraMotionEstimator()
     /// Dropped tracks that re-identification may give back (empty when it is off).
     var gallery = AppearanceGallery()
+    /// Pairs of tracks that met, followed until they part (see ``resolveCrossings()``).
+    var contacts: [TrackContact] = []
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
@@ -113,6 +120,7 @@ public struct ObjectTracker: Sendable {
         compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
         associate(detections, imageWidth: width, imageHeight: height)
         retireUnmatched()
+        resolveCrossings()
         startTracks(detections)
 
         var result: [Track] = []
@@ -152,6 +160,7 @@ public struct ObjectTracker: Sendable {
     /// keep increasing: none is ever reused.
     public mutating func reset() {
         records.removeAll()
+        contacts.removeAll()
         gallery.removeAll()
         frameCount = 0
     }

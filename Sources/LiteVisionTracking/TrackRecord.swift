@@ -102,7 +102,7 @@ struct TrackRecord: Sendable {
             unobstructed: unobstructed)
         filter.update(
             with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size),
-            deviationScale: shared ? Self.sharedBoxDeviation : 1)
+            deviationScale: shared ? Self.sharedBoxDeviation : 1, followingManeuvers: !shared)
         hits += 1
         framesSinceUpdate = 0
         score = detection.score

@@ -10,12 +10,15 @@ enum TrackingBenchmark {
     /// The scores of each tracker ("LiteVision", the variants' labels, then SORT, ByteTrack, OC-SORT and BoT-SORT):
     /// TrackEval's measures by name (HOTA, DetA, IDF1, ... in percent; counts as numbers). A failing driver is a
     /// recorded issue with its standard error, and a thrown error.
-    static func compare(sequence: String, seed: Int, variants: [String] = []) throws -> [String: [String: Double]] {
+    /// `sceneSeed` makes another simulated scene of the sequence (0, the default, the benchmark's usual one).
+    static func compare(
+        sequence: String, seed: Int, sceneSeed: Int = 0, variants: [String] = []
+    ) throws -> [String: [String: Double]] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
         var arguments = [
             "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", sequence,
-            "--seed", String(seed),
+            "--seed", String(seed), "--scene-seed", String(sceneSeed),
         ]
         for variant in variants { arguments += ["--variant", variant] }
         let result = try LiteVisionExecutable.run(arguments, program: "/usr/bin/env")

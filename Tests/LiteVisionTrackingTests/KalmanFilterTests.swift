@@ -93,22 +93,23 @@ struct KalmanFilterTests {
             let moved = Double(max(0, t - 19))
             return BoundingBox(x: 100 + 4 * moved, y: 100, width: 40 + moved, height: 100)
         }
-        func trends(deviationScale: Double) -> (center: Double, size: Double) {
+        func trends(shared: Bool) -> (center: Double, size: Double) {
             var filter = BoxKalmanFilter(box: boxes[0])
             var center = 0.0, size = 0.0
             for box in boxes.dropFirst() {
                 filter.predict()
-                filter.update(with: box, deviationScale: deviationScale)
+                filter.update(
+                    with: box, deviationScale: shared ? TrackRecord.sharedBoxDeviation : 1, followingManeuvers: !shared)
                 center = max(center, abs(filter.centerX.innovationTrend), abs(filter.centerY.innovationTrend))
                 size = max(size, abs(filter.width.innovationTrend), abs(filter.height.innovationTrend))
             }
             return (center, size)
         }
         // Setting off is a maneuver (the largest trend 1.3); the size's filters keep no trend.
-        let usual = trends(deviationScale: 1)
+        let usual = trends(shared: false)
         #expect(usual.center > AxisKalmanFilter.maneuverThreshold && usual.size == 0, "trends \(usual)")
         // A shared box lies between two objects frame after frame: it must move the velocity less, never more.
-        let shared = trends(deviationScale: TrackRecord.sharedBoxDeviation)
+        let shared = trends(shared: true)
         #expect(shared.center == 0 && shared.size == 0, "trends \(shared)")
     }
 

@@ -1,0 +1,49 @@
+import LiteVisionGeometry
+import Testing
+
+@testable import LiteVisionTracking
+
+/// Two tracks that come out of a crossing on each other's objects get their IDs back (``ObjectTracker`` step 6). The
+/// case it was made for, a draw of the tracking benchmark, is checked end to end by `TrackDetectionsCLITests`.
+@Suite("Crossings")
+struct CrossingTests {
+    @Test("A walker slowing down while the other speeds up, both seen in every frame, keeps their IDs")
+    func handoffIsNoExchange() {
+        // Both walk left, side by side at one depth: A at 6.4 px a frame until it stops (frame 32) and sets off again
+        // slowly (1.5 px a frame, from frame 47); B at 1.2 px a frame, then at 5.5 from frame 40. They overlap from
+        // frame 22 to 52, so that where each would be at its old pace is where the other is (0.66 box widths off,
+        // against 1.66 as they are): an exchange, but for both being seen in every frame.
+        func a(_ t: Int) -> Double {
+            t < 32 ? 508 - 6.4 * Double(t - 22) : t < 47 ? 444 : 444 - 1.5 * Double(t - 47)
+        }
+        func b(_ t: Int) -> Double { t < 40 ? 442 - 1.2 * Double(t - 22) : 420.4 - 5.5 * Double(t - 40) }
+        var tracker = ObjectTracker()
+        let frames = (0..<80).map { t in
+            [detection(box(a(t), 334, 74, 216)), detection(box(b(t), 336, 76, 220))]
+        }
+        let tracks = run(&tracker, frames, width: 1280, height: 720)
+        #expect(tracks.first?.map(\.id) == [0, 1])
+        let last = tracks.last ?? []
+        #expect(last.first { $0.id == 0 }?.box.x == a(79), "\(last)")
+        #expect(last.first { $0.id == 1 }?.box.x == b(79), "\(last)")
+        #expect(tracker.contacts.isEmpty)
+    }
+
+    @Test("Where an object would be at its old velocity moves as a track's prediction does, camera motion included")
+    func reckoningMovesAsPredictions() {
+        var filter = BoxKalmanFilter(box: box(100, 50, 40, 100))
+        filter.centerX.velocity = 3
+        filter.centerY.velocity = -1
+        var reckoning = TrackContact.Reckoning(filter)
+        let motion = CameraMotion(scale: 1.1, translationX: -12, translationY: 5)
+        for frame in 0..<6 {
+            filter.predict()
+            reckoning.advance(cameraMotion: frame.isMultiple(of: 2) ? motion : nil)
+            if frame.isMultiple(of: 2) { filter.move(by: motion) }
+            #expect(abs(reckoning.squaredDistance(to: filter)) < 1e-18)
+            #expect(abs(reckoning.velocityX - filter.centerX.velocity) < 1e-12)
+        }
+        // The velocity alone moves the point: 6 frames at (3, -1), zoomed by 1.1 three times.
+        #expect(abs(reckoning.velocityX - 3 * 1.1 * 1.1 * 1.1) < 1e-12)
+    }
+}
