@@ -1,9 +1,10 @@
 """The tracking quality benchmark: LiteVision's tracker next to roboflow's `trackers` 2.6.1 on the same detections,
 all scored by TrackEval. scripts/bench-tracking.sh runs it and prints its one table; Tests/LiteVisionCLITests runs
-its `compare` command on one small simulated sequence.
+its `compare` command on two simulated draws.
 
     python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision [--seeds 1,2,3] [--level normal]
-    python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1 [--variant ...]
+    python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1 [--scene-seed 0]
+        [--variant ...]
     python3 benchmarks/tracking_bench.py write --sequence TUD-Campus --seed 1 --folder DIR   (gt.txt, det.txt)
 
 Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
@@ -296,7 +297,7 @@ def main():
     c.add_argument("--sequence", required=True)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--scene-seed", type=int, default=0,
-                   help="another simulated scene of the sequence (0: the one by default)")
+                   help="another simulated scene of the sequence (0: the one by default; TUD sequences have one)")
     c.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")

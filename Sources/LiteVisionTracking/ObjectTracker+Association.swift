@@ -17,6 +17,9 @@ struct AssociationScratch: Sendable {
     var lost: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
+    /// The index of each reported track's record by its ID, for the contacts of crossings (see
+    /// ``ObjectTracker/resolveCrossings()``).
+    var recordByID: [Int: Int] = [:]
 }
 
 extension ObjectTracker {

@@ -2,19 +2,21 @@ extension ObjectTracker {
     /// The IoU of two tracks' boxes from which they count as meeting (see ``resolveCrossings()``).
     static let crossingOverlap = 0.1
     /// How many frames each of two tracks must have been matched in for their meeting to be followed: their velocities
-    /// have settled by then.
+    /// have settled by then (a higher bar than ``establishedHits``).
     static let crossingHits = 10
     /// For how many frames two tracks may stay together and still have their IDs exchanged when they part: past that,
-    /// where each object would be at its old velocity says little.
+    /// where each object would be at its old velocity says little. The contact is kept until they part all the same,
+    /// so that two objects walking together do not start one anew from the velocities they have side by side.
     static let crossingFrames = 40
     /// The largest share of the squared distances, as the IDs are, that the squared distances with the IDs exchanged
     /// may reach for the exchange.
     static let crossingSwapShare = 0.5
-    /// The largest distance, in widths of the two tracks' boxes (their mean), of the exchanged IDs' objects from
-    /// where they would be: an exchange must fit the old velocities well.
+    /// The largest distance of the objects from where they would be with the IDs exchanged (the root of the two squared
+    /// distances summed), in widths of the two tracks' boxes (their mean): an exchange must fit the old velocities
+    /// well.
     static let crossingSwapError = 0.75
-    /// The smallest distance, in widths, of the objects as the IDs are from where they would be: they must fit the old
-    /// velocities badly.
+    /// The smallest distance of the objects from where they would be as the IDs are (measured as above), in widths:
+    /// they must fit the old velocities badly.
     static let crossingKeepError = 0.5
 
     /// Gives two tracks back each other's IDs when their objects crossed and the tracks came out of the crossing on
@@ -23,21 +25,21 @@ extension ObjectTracker {
     /// Two people at one depth who walk through each other are seen, for a few frames, as one box, or one of them not
     /// at all; which one comes out where is often not in the boxes, and a track may follow the other person out (an ID
     /// swap for the rest of the sequence, which the association cannot undo: both tracks then fit their boxes). So
-    /// when two established tracks (matched in ``crossingHits`` frames) meet (their boxes' IoU reaches
+    /// when two tracks of one class, each matched in ``crossingHits`` frames, meet (their boxes' IoU reaches
     /// ``crossingOverlap``), where each object would be at the velocity its track had then is followed; when the two
     /// part again (both matched in a frame, their boxes apart) within ``crossingFrames`` frames, the IDs are exchanged
-    /// if the objects are each much nearer where the *other* object would be: the squared distances, summed, at most
-    /// ``crossingSwapShare`` of those as the IDs are, each object's distance under ``crossingSwapError`` box widths and
-    /// as the IDs are over ``crossingKeepError``. The track keeps following its object, with its motion model; only
-    /// the ID, age and hits move, so the frames since the crossing keep the wrong IDs (two ID switches where there was
-    /// one) and every frame after has the right ones.
+    /// if the objects are much nearer where the *other* object would be: the squared distances, summed, at most
+    /// ``crossingSwapShare`` of those as the IDs are, their root under ``crossingSwapError`` box widths, and as the IDs
+    /// are over ``crossingKeepError``. The track keeps following its object, with its motion model; only what goes with
+    /// an ID moves (the ID, age, hits and, with re-identification, the appearance, as when a track continues a lost
+    /// one), so the frames since the crossing keep the wrong IDs (two ID switches where there was one) and every frame
+    /// after has the right ones.
     ///
     /// Only tracks one of which went unmatched for a frame or more while together are considered: where both were
     /// matched in every frame, their boxes told them apart, and a walker slowing down while the other speeds up must
     /// not look like an exchange. Objects that stop, turn or change pace while one is hidden can still look exchanged;
-    /// the thresholds keep that rare. On the
-    /// tracking benchmark (`docs/tracking-quality.md`, nineteenth round) this won 4 more of 680 draws at the
-    /// sequences' own frame rate, the worst draw among them, and lost none.
+    /// the thresholds keep that rare. On the tracking benchmark (`docs/tracking-quality.md`, nineteenth round) this
+    /// won 4 more of 680 draws at the sequences' own frame rate, the worst draw among them, and lost none.
     mutating func resolveCrossings() {
         let motion = cameraMotionEstimator.last
         for i in contacts.indices {
@@ -45,12 +47,19 @@ extension ObjectTracker {
             contacts[i].secondReckoning.advance(cameraMotion: motion)
             contacts[i].frames += 1
         }
+        if !contacts.isEmpty { resolveContacts() }
+        startContacts()
+    }
+
+    /// Exchanges the IDs of the tracks of each contact that parts as ``resolveCrossings()`` says, and ends the
+    /// contacts whose tracks parted or are gone.
+    private mutating func resolveContacts() {
+        scratch.recordByID.removeAll(keepingCapacity: true)
+        for index in records.indices where records[index].isConfirmed { scratch.recordByID[records[index].id] = index }
         var i = 0
         while i < contacts.count {
             let contact = contacts[i]
-            guard let a = records.firstIndex(where: { $0.id == contact.first }),
-                let b = records.firstIndex(where: { $0.id == contact.second })
-            else {
+            guard let a = scratch.recordByID[contact.first], let b = scratch.recordByID[contact.second] else {
                 contacts.remove(at: i)
                 continue
             }
@@ -76,14 +85,16 @@ extension ObjectTracker {
                 swapped.squareRoot() < Self.crossingSwapError * width
             else { continue }
             exchangeIdentities(a, b)
+            scratch.recordByID[records[a].id] = a
+            scratch.recordByID[records[b].id] = b
             // The others' reckonings were for the objects these IDs had.
             contacts.removeAll { $0.involves(contact.first) || $0.involves(contact.second) }
             i = 0
         }
-        startContacts()
     }
 
-    /// Starts following every pair of established tracks matched in this frame whose boxes meet, unless already.
+    /// Starts following every pair of tracks of one class, matched in this frame and in ``crossingHits`` frames or
+    /// more, whose boxes meet, unless already.
     private mutating func startContacts() {
         for a in records.indices where records[a].canMeet {
             let box = records[a].filter.box
@@ -100,15 +111,18 @@ extension ObjectTracker {
         }
     }
 
-    /// Exchanges the IDs of two tracks, with the history that goes with an ID (age and hits).
+    /// Exchanges the IDs of two tracks, with the history that goes with an ID (age, hits and appearance, as in
+    /// ``confirm(_:beforeRetiring:)``).
     private mutating func exchangeIdentities(_ a: Int, _ b: Int) {
         let first = records[a]
         records[a].id = records[b].id
         records[a].age = records[b].age
         records[a].hits = records[b].hits
+        records[a].appearance = records[b].appearance
         records[b].id = first.id
         records[b].age = first.age
         records[b].hits = first.hits
+        records[b].appearance = first.appearance
     }
 }
 

@@ -47,16 +47,17 @@
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
 ///    prediction. It then goes on as that track, its hits and age included.
-/// 6. Two established tracks whose boxes met, one of them unseen for a frame or more meanwhile, exchange their IDs
-///    (with their hits and age) as they part if each came out on the other's object: each much nearer where the
-///    other's object would be at the velocity it had when they met (`docs/tracking-quality.md`, nineteenth round).
-///    Two people at one depth who walk through each other are often seen as one box, and a track may follow the
-///    other person out.
+/// 6. Two tracks of one class matched in 10 frames or more whose boxes met, one of them unseen for a frame or more
+///    meanwhile, exchange their IDs (with their hits, age and, with re-identification, appearance) as they part if
+///    each came out on the other's object: much nearer where the other's object would be at the velocity it had when
+///    they met (`docs/tracking-quality.md`, nineteenth round). Two people at one depth who walk through each other
+///    are often seen as one box, and a track may follow the other person out. (This runs after step 3, before new
+///    tracks start.)
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.
 ///
-/// Cost: a few microseconds per frame with 5 objects and about 0.05 ms with 100 (release build); the
+/// Cost: a few microseconds per frame with 5 objects and about 0.2 ms with 100 (release build, 2-core host); the
 /// per-frame buffers are kept between frames.
 ///
 /// Not thread-safe by itself: it is a value with a mutating `update`, so whoever shares one between threads
@@ -132,7 +133,8 @@ public struct ObjectTracker: Sendable {
                     imageWidth: width, imageHeight: height))
         }
         // Records are kept in birth order, but a tentative object started before a confident one is confirmed after
-        // it, and a re-identified track, or one continuing a lost track, takes back an old ID.
+        // it, and a re-identified track, or one continuing a lost track, takes back an old ID, as two tracks exchanging
+        // theirs after a crossing do.
         Self.sortByID(&result)
         assert(zip(result, result.dropFirst()).allSatisfy { $0.id < $1.id })
         return result
@@ -151,7 +153,8 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Sorts tracks by ID, unless they already are (most often: a tentative object confirmed after an object
-    /// started later, or a re-identified or continued track taking back an older ID, are the exceptions).
+    /// started later, or a re-identified or continued track taking back an older ID, or two tracks exchanging theirs
+    /// after a crossing, are the exceptions).
     static func sortByID(_ tracks: inout [Track]) {
         if zip(tracks, tracks.dropFirst()).contains(where: { $0.id > $1.id }) { tracks.sort { $0.id < $1.id } }
     }

@@ -6,7 +6,8 @@ public struct Track: Sendable, Equatable {
     /// reused by the same tracker for another object (not even after ``ObjectTracker/reset()``). An object lost
     /// inside the image that comes back off its prediction, in its lost track's path, gets its old ID again (see
     /// ``ObjectTracker``); with re-identification (``TrackingOptions/reidentification``), an object that comes back
-    /// into the view too.
+    /// into the view too. Two objects whose tracks came out of a crossing on each other's objects get their IDs back
+    /// as they part (see ``ObjectTracker``, step 6).
     public let id: Int
     /// Where the object is in this frame. For a track matched in this frame it is the matched detection's box
     /// (or, with ``TrackingOptions/reportsFilteredBoxes``, the motion model's estimate, limited to the image);

@@ -11,8 +11,8 @@ struct CrossingTests {
     func handoffIsNoExchange() {
         // Both walk left, side by side at one depth: A at 6.4 px a frame until it stops (frame 32) and sets off again
         // slowly (1.5 px a frame, from frame 47); B at 1.2 px a frame, then at 5.5 from frame 40. They overlap from
-        // frame 22 to 52, so that where each would be at its old pace is where the other is (0.66 box widths off,
-        // against 1.66 as they are): an exchange, but for both being seen in every frame.
+        // frame 21 to 49, so that where each would be at its old pace is where the other is (about 0.65 box widths
+        // off, against 1.66 as they are): an exchange, but for both being seen in every frame.
         func a(_ t: Int) -> Double {
             t < 32 ? 508 - 6.4 * Double(t - 22) : t < 47 ? 444 : 444 - 1.5 * Double(t - 47)
         }
@@ -21,7 +21,10 @@ struct CrossingTests {
         let frames = (0..<80).map { t in
             [detection(box(a(t), 334, 74, 216)), detection(box(b(t), 336, 76, 220))]
         }
-        let tracks = run(&tracker, frames, width: 1280, height: 720)
+        var tracks = run(&tracker, Array(frames[..<45]), width: 1280, height: 720)
+        // The two met: their contact is followed.
+        #expect(tracker.contacts.count == 1)
+        tracks += run(&tracker, Array(frames[45...]), width: 1280, height: 720)
         #expect(tracks.first?.map(\.id) == [0, 1])
         let last = tracks.last ?? []
         #expect(last.first { $0.id == 0 }?.box.x == a(79), "\(last)")
@@ -40,7 +43,7 @@ struct CrossingTests {
             filter.predict()
             reckoning.advance(cameraMotion: frame.isMultiple(of: 2) ? motion : nil)
             if frame.isMultiple(of: 2) { filter.move(by: motion) }
-            #expect(abs(reckoning.squaredDistance(to: filter)) < 1e-18)
+            #expect(reckoning.squaredDistance(to: filter) < 1e-18)
             #expect(abs(reckoning.velocityX - filter.centerX.velocity) < 1e-12)
         }
         // The velocity alone moves the point: 6 frames at (3, -1), zoomed by 1.1 three times.
