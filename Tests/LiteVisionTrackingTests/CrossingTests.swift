@@ -7,6 +7,37 @@ import Testing
 /// case it was made for, a draw of the tracking benchmark, is checked end to end by `TrackDetectionsCLITests`.
 @Suite("Crossings")
 struct CrossingTests {
+    @Test("A track that came out of a crossing on the other object gives its ID, with its appearance, back")
+    func exchangeGivesIDsBack() throws {
+        // X walks right from x 100, Y left from x 300, 4 px a frame each, at one depth; they meet from frame 21 (IoU
+        // 0.1) and coincide at frame 25. X is unseen in frames 22 and 23. At frame 25 the association's mistake is
+        // made by hand: the two records' motion models are exchanged, so that X's track (ID 0) follows Y out.
+        func x(_ t: Int) -> Double { 100 + 4 * Double(t) }
+        func y(_ t: Int) -> Double { 300 - 4 * Double(t) }
+        func frame(_ t: Int) -> [TrackerDetection] {
+            let hidden = t == 22 || t == 23
+            return (hidden ? [] : [detection(box(x(t), 100, 40, 100))]) + [detection(box(y(t), 102, 40, 100))]
+        }
+        var tracker = ObjectTracker()
+        _ = run(&tracker, (0...25).map(frame))
+        #expect(tracker.contacts.count == 1)
+        let ids = tracker.records.map(\.id)
+        try #require(ids == [0, 1])
+        tracker.records[0].appearance = [1, 0]
+        tracker.records[1].appearance = [0, 1]
+        let followingX = tracker.records[0].filter
+        tracker.records[0].filter = tracker.records[1].filter
+        tracker.records[1].filter = followingX
+        let tracks = run(&tracker, (26..<45).map(frame))
+        // Apart from frame 30 (the boxes touch): the IDs are given back there, so at the end ID 0 is on X again.
+        #expect(tracks[0].first { $0.id == 0 }?.box.x == y(26), "the track of ID 0 followed Y out")
+        let last = try #require(tracks.last)
+        #expect(last.first { $0.id == 0 }?.box.x == x(44), "\(last)")
+        #expect(last.first { $0.id == 1 }?.box.x == y(44), "\(last)")
+        #expect(tracker.records.first { $0.id == 0 }?.appearance == [1, 0])
+        #expect(tracker.contacts.isEmpty)
+    }
+
     @Test("A walker slowing down while the other speeds up, both seen in every frame, keeps their IDs")
     func handoffIsNoExchange() {
         // Both walk left, side by side at one depth: A at 6.4 px a frame until it stops (frame 32) and sets off again
