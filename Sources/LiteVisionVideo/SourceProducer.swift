@@ -80,7 +80,7 @@ final class SourceProducer {
                             .deviceUnavailable(path: location.displayName, reason: "the device stopped: \(reason)")
                         })
                 case .network:
-                    // A stream of known length (HLS or a file over HTTP) that ends, ends; a camera's never does.
+                    // A stream of known length (HLS, a file over HTTP) that ends, ends; a camera's never does.
                     if failure == nil, finite { return slot.end(failure: nil) }
                     guard options.reconnectTimeout > 0 else {
                         return slot.end(
@@ -96,7 +96,8 @@ final class SourceProducer {
     /// What reading the current connection gave.
     private enum Step {
         case frame(DecodedFrame)
-        /// The connection ended (cleanly when `failure` is nil); `finite` when its length was known and it is HTTP.
+        /// The connection ended (cleanly when `failure` is nil); `finite` when it is HTTP and its length was known
+        /// (a duration, or a file on a web server).
         case ended(failure: VideoError?, reason: String, finite: Bool)
     }
 
@@ -115,7 +116,9 @@ final class SourceProducer {
         }
         count(current, delivering: 0)
         let why = reason(failure, current)
-        let finite = (location.scheme == "http" || location.scheme == "https") && current.info.duration != nil
+        let finite =
+            (location.scheme == "http" || location.scheme == "https")
+            && (current.info.duration != nil || current.isServedFile)
         earlierPackets += current.packetsRead
         earlierDamaged += current.damagedPackets
         decoder = nil

@@ -17,9 +17,15 @@ struct OpenedStream {
     /// timestamps (a camera's MJPEG over HTTP, for which FFmpeg makes up 25 a second whatever the camera's rate), or
     /// that is a bare video stream (raw H.264 or H.265 over TCP or UDP: FFmpeg times its frames by the rate its
     /// parameter sets declare, or 25 a second, not as they come). A stream whose length FFmpeg knows keeps FFmpeg's
-    /// timing (it arrives as fast as it is read); a bare video file served over HTTP (a `.h264` or `.mjpeg` file)
-    /// has no known length and is timed by arrival too, as fast as it is read.
+    /// timing (it arrives as fast as it is read), and so does a file on a web server (``isServedFile``). A bare
+    /// video file from a server that takes no byte ranges cannot be told from a camera: it is timed by arrival, as
+    /// fast as it is read.
     let timedByArrival: Bool
+    /// Whether a network input of a format with no timestamps of its own (a bare video stream, multipart JPEG) is a
+    /// file on a web server: the server gave its size and takes byte ranges (FFmpeg can seek it), as nginx serves a
+    /// `.h264` file; a camera's stream has no size. Such an input keeps FFmpeg's timing and ends where the file does
+    /// (it is not reconnected), as a local file does.
+    let isServedFile: Bool
 }
 
 /// Opens a file, picks its video stream and opens a decoder for it, turning each failure into the
@@ -128,12 +134,20 @@ enum StreamOpener {
         let secondsPerTick = timeBase.num > 0 && timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) : 0
         let start = stream.pointee.start_time
         let info = describe(stream: stream, format: format, parameters: parameters, secondsPerTick: secondsPerTick)
+        let untimed = format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0 || isBareVideo(format)
+        let servedFile = live && untimed && hasSizeAndSeeks(format)
         return OpenedStream(
             resources: resources, streamIndex: index, info: info, secondsPerTick: secondsPerTick,
             startTicks: start == FFmpegError.noTimestamp ? 0 : start,
             declaredFrameCount: !live && stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
-            timedByArrival: live && info.duration == nil
-                && (format.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0 || isBareVideo(format)))
+            timedByArrival: live && info.duration == nil && untimed && !servedFile, isServedFile: servedFile)
+    }
+
+    /// Whether `format`'s input says how long it is and can seek: a file, or a file on a web server that gave its
+    /// `Content-Length` and `Accept-Ranges: bytes` (FFmpeg's HTTP reader seeks by ranges then).
+    private static func hasSizeAndSeeks(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard let input = format.pointee.pb, input.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0 else { return false }
+        return avio_size(input) > 0
     }
 
     /// Whether `format` reads a bare video stream, with no container around it (raw H.264, H.265, MJPEG, ...):

@@ -62,6 +62,8 @@ package final class VideoDecoder {
     private let declaredFrameCount: Int?
     /// Whether frames are timed by when they arrive (see ``OpenedStream/timedByArrival``).
     private let timedByArrival: Bool
+    /// Whether the input is a file on a web server (see ``OpenedStream/isServedFile``): it ends where the file does.
+    let isServedFile: Bool
     /// When the first frame's last packet was read, for ``timedByArrival``.
     private var firstArrival: ContinuousClock.Instant?
     private let converter = RGBConverter()
@@ -118,6 +120,7 @@ package final class VideoDecoder {
         startTicks = opened.startTicks
         declaredFrameCount = opened.declaredFrameCount
         timedByArrival = opened.timedByArrival
+        isServedFile = opened.isServedFile
     }
 
     /// The next frame in presentation order, or `nil` once the video has ended.

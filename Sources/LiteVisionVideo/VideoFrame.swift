@@ -21,7 +21,7 @@ public struct VideoFrame: Sendable {
     /// Seconds of stream time: from the start of a file, or of a live source's first connection (continuing,
     /// across reconnections, with the time the stream was away). A live stream of unknown length whose format
     /// carries no timestamps (a camera's MJPEG over HTTP, raw H.264 over TCP or UDP) is timed by when its frames
-    /// arrive.
+    /// arrive; such a file from a web server that takes byte ranges is timed as a local file.
     public let timestamp: Double
     /// When the frame's data was read from the source (its last packet; for a file played at its pace, when the
     /// frame's time came), on the continuous clock:

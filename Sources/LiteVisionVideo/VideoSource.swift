@@ -31,7 +31,10 @@ import Synchronization
 ///
 /// A network source that drops, ends or stalls (no data for ``Options/stallTimeout`` seconds) is reconnected, with
 /// backoff, for up to ``Options/reconnectTimeout`` seconds; ``Options/eventHandler`` hears about it, and the frames
-/// go on with their ``VideoFrame/index`` and ``VideoFrame/timestamp`` continuing. A first connection that fails is an
+/// go on with their ``VideoFrame/index`` and ``VideoFrame/timestamp`` continuing. A video over HTTP(S) whose length
+/// is known ends when it ends: an HLS video (not a live playlist), an MP4, or any file from a web server that gives
+/// its size and takes byte ranges (nginx's static files; a bare `.h264` file from one is timed as a local file). A
+/// first connection that fails is an
 /// error at once (``VideoError/connectionFailed(location:cause:)``), saying why: refused, unknown host, timed out,
 /// unauthorized, not a video stream.
 ///

@@ -55,6 +55,15 @@ public enum StreamFixtures {
         return path
     }
 
+    /// Rewrites the H.264 video of `clip` (an MP4 or MOV) as a bare H.264 stream (Annex B, no container: FFmpeg's
+    /// `h264` format), copied, in `folder`. Returns its path (`NAME.h264`).
+    public static func bareH264(of clip: String, in folder: URL) throws -> String {
+        let name = URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent
+        let path = folder.appendingPathComponent("\(name).h264").path
+        try ffmpeg(["-i", clip, "-map", "0:v:0", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", path])
+        return path
+    }
+
     /// Runs `ffmpeg -nostdin -v error -y ARGUMENTS`, throwing its error output when it fails.
     static func ffmpeg(_ arguments: [String]) throws {
         let process = Process()

@@ -152,6 +152,35 @@ extension VideoTests {
             #expect(median > 0.08 && median < 0.12, "intervals \(intervals)")
         }
 
+        @Test(
+            "A bare H.264 file from a web server that takes byte ranges (nginx) is read as a file: same times, one end")
+        func servedBareFile() throws {
+            // Without byte ranges it could be a camera's stream: timed by arrival (as fast as it is read) and
+            // reconnected when it ends, that is replayed.
+            let folder = TestData.temporaryDirectory("served-file")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = try StreamFixtures.bareH264(of: StreamFixtures.defaultClip, in: folder)
+            chmod(folder.path, 0o755)  // nginx's workers run as `nobody`
+            chmod(file, 0o644)
+            let nginx = try NginxProcess { port, _ in
+                "events {} http { access_log off; server { listen 127.0.0.1:\(port); root \(folder.path); } }"
+            }
+            var options = VideoSource.Options()
+            options.delivery = .every
+            func timestamps(_ location: String, limit: Int) throws -> ([Double], reconnects: Int) {
+                let source = try VideoSource(location, options: options)
+                defer { source.stop() }
+                var times: [Double] = []
+                while times.count < limit, let frame = try source.next() { times.append(frame.timestamp) }
+                return (times, source.statistics.reconnects)
+            }
+            let local = try timestamps(file, limit: 1000).0
+            let served = try timestamps(nginx.base + "/cup.h264", limit: 2 * local.count)
+            #expect(local.count == 217 && served.reconnects == 0)
+            #expect(served.0.count == local.count)
+            #expect(zip(served.0, local).allSatisfy { abs($0 - $1) < 1e-9 }, "\(served.0.prefix(20))")
+        }
+
         @Test("an HLS video of known length ends when it ends: every frame once, no replay")
         func finiteHLS() throws {
             let server = try HTTPStreamTestServer()

@@ -1,4 +1,5 @@
 import Foundation
+import LiteVisionTestSupport
 
 /// TCP relays on loopback (Python), one in front of each of several servers, that pass bytes both ways untouched
 /// except once: the first connection whose answer grows past `holdAfter` bytes stops being forwarded there (what

@@ -158,15 +158,6 @@ final class RegistryProcess {
     }
 }
 
-/// Text a child process writes, collected as it arrives.
-final class OutputLog: Sendable {
-    private let collected = Mutex("")
-
-    func append(_ data: Data) { collected.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-
-    var text: String { collected.withLock { $0 } }
-}
-
 struct RegistryProcessError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
