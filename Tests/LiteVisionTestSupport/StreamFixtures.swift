@@ -64,6 +64,16 @@ public enum StreamFixtures {
         return path
     }
 
+    /// ffmpeg's output arguments that encode a video as a live raw H.264 stream: an Annex B stream, no container and
+    /// no timestamps; x264 at its fastest, a key frame with its parameter sets every 10 frames, so that a receiver
+    /// may join at any time. Its parameter sets declare 4 frames a second whatever the clip's rate, as a camera's
+    /// may be wrong, so that a receiver timing frames by the stream's word is told apart from one timing them by
+    /// arrival. (A higher rate would make FFmpeg's probe, 5 s of the stream's time, read seconds of frames ahead
+    /// before the first one is given.)
+    public static let rawH264Encoding =
+        ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "10"]
+        + ["-x264-params", "repeat-headers=1", "-bsf:v", "h264_metadata=tick_rate=8", "-f", "h264"]
+
     /// Runs `ffmpeg -nostdin -v error -y ARGUMENTS`, throwing its error output when it fails.
     static func ffmpeg(_ arguments: [String]) throws {
         let process = Process()

@@ -11,11 +11,7 @@ public final class UDPStreamTestSender {
     public enum Payload: Sendable {
         /// MPEG-TS with the clip's H.264 video, copied.
         case mpegTS
-        /// The clip's video encoded again as raw H.264 (an Annex B stream, no container and no timestamps; x264 at
-        /// its fastest, a key frame with its parameter sets every 10 frames): any video clip will do. Its parameter
-        /// sets declare 4 frames a second whatever the clip's rate, as a camera's may be wrong, so that a receiver
-        /// timing frames by the stream's word is told apart from one timing them by arrival. (A higher rate would make
-        /// FFmpeg's probe, 5 s of the stream's time, read seconds of frames ahead before the first one is given.)
+        /// The clip's video encoded again as raw H.264 (``StreamFixtures/rawH264Encoding``): any video clip will do.
         case rawH264
     }
 
@@ -42,9 +38,7 @@ public final class UDPStreamTestSender {
                 output = ["-c", "copy", "-f", "mpegts"]
             case .rawH264:
                 input = clip
-                output =
-                    ["-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "10"]
-                    + ["-x264-params", "repeat-headers=1", "-bsf:v", "h264_metadata=tick_rate=8", "-f", "h264"]
+                output = StreamFixtures.rawH264Encoding
             }
             let ffmpeg =
                 [try GeneratedVideo.ffmpeg(), "-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", input]

@@ -152,6 +152,39 @@ extension VideoTests {
             #expect(median > 0.08 && median < 0.12, "intervals \(intervals)")
         }
 
+        @Test("Raw H.264 over TCP, the server closing after 60 frames: timed by arrival on both connections, in order")
+        func rawH264OverTCPReconnected() throws {
+            // vtest.avi plays at 10 fps; its stream declares 4. The frames read while each connection is probed
+            // (5 s of declared time, 20 frames) come at once: the intervals are read after them.
+            let server = try TCPStreamTestServer(clip: TestData.path("video/vtest.avi"), framesPerConnection: 60)
+            var options = VideoSource.Options()
+            options.delivery = .every
+            let source = try VideoSource(server.url, options: options)
+            defer { source.stop() }
+            var connections: [[Double]] = [[]]
+            let deadline = Date().addingTimeInterval(40)
+            while connections.count < 3, Date() < deadline, let frame = try source.next() {
+                let connection = source.statistics.reconnects
+                while connections.count <= connection { connections.append([]) }
+                connections[connection].append(frame.timestamp)
+                if connection == 1 && connections[1].count == 40 { break }
+            }
+            #expect(server.connections == 2 && connections.count == 2, "\(connections)")
+            guard connections.count == 2, let last = connections[0].last, let next = connections[1].first else {
+                return
+            }
+            for (number, times) in connections.enumerated() {
+                let settled = Array(times.dropFirst(25))
+                let intervals = zip(settled, settled.dropFirst()).map { $1 - $0 }.sorted()
+                let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
+                #expect(median > 0.08 && median < 0.12, "connection \(number): \(times)")
+            }
+            // The second connection follows the first by the time the stream was away: the backoff (0.5 s) and
+            // the probe (about 2 s) at least.
+            #expect(next - last > 1 && next - last < 15, "from \(last) to \(next)")
+            #expect(zip(connections[1], connections[1].dropFirst()).allSatisfy { $0 <= $1 })
+        }
+
         @Test(
             "A bare H.264 file from a web server that takes byte ranges (nginx) is read as a file: same times, one end")
         func servedBareFile() throws {
