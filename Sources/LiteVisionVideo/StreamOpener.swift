@@ -23,8 +23,9 @@ struct OpenedStream {
     let timedByArrival: Bool
     /// Whether a network input of a format with no timestamps of its own (a bare video stream, multipart JPEG) is a
     /// file on a web server: the server gave its size and takes byte ranges (FFmpeg can seek it), as nginx serves a
-    /// `.h264` file; a camera's stream has no size. Such an input keeps FFmpeg's timing and ends where the file does
-    /// (it is not reconnected), as a local file does.
+    /// `.h264` file; a camera's stream has no size. Such an input keeps FFmpeg's timing and, at the file's end, ends
+    /// (a connection dropped midway is still reconnected, from the start). A server that gives a false size with
+    /// byte ranges passes for a file.
     let isServedFile: Bool
 }
 

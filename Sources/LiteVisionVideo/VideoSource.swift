@@ -32,11 +32,12 @@ import Synchronization
 /// A network source that drops, ends or stalls (no data for ``Options/stallTimeout`` seconds) is reconnected, with
 /// backoff, for up to ``Options/reconnectTimeout`` seconds; ``Options/eventHandler`` hears about it, and the frames
 /// go on with their ``VideoFrame/index`` and ``VideoFrame/timestamp`` continuing. A video over HTTP(S) whose length
-/// is known ends when it ends: an HLS video (not a live playlist), an MP4, or any file from a web server that gives
-/// its size and takes byte ranges (nginx's static files; a bare `.h264` file from one is timed as a local file). A
-/// first connection that fails is an
-/// error at once (``VideoError/connectionFailed(location:cause:)``), saying why: refused, unknown host, timed out,
-/// unauthorized, not a video stream.
+/// is known ends when it ends (a connection dropped before the end is reconnected, and the video starts again): an
+/// HLS video (not a live playlist), an MP4, or a bare video file (`.h264`, MJPEG) from a web server that gives its
+/// size and takes byte ranges, as nginx serves static files; such a file keeps its own timing, where a camera's
+/// bare stream is timed by arrival. A first connection that fails is an error at once
+/// (``VideoError/connectionFailed(location:cause:)``), saying why: refused, unknown host, timed out, unauthorized,
+/// not a video stream.
 ///
 /// `https://` verifies the server's certificate against the system's trust store; `rtsps://` does not (FFmpeg 5.1's RTSP
 /// client never asks its TLS layer to), so use it, and credentials over it, on networks you trust.

@@ -86,7 +86,11 @@ public final class TCPStreamTestServer {
             if status != 0:
                 sys.stderr.write(f"ffmpeg exited with status {status}\n")
                 sys.stderr.flush()
-            connection.shutdown(socket.SHUT_RDWR)
-            connection.close()
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:  # the client left first
+                pass
+            finally:
+                connection.close()
         """#
 }

@@ -159,6 +159,7 @@ extension VideoTests {
             let server = try TCPStreamTestServer(clip: TestData.path("video/vtest.avi"), framesPerConnection: 60)
             var options = VideoSource.Options()
             options.delivery = .every
+            options.reconnectTimeout = 20  // a server that died fails the test within the deadline below
             let source = try VideoSource(server.url, options: options)
             defer { source.stop() }
             var connections: [[Double]] = [[]]
@@ -208,7 +209,8 @@ extension VideoTests {
                 return (times, source.statistics.reconnects)
             }
             let local = try timestamps(file, limit: 1000).0
-            let served = try timestamps(nginx.base + "/cup.h264", limit: 2 * local.count)
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let served = try timestamps(nginx.base + "/" + name, limit: 2 * local.count)
             #expect(local.count == 217 && served.reconnects == 0)
             #expect(served.0.count == local.count)
             #expect(zip(served.0, local).allSatisfy { abs($0 - $1) < 1e-9 }, "\(served.0.prefix(20))")
