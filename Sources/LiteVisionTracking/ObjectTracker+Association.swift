@@ -12,8 +12,8 @@ struct AssociationScratch: Sendable {
     var rows: [Int] = []
     /// Detection indices taking part in the current stage.
     var columns: [Int] = []
-    /// Reported tracks lost since an earlier frame and not matched in this one, as the current stage's matches are
-    /// corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
+    /// Reported tracks lost since an earlier frame and not matched in this one (dormant ones aside), as the current
+    /// stage's matches are corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
@@ -212,7 +212,7 @@ extension ObjectTracker {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
             let record = records[i]
-            guard record.detectionIndex < 0 else { continue }
+            guard record.detectionIndex < 0, !record.isDormant else { continue }
             switch stage {
             case .confirmed: if !record.isConfirmed { continue }
             case .tentative: if record.isConfirmed { continue }
@@ -289,7 +289,9 @@ extension ObjectTracker {
         }
         scratch.lost.removeAll(keepingCapacity: true)
         for i in records.indices
-        where records[i].isConfirmed && records[i].framesSinceUpdate > 0 && records[i].detectionIndex < 0 {
+        where records[i].isConfirmed && records[i].framesSinceUpdate > 0 && records[i].detectionIndex < 0
+            && !records[i].isDormant
+        {
             scratch.lost.append(i)
         }
         for r in scratch.rows.indices {

@@ -41,7 +41,7 @@ extension ObjectTracker {
     /// started a new track.
     ///
     /// A reported track unmatched in every frame of the new track's life, this one included (all have had their chance
-    /// when this is asked), and not about to be dropped (``TrackingOptions/lostTrackBuffer``,
+    /// when this is asked; a dormant one too, see ``TrackRecord/isDormant``), and not about to be dropped (``TrackingOptions/lostTrackBuffer``,
     /// ``TrackingOptions/outsideFraction``), qualifies when at least ``continuationCoverage`` of the new track's box
     /// lies in its path: the box spanning its last detected box and its predicted box for this frame; and when the two
     /// boxes' heights differ by at most a factor ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses``

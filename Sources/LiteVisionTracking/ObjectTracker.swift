@@ -33,9 +33,10 @@
 ///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left that could have started them.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
-///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames (3 for a track matched in
-///    fewer than 3 frames yet), so a short occlusion or a missed detection does not change the ID, but is dropped at
-///    once when its predicted box has left the
+///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or a
+///    missed detection does not change the ID (a track matched in fewer than 3 frames yet, most often a false
+///    detection, takes detections for 3 of them only; after that its ID only goes to a new object in its path, as in
+///    step 5), but is dropped at once when its predicted box has left the
 ///    image (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in
 ///    ML Kit (with ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame (a
@@ -143,7 +144,7 @@ public struct ObjectTracker: Sendable {
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
     /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
     public var liveTracks: [Track] {
-        var tracks = records.filter(\.isConfirmed).map {
+        var tracks = records.filter { $0.isConfirmed && !$0.isDormant }.map {
             $0.track(
                 reportingFilteredBox: options.reportsFilteredBoxes,
                 imageWidth: lastImageWidth, imageHeight: lastImageHeight)
@@ -188,12 +189,12 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Whether a reported track unmatched for `framesUnseen` frames, this one included, is dropped: lost longer than
-    /// ``TrackingOptions/lostTrackBuffer`` (``newTrackBuffer`` if matched in fewer than ``establishedHits`` frames),
-    /// or its predicted box too small or gone out of the image (``TrackingOptions/outsideFraction``).
+    /// ``TrackingOptions/lostTrackBuffer``, or its predicted box too small or gone out of the image
+    /// (``TrackingOptions/outsideFraction``). (A track matched in fewer than ``establishedHits`` frames goes dormant
+    /// after ``newTrackBuffer`` frames unseen, before it is dropped: see ``TrackRecord/isDormant``.)
     func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
         let box = record.predictedBox
         return framesUnseen > options.lostTrackBuffer || box.width < 1 || box.height < 1
-            || (record.hits < Self.establishedHits && framesUnseen > Self.newTrackBuffer)
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 
@@ -232,7 +233,8 @@ public struct ObjectTracker: Sendable {
         }
         let duplicate = records.contains { record in
             record.detectionIndex >= 0
-                ? mostlyOn(record.detectionBox) : !starts && record.isConfirmed && mostlyOn(record.matchBox)
+                ? mostlyOn(record.detectionBox)
+                : !starts && record.isConfirmed && !record.isDormant && mostlyOn(record.matchBox)
         }
         if duplicate { return }
         let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)
@@ -248,15 +250,16 @@ public struct ObjectTracker: Sendable {
     /// ``TrackingOptions/minimumHits`` if more.
     static let tentativeTrackHits = 3
 
-    /// How many matched frames make a track established: one with fewer is kept through at most
-    /// ``newTrackBuffer`` frames without a detection, not ``TrackingOptions/lostTrackBuffer``. The first that many
+    /// How many matched frames make a track established: one with fewer takes detections through at most
+    /// ``newTrackBuffer`` frames without one, not ``TrackingOptions/lostTrackBuffer``. The first that many
     /// boxes of each track, counted per track (not with a continued track's hits), are measured whole
     /// (``PartialObservation/settlingBoxes``).
     static let establishedHits = 3
-    /// For how many frames a track matched in fewer than ``establishedHits`` frames keeps its ID undetected. Such a
-    /// track is most often a false detection, and kept for the whole lost-track buffer it would coast near real
-    /// objects and take their detections (with many false detections, the ID switches of the benchmark's noisy
-    /// detector fell by a fifth); a real object that is missed longer than this just after appearing gets a new ID.
+    /// For how many frames a track matched in fewer than ``establishedHits`` frames may take detections undetected.
+    /// Such a track is most often a false detection, and coasting for the whole lost-track buffer it would take real
+    /// objects' detections (with many false detections, the ID switches of the benchmark's noisy detector fell by a
+    /// fifth). After that it is dormant (``TrackRecord/isDormant``): a real object missed longer than this just after
+    /// appearing gets its ID back only when it is reported again in the track's path.
     static let newTrackBuffer = 3
 
     /// The share of a new detection's area (or of the matched box's, if smaller) covered by a matched track's

@@ -60,6 +60,15 @@ struct TrackRecord: Sendable {
     /// Whether the track is reported (has an ID).
     var isConfirmed: Bool { id >= 0 }
 
+    /// Whether the track is dormant: reported, matched in fewer than ``ObjectTracker/establishedHits`` frames, and
+    /// unseen for more than ``ObjectTracker/newTrackBuffer``. Such a track is most often a false detection, so it takes
+    /// no detection any more; it only keeps its ID, until ``TrackingOptions/lostTrackBuffer``, for a new object
+    /// reported in its path (see ``ObjectTracker/continuedLostTrack(_:beforeRetiring:)``): most often its own object,
+    /// missed for a few frames just after it appeared.
+    var isDormant: Bool {
+        isConfirmed && hits < ObjectTracker.establishedHits && framesSinceUpdate > ObjectTracker.newTrackBuffer
+    }
+
     /// Moves the track to the next frame: predicts its box (see ``BoxKalmanFilter/predict(turningShare:)``) and
     /// clears the previous frame's match.
     @inline(__always)

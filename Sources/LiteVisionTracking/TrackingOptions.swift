@@ -46,9 +46,10 @@ public struct TrackingOptions: Sendable, Hashable {
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
     /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
     /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0. An object detected in
-    /// fewer than 3 frames so far keeps its ID for at most 3 frames without a detection (most such objects are
+    /// fewer than 3 frames so far is matched to detections for at most 3 frames without one (most such objects are
     /// false detections). A lost object that comes back off its prediction within this time (it stopped while
-    /// hidden) takes its ID back when its new box lies in the lost track's path, as `ObjectTracker` explains.
+    /// hidden, or it was missed for more than 3 frames just after it appeared) takes its ID back when its new box
+    /// lies in the lost track's path, as `ObjectTracker` explains.
     public var lostTrackBuffer: Int = 30
     /// How many consecutive frames a new object must be detected before it is reported and given an ID.
     /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An

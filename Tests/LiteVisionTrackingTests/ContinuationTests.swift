@@ -121,4 +121,49 @@ struct ContinuationTests {
         let coasting = try #require(tracker.liveTracks.first)
         #expect(coasting.box.width < 48, "predicted \(coasting.box)")
     }
+
+    @Test("A new object missed for more than 3 frames after its second goes dormant and takes back its ID in its path")
+    func dormantNewTrackKeepsItsID() throws {
+        // A walker at 6 px a frame from x 100, detected in frames 0 and 1, missed in frames 2 to 7 (more than the 3
+        // frames a track with fewer than 3 hits takes detections for), detected again in frame 8 where it is.
+        var tracker = ObjectTracker()
+        func walker(_ frame: Int, score: Float = 0.9) -> TrackerDetection {
+            TrackerDetection(box: Self.box(100 + 6 * Double(frame), 100), score: score)
+        }
+        var ids: [[Int]] = []
+        for frame in 0...1 {
+            ids.append(tracker.update([walker(frame)], imageWidth: Self.width, imageHeight: Self.height).map(\.id))
+        }
+        for _ in 2...5 { _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height) }
+        // Dormant: not coasting any more, and a weak box on it (under the tentative threshold, so it starts nothing)
+        // is not taken; while it was coasting, the same box would have kept it alive.
+        #expect(tracker.liveTracks.isEmpty)
+        ids.append(tracker.update([walker(6, score: 0.3)], imageWidth: Self.width, imageHeight: Self.height).map(\.id))
+        _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height)
+        let back = tracker.update([walker(8)], imageWidth: Self.width, imageHeight: Self.height)
+        ids.append(back.map(\.id))
+        #expect(ids == [[0], [0], [], [0]])
+        // Its 2 hits and the comeback's; age from its first frame.
+        #expect(back.first?.hits == 3)
+        #expect(back.first?.age == 9)
+    }
+
+    @Test("A dormant track's ID does not go to a new object outside its path, nor once the lost-track buffer is over")
+    func dormantTrackOutsideItsPath() throws {
+        for (comebackX, unseen, expected) in [(300.0, 6, 1), (112.0, 30, 1), (112.0, 29, 0)] {
+            var tracker = ObjectTracker()
+            for frame in 0...1 {
+                _ = tracker.update(
+                    [TrackerDetection(box: Self.box(100 + 6 * Double(frame), 100), score: 0.9)],
+                    imageWidth: Self.width, imageHeight: Self.height)
+            }
+            for _ in 0..<unseen { _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height) }
+            let ids = tracker.update(
+                [TrackerDetection(box: Self.box(comebackX, 100), score: 0.9)],
+                imageWidth: Self.width, imageHeight: Self.height
+            )
+            .map(\.id)
+            #expect(ids == [expected], "x \(comebackX) after \(unseen) frames unseen")
+        }
+    }
 }
