@@ -185,12 +185,13 @@ extension ObjectTracker {
     /// (see ``isUnobstructed(_:except:)``).
     static let occluderMargin = 0.1
 
-    /// Whether no track other than `index` (followed, lost or not yet reported) has its predicted box within
-    /// ``occluderMargin`` of `box`: nothing the tracker knows of could hide part of the object there, so a confident
-    /// box under 80 % of the object's remembered size soon counts as its new size (see `PartialObservation`).
+    /// Whether no track other than `index` (followed, lost or not yet reported; not a dormant one, see
+    /// ``TrackRecord/isDormant``) has its predicted box within ``occluderMargin`` of `box`: nothing the tracker knows
+    /// of could hide part of the object there, so a confident box under 80 % of the object's remembered size soon
+    /// counts as its new size (see `PartialObservation`).
     func isUnobstructed(_ box: BoundingBox, except index: Int) -> Bool {
         let grown = box.expanded(by: Self.occluderMargin)
-        for other in records.indices where other != index {
+        for other in records.indices where other != index && !records[other].isDormant {
             if records[other].matchBox.intersection(grown).area > 0 { return false }
         }
         return true

@@ -13,8 +13,9 @@ extension ObjectTracker {
     /// continues (``continuedLostTrack(_:beforeRetiring:)``), or a new one (or, with re-identification, one given
     /// back by appearance).
     ///
-    /// A continued track also takes over the lost track's history: its hits and age add up, and with
-    /// re-identification it keeps the lost track's appearance average (its own first boxes' are dropped).
+    /// A continued track also takes over the lost track's history: its hits and age add up (the hits of a dormant track
+    /// aside, see ``TrackRecord/isDormant``: most such tracks are false detections), and with re-identification it
+    /// keeps the lost track's appearance average (its own first boxes' are dropped).
     ///
     /// - Parameter beforeRetiring: whether this frame's unmatched tracks are still to be retired (asked during the
     ///   association, not when starting tracks after it).
@@ -28,7 +29,9 @@ extension ObjectTracker {
         }
         let previous = records[lost]
         records[index].id = previous.id
-        records[index].hits += previous.hits
+        // A dormant track's hits do not count: a detector firing now and then at one spot would otherwise make an
+        // established track of it, one frame at a time.
+        if !previous.isDormant { records[index].hits += previous.hits }
         records[index].age = previous.age
         if !previous.appearance.isEmpty { records[index].appearance = previous.appearance }
         records[lost].id = -1
@@ -40,16 +43,17 @@ extension ObjectTracker {
     /// often because it stopped or turned while unseen, so that its detections no longer fit the predicted box and
     /// started a new track.
     ///
-    /// A reported track unmatched in every frame of the new track's life, this one included (all have had their chance
-    /// when this is asked; a dormant one too, see ``TrackRecord/isDormant``), and not about to be dropped (``TrackingOptions/lostTrackBuffer``,
-    /// ``TrackingOptions/outsideFraction``), qualifies when at least ``continuationCoverage`` of the new track's box
-    /// lies in its path: the box spanning its last detected box and its predicted box for this frame; and when the two
-    /// boxes' heights differ by at most a factor ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses``
-    /// the classes must agree too, and with re-identification's ``ReidentificationOptions/matchSimilarity`` the
-    /// appearances (when both tracks have one). Only an unambiguous continuation counts: with two lost tracks
-    /// qualifying, the new object gets a new ID (but of two new objects in one lost track's path in the same frame, the
-    /// first reported takes its ID). A track that left the image is dropped, so an object coming back into the view
-    /// still gets a new ID, as in ML Kit.
+    /// A reported track, dormant ones included (see ``TrackRecord/isDormant``), unmatched in every frame of the new
+    /// track's life, this one included (all have had their chance when this is asked), and not about to be dropped
+    /// (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/outsideFraction``), qualifies when at least
+    /// ``continuationCoverage`` of the new track's box lies in its path: the box spanning its last detected box and its
+    /// predicted box for this frame; and when the two boxes' heights differ by at most a factor
+    /// ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses`` the classes must agree too, and with
+    /// re-identification's ``ReidentificationOptions/matchSimilarity`` the appearances (when both tracks have one).
+    /// Only an unambiguous continuation counts: with two lost tracks qualifying (a dormant one counts only when no
+    /// other lost track qualifies), the new object gets a new ID (but of two new objects in one lost track's path in
+    /// the same frame, the first reported takes its ID). A track that left the image is dropped, so an object coming
+    /// back into the view still gets a new ID, as in ML Kit.
     ///
     /// On the tracking benchmark (`docs/tracking-quality.md`, sixth round) this removed about 2 % of the ID switches
     /// and raised IDF1 by 0.2 points on average.
@@ -57,7 +61,7 @@ extension ObjectTracker {
         let record = records[index]
         let box = record.detectionBox
         let veto = options.reidentification?.matchSimilarity
-        var found: Int?
+        var found: Int?, dormant: Int?, dormantCount = 0
         for other in records.indices where other != index {
             let lost = records[other]
             guard lost.isConfirmed, lost.detectionIndex < 0 else { continue }
@@ -76,9 +80,15 @@ extension ObjectTracker {
             {
                 continue
             }
+            // A dormant track (most often a false detection) makes no other lost track's continuation ambiguous.
+            if lost.isDormant {
+                dormantCount += 1
+                dormant = other
+                continue
+            }
             if found != nil { return nil }
             found = other
         }
-        return found
+        return found ?? (dormantCount == 1 ? dormant : nil)
     }
 }

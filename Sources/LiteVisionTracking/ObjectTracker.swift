@@ -43,11 +43,13 @@
 ///    duplicate box on the same object): one at or above ``TrackingOptions/newTrackThreshold`` a track reported
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone) a tentative track, reported once
-///    matched in three consecutive frames, and not on the predicted box of a lost track either.
+///    matched in three consecutive frames, and not on the predicted box of a lost track either (a dormant one aside:
+///    see step 3).
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
-///    prediction. It then goes on as that track, its hits and age included.
+///    prediction. It then goes on as that track, its hits and age included (a dormant track's hits aside: see step
+///    3).
 /// 6. Two tracks of one class matched in 10 frames or more whose boxes met, one of them unseen for a frame or more
 ///    meanwhile, exchange their IDs (with their hits, age and, with re-identification, appearance) as they part if
 ///    each came out on the other's object: much nearer where the other's object would be at the velocity it had when
@@ -142,7 +144,9 @@ public struct ObjectTracker: Sendable {
     }
 
     /// All reported tracks still alive after the last update, sorted by ID: those matched in the last frame
-    /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted).
+    /// and those coasting through a miss or an occlusion (``Track/detectionIndex`` `nil`, box predicted). Not listed:
+    /// a track seen in fewer than 3 frames and unseen for more than 3 since, which is no longer followed (most such
+    /// tracks are false detections) but whose ID a new object in its path may still take (see step 3 above).
     public var liveTracks: [Track] {
         var tracks = records.filter { $0.isConfirmed && !$0.isDormant }.map {
             $0.track(
@@ -190,11 +194,15 @@ public struct ObjectTracker: Sendable {
 
     /// Whether a reported track unmatched for `framesUnseen` frames, this one included, is dropped: lost longer than
     /// ``TrackingOptions/lostTrackBuffer``, or its predicted box too small or gone out of the image
-    /// (``TrackingOptions/outsideFraction``). (A track matched in fewer than ``establishedHits`` frames goes dormant
-    /// after ``newTrackBuffer`` frames unseen, before it is dropped: see ``TrackRecord/isDormant``.)
+    /// (``TrackingOptions/outsideFraction``). A track matched in fewer than ``establishedHits`` frames goes dormant
+    /// after ``newTrackBuffer`` frames unseen, before it is dropped (see ``TrackRecord/isDormant``), except with
+    /// re-identification: it is dropped then, into the gallery of dropped tracks, which gives IDs back by appearance
+    /// wherever their objects come back.
     func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
         let box = record.predictedBox
         return framesUnseen > options.lostTrackBuffer || box.width < 1 || box.height < 1
+            || (options.reidentification != nil && record.hits < Self.establishedHits
+                && framesUnseen > Self.newTrackBuffer)
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 
@@ -219,7 +227,8 @@ public struct ObjectTracker: Sendable {
 
     /// Starts a track from the unmatched detection `index` (`confident`: at or above the detection threshold), if its
     /// score and place allow (see ``startTracks(_:)``). A tentative object is not started either on the predicted
-    /// box of a lost object (most likely that object, partly hidden, detected weakly off its prediction), and
+    /// box of a lost object, unless dormant (most likely that object, partly hidden, detected weakly off its
+    /// prediction; a dormant track is most likely a false detection), and
     /// takes no appearance from its weak first box (see ``TrackingOptions/reidentification``).
     private mutating func startTrack(_ detection: TrackerDetection, index: Int, confident: Bool) {
         let starts = confident && detection.score >= options.newTrackThreshold

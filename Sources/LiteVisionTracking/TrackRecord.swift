@@ -61,10 +61,12 @@ struct TrackRecord: Sendable {
     var isConfirmed: Bool { id >= 0 }
 
     /// Whether the track is dormant: reported, matched in fewer than ``ObjectTracker/establishedHits`` frames, and
-    /// unseen for more than ``ObjectTracker/newTrackBuffer``. Such a track is most often a false detection, so it takes
-    /// no detection any more; it only keeps its ID, until ``TrackingOptions/lostTrackBuffer``, for a new object
-    /// reported in its path (see ``ObjectTracker/continuedLostTrack(_:beforeRetiring:)``): most often its own object,
-    /// missed for a few frames just after it appeared.
+    /// unseen for more than ``ObjectTracker/newTrackBuffer`` frames. Such a track is most often a false detection, so
+    /// it takes no detection any more, hides or obstructs nothing and is not in ``ObjectTracker/liveTracks``; it only
+    /// keeps its ID, until ``TrackingOptions/lostTrackBuffer``, for a new object reported in its path (see
+    /// ``ObjectTracker/continuedLostTrack(_:beforeRetiring:)``): most often its own object, missed for a few frames
+    /// just after it appeared. (With re-identification no track is dormant: see
+    /// ``ObjectTracker/isDropped(_:framesUnseen:)``.)
     var isDormant: Bool {
         isConfirmed && hits < ObjectTracker.establishedHits && framesSinceUpdate > ObjectTracker.newTrackBuffer
     }

@@ -30,9 +30,9 @@ struct StreamSession: Sendable {
         meter = options.frameRate == nil ? FrameRateMeter() : nil
     }
 
-    /// Tracks this frame's `detections` and returns the tracks, highest score first; forgets the records of
-    /// objects the tracker has dropped. The frame's `timestamp` (seconds), when given, measures the frame rate
-    /// the tracker goes by, unless the options give it.
+    /// Tracks this frame's `detections` and returns the tracks, highest score first; forgets the records of objects the
+    /// tracker no longer follows (not in its `liveTracks`). The frame's `timestamp` (seconds), when given, measures the
+    /// frame rate the tracker goes by, unless the options give it.
     mutating func track(
         _ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int, timestamp: Double? = nil
     ) -> [Track] {
