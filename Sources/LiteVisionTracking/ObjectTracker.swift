@@ -201,8 +201,7 @@ public struct ObjectTracker: Sendable {
     func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
         let box = record.predictedBox
         return framesUnseen > options.lostTrackBuffer || box.width < 1 || box.height < 1
-            || (options.reidentification != nil && record.hits < Self.establishedHits
-                && framesUnseen > Self.newTrackBuffer)
+            || (options.reidentification != nil && record.isPastNewTrackBuffer(framesUnseen: framesUnseen))
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 

@@ -67,8 +67,13 @@ struct TrackRecord: Sendable {
     /// ``ObjectTracker/continuedLostTrack(_:beforeRetiring:)``): most often its own object, missed for a few frames
     /// just after it appeared. (With re-identification no track is dormant: see
     /// ``ObjectTracker/isDropped(_:framesUnseen:)``.)
-    var isDormant: Bool {
-        isConfirmed && hits < ObjectTracker.establishedHits && framesSinceUpdate > ObjectTracker.newTrackBuffer
+    var isDormant: Bool { isConfirmed && isPastNewTrackBuffer(framesUnseen: framesSinceUpdate) }
+
+    /// Whether the track, unmatched for `framesUnseen` frames, has been matched in fewer than
+    /// ``ObjectTracker/establishedHits`` frames and unseen for longer than ``ObjectTracker/newTrackBuffer``: no longer
+    /// to take detections (dormant, or dropped with re-identification).
+    func isPastNewTrackBuffer(framesUnseen: Int) -> Bool {
+        hits < ObjectTracker.establishedHits && framesUnseen > ObjectTracker.newTrackBuffer
     }
 
     /// Moves the track to the next frame: predicts its box (see ``BoxKalmanFilter/predict(turningShare:)``) and
