@@ -65,12 +65,13 @@ extension ObjectTracker {
                 .confirmed, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
                 gatingAppearance: false)
         }
-        // Stage 2: tracks not yet reported take what confident detections are left, and those of tentative objects
-        // (see `TrackingOptions.tentativeTrackThreshold`) what is left from that threshold up.
+        // Stage 2: tracks not yet reported take what confident detections are left and, where tentative objects are
+        // on (see `TrackingOptions.tentativeTrackThreshold`), what weak ones are left too: a person mostly hidden
+        // behind another is detected weakly frame after frame, often under the threshold that started it.
         if options.minimumHits > 1 || options.tentativeTrackThreshold != nil {
             runStage(
                 .tentative, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
-                weakDetectionsFrom: options.tentativeTrackThreshold ?? .infinity)
+                weakDetections: options.tentativeTrackThreshold != nil)
         }
     }
 
@@ -81,7 +82,7 @@ extension ObjectTracker {
     static let weakDetectionGain = 0.5
 
     /// How much a weak detection's gain is scaled instead of ``weakDetectionGain`` when its score could start a
-    /// tentative object: at or above ``TrackingOptions/tentativeTrackThreshold`` (0.4 for a tracker used alone; never
+    /// tentative object: at or above ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone; never
     /// when that is off, as for an object detector). Such a middling box is more often a real object partly hidden or
     /// seen badly than a weak one is (the benchmark's noise model scores a half-hidden person 0.4–0.7, as detectors
     /// tend to); at half weight, its track could take instead the confident box of a nearby object that fitted it less
@@ -205,10 +206,10 @@ extension ObjectTracker {
     /// ``weakDetectionGain`` for a weak detection (``middlingDetectionGain`` for one that could start a tentative
     /// object), by ``hiddenTrackGain`` for a hidden track (lost, or last matched to
     /// a weak detection behind a confident one) and by ``scoreConsistency(_:_:)``; the assignment maximizes the total
-    /// gain. Weak detections take part from the score `weakDetectionsFrom` up (all of them by default).
+    /// gain. Weak detections take part unless `weakDetections` is `false`.
     private mutating func runStage(
         _ stage: StageTracks, detections: [TrackerDetection], imageWidth: Double, imageHeight: Double,
-        gatingAppearance: Bool = true, weakDetectionsFrom: Float = -.infinity
+        gatingAppearance: Bool = true, weakDetections: Bool = true
     ) {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
@@ -226,8 +227,8 @@ extension ObjectTracker {
             scratch.columns.append(index)
         }
         let firstWeak = scratch.columns.count
-        for index in scratch.low where !scratch.detectionTaken[index] && detections[index].score >= weakDetectionsFrom {
-            scratch.columns.append(index)
+        if weakDetections {
+            for index in scratch.low where !scratch.detectionTaken[index] { scratch.columns.append(index) }
         }
         guard !scratch.columns.isEmpty else { return }
 

@@ -7,7 +7,8 @@
 /// down to ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's low-score recovery), so an
 /// object whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
 /// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
-/// 0.4), reported once it has been detected in three consecutive frames.
+/// 0.3), reported once it has been detected in three consecutive frames (at any score from ``rescueThreshold`` after
+/// the first).
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`
@@ -87,19 +88,21 @@ public struct TrackingOptions: Sendable, Hashable {
     /// A detection left unmatched whose score is under ``newTrackThreshold`` but at or above this one starts a
     /// tentative object, reported (given an ID) only once it has been detected in 3 consecutive frames (or
     /// ``minimumHits``, if more), or as soon as a confident detection from ``newTrackThreshold`` is matched to it, as
-    /// if that one had started it. A weak box is paired with a tentative object as with any object (the gate
-    /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold``: see ``frameRate``), and starts none on the
-    /// predicted box of a lost object (most likely that object, detected off its prediction). Default 0.4, for an
-    /// `ObjectTracker` used alone: a partly hidden person, whom a detector scores 0.4–0.7 frame after frame, is
-    /// followed, while a false detection, which seldom comes back at the same place three frames running, is not
-    /// (`docs/tracking-quality.md`, fourth round). `nil` turns it off. An object detector turns it off, as
-    /// `track --threshold` does: ML Kit reports only objects detected at or above the detector's threshold. Values
-    /// under ``rescueThreshold`` act as it; values at or above ``newTrackThreshold`` start no tentative object.
+    /// if that one had started it. A weak box of any score from ``rescueThreshold`` is paired with a tentative object
+    /// as with any object (the gate ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this
+    /// score up: see ``frameRate``). A middling box starts none on the predicted box of a lost object (most likely
+    /// that object, detected off its prediction), nor almost wholly on the box of an object matched in the frame (a
+    /// part of it, most likely; a box that sticks out of it a little, as a person's walking mostly hidden behind
+    /// another, does start one). Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a
+    /// detector scores 0.3–0.7 frame after frame, is followed, while a false detection, which seldom comes back at
+    /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth and twenty-first rounds).
+    /// `nil` turns it off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects
+    /// detected at or above the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
+    /// ``newTrackThreshold`` start no tentative object.
     ///
     /// It also sets how much a weak box weighs in the assignment: from this score up (and under
-    /// ``detectionThreshold``) 0.85 of a confident box's weight, under it half (see the cost above). So in the stage
-    /// of tentative objects, which take only boxes from this score up, every weak box weighs 0.85.
-    public var tentativeTrackThreshold: Float? = 0.4
+    /// ``detectionThreshold``) 0.85 of a confident box's weight, under it half (see the cost above).
+    public var tentativeTrackThreshold: Float? = 0.3
 
     /// Whether the camera is taken as still (`.fixed`, the default, as ML Kit) or its motion is
     /// estimated from the detections (`.estimated`), for a handheld, panning, shaking or zooming

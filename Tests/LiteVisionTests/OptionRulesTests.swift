@@ -39,7 +39,7 @@ struct OptionRulesTests {
         expected.detectionThreshold = 0.5
         expected.newTrackThreshold = 0.5
         expected.tentativeTrackThreshold = nil  // nothing under a detector's threshold starts an object
-        #expect(TrackingOptions().tentativeTrackThreshold == 0.4)
+        #expect(TrackingOptions().tentativeTrackThreshold == 0.3)
         #expect(TrackingOptions().resolved(detectionThreshold: 0.5) == expected)
 
         var tracking = TrackingOptions()

@@ -153,11 +153,11 @@ struct AssociationRankingTests {
         }
         // Gains (IoU minus gate, times the score factor 1 - |score - 0.9| / 2): the confident box (0.538 - 0.3) × 1 =
         // 0.238; the box at 0.5 (0.905 - 0.45) × 0.8 = 0.364, times 0.85 as a middling box: 0.309 (at half weight,
-        // as a weak box, 0.182 would lose); at 0.4, the tentative threshold, 0.455 × 0.75 × 0.85 = 0.290; at 0.39,
-        // under it and weak, 0.455 × 0.745 × 0.5 = 0.169.
+        // as a weak box, 0.182 would lose); at 0.3, the tentative threshold, 0.455 × 0.7 × 0.85 = 0.271; at 0.29,
+        // under it and weak, 0.455 × 0.695 × 0.5 = 0.158.
         #expect(takesSecondBox(score: 0.5))
-        #expect(takesSecondBox(score: 0.4))
-        #expect(!takesSecondBox(score: 0.39))
+        #expect(takesSecondBox(score: 0.3))
+        #expect(!takesSecondBox(score: 0.29))
         // Without tentative objects (as for an object detector), every box under the detection threshold is weak.
         #expect(!takesSecondBox(score: 0.5, tentativeObjects: false))
     }

@@ -151,9 +151,9 @@ struct ContinuationTests {
     @Test("A box detected now and then at one spot keeps one ID, and never becomes a track that coasts or takes boxes")
     func intermittentDetectionStaysDormant() throws {
         // A confident box at x 300 in every sixth frame (a detector's false detection on static clutter), and a weak
-        // box (0.3) there in the frame before each firing, when the track has gone unseen for 4 frames. Each firing
-        // takes the dormant track's ID; the track's hits do not add up, so it never reaches 3 hits: it is never
-        // followed for more than 3 frames unseen, and does not take the weak box. (Were its hits added, the third
+        // box (0.2, too weak to start a tentative object) there in the frame before each firing, when the track has
+        // gone unseen for 4 frames. Each firing takes the dormant track's ID; the track's hits do not add up, so it
+        // never reaches 3 hits: it is never followed for more than 3 frames unseen, and does not take the weak box. (Were its hits added, the third
         // firing would make it a track followed for 30 frames.)
         var tracker = ObjectTracker()
         var ids: Set<Int> = []
@@ -161,7 +161,7 @@ struct ContinuationTests {
             let fires = frame % 6 == 0
             let detections =
                 fires || frame % 6 == 5
-                ? [TrackerDetection(box: Self.box(300, 100), score: fires ? 0.9 : 0.3)] : []
+                ? [TrackerDetection(box: Self.box(300, 100), score: fires ? 0.9 : 0.2)] : []
             let tracks = tracker.update(detections, imageWidth: Self.width, imageHeight: Self.height)
             if fires {
                 ids.formUnion(tracks.map(\.id))

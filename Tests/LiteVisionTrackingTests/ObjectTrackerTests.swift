@@ -79,8 +79,8 @@ struct ObjectTrackerTests {
     @Test("Scores under the tentative threshold never start a track, nor any under the new-track one without it")
     func lowScoresDoNotStartTracks() {
         var tracker = ObjectTracker()
-        // Under the tentative threshold (0.4): not even ten frames running start one.
-        let path = linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.35).map { [$0] }
+        // Under the tentative threshold (0.3): not even ten frames running start one.
+        let path = linearPath(from: (100, 100), velocity: (3, 0), count: 10, score: 0.25).map { [$0] }
         #expect(run(&tracker, path).allSatisfy { $0.isEmpty })
         // Without tentative objects: confident (from 0.5) but under the new-track threshold (0.7), matched if a
         // track exists, but starts none; nor does a weak detection at or above the new-track threshold.

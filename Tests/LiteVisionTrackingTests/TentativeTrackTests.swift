@@ -19,13 +19,17 @@ struct TentativeTrackTests {
     @Test("An object detected at 0.5 frame after frame is reported from its third frame, with the first ID")
     func reportedFromThirdFrame() {
         #expect(Self.reported([0.5, 0.5, 0.5, 0.45, 0.6]) == [[], [], [0], [0], [0]])
+        // After the first, boxes of any score from the rescue threshold (0.1) count.
+        #expect(Self.reported([0.35, 0.2, 0.15, 0.3]) == [[], [], [0], [0]])
+        #expect(Self.reported([0.35, 0.2, 0.05, 0.3]) == [[], [], [], []])
         // A confident detection reports it at once, as it would have started an object.
         #expect(Self.reported([0.5, 0.9, 0.5]) == [[], [0], [0]])
     }
 
-    @Test("Detections under 0.4, or not in consecutive frames, start nothing that is reported")
+    @Test("Detections under 0.3, or not in consecutive frames, start nothing that is reported")
     func notReported() {
-        #expect(Self.reported([0.35, 0.35, 0.35, 0.35]) == [[], [], [], []])
+        #expect(Self.reported([0.25, 0.25, 0.25, 0.25]) == [[], [], [], []])
+        #expect(Self.reported([0.25, 0.35, 0.25]) == [[], [], []])
         // A miss restarts the count: the tentative object is dropped at its first miss.
         #expect(Self.reported([0.5, 0.5, nil, 0.5, 0.5, nil, 0.5]) == Array(repeating: [], count: 7))
     }
@@ -76,6 +80,25 @@ struct TentativeTrackTests {
         for _ in 0..<5 { reported.append(tracker.update([inside], imageWidth: 640, imageHeight: 480).map(\.id)) }
         // Without the rule, the box would start an object reported as ID 1 from its third frame.
         #expect(reported == Array(repeating: [0], count: 5) + Array(repeating: [], count: 5))
+    }
+
+    @Test("A person walking behind another, mostly hidden and detected weakly, is followed")
+    func walkerBehindAnother() {
+        var tracker = ObjectTracker()
+        var reported: [[Int]] = []
+        // Two people walking right at 3 px a frame, the one behind further away: its box, 86 % on the front one's,
+        // sticks out above it; detected in 6 of 8 frames, at 0.35 first and weakly after.
+        let scores: [Float?] = [0.35, 0.2, 0.25, nil, 0.2, 0.15, nil, 0.3]
+        for (t, score) in scores.enumerated() {
+            let step = Double(3 * t)
+            let front = box(200 + step, 150, 60, 160), behind = box(205 + step, 130, 50, 140)
+            #expect(behind.intersection(front).area / behind.area > 0.85)
+            let frame = [detection(front)] + (score.map { [detection(behind, score: $0)] } ?? [])
+            reported.append(tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id))
+        }
+        // Before the twenty-first round of docs/tracking-quality.md it was never reported: its first box is under
+        // 0.4, the boxes after it under the tentative threshold, and each lies mostly (80 %) on the front one's.
+        #expect(reported == [[0], [0], [0, 1], [0], [0, 1], [0, 1], [0], [0, 1]])
     }
 
     @Test("A detection lying on an object followed in the frame starts no tentative object")

@@ -43,7 +43,7 @@ package struct TrackArguments: ParsableArguments {
             and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
-            start at once from 0.7, and from 0.4 once detected in three consecutive frames); weaker ones down to \
+            start at once from 0.7, and from 0.3 once detected in three consecutive frames); weaker ones down to \
             0.1 only keep objects alive; --filtered-boxes reports the motion model's boxes instead of the detected \
             ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
@@ -53,7 +53,7 @@ package struct TrackArguments: ParsableArguments {
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (30 frames at 30 fps: one second); under 20 fps it also lets \
             the motion model follow sharper turns and stops, compares objects off their prediction with both \
-            boxes grown, and (without --threshold) pairs middling boxes (0.4-0.7) with the confident gate. \
+            boxes grown, and (without --threshold) pairs middling boxes (0.3-0.7) with the confident gate. \
             --timing prints the tracker's own time on standard error. \
             A malformed row is refused with its line number (status 2).
 
