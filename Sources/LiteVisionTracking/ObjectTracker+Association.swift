@@ -71,7 +71,7 @@ extension ObjectTracker {
         if options.minimumHits > 1 || options.tentativeTrackThreshold != nil {
             runStage(
                 .tentative, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
-                weakDetections: options.tentativeTrackThreshold != nil)
+                weakDetections: options.startsTentativeObjects)
         }
     }
 

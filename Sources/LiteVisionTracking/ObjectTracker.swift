@@ -45,8 +45,8 @@
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
 ///    matched in three consecutive frames (to boxes of any score from ``TrackingOptions/rescueThreshold``), held back
-///    only by a box it lies almost wholly on (a person mostly hidden behind another is followed), and not on the
-///    predicted box of a lost track either (a dormant one aside: see step 3).
+///    only by a matched track's box it lies almost wholly on (a person mostly hidden behind another is followed), and
+///    not on the predicted box of a lost track either (a dormant one aside: see step 3).
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its

@@ -54,7 +54,9 @@ public struct TrackingOptions: Sendable, Hashable {
     public var lostTrackBuffer: Int = 30
     /// How many consecutive frames a new object must be detected before it is reported and given an ID.
     /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An
-    /// object started from ``tentativeTrackThreshold`` needs 3, or this if more.
+    /// object started from ``tentativeTrackThreshold`` needs 3, or this if more. With tentative objects on (an
+    /// `ObjectTracker` used alone), a weak detection counts after the first frame as a confident one does; without
+    /// them (an object detector), only confident ones count.
     public var minimumHits: Int = 1
     /// An object left undetected whose predicted box lies more than this fraction (by area) outside the image
     /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.8 (an
@@ -92,8 +94,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// as with any object (the gate ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this
     /// score up: see ``frameRate``). A middling box starts none on the predicted box of a lost object (most likely
     /// that object, detected off its prediction), nor almost wholly on the box of an object matched in the frame (a
-    /// part of it, most likely; a box that sticks out of it a little, as a person's walking mostly hidden behind
-    /// another, does start one). Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a
+    /// part of it, most likely; a box that sticks out of it a little, such as that of a person walking mostly hidden
+    /// behind another, does start one). Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a
     /// detector scores 0.3–0.7 frame after frame, is followed, while a false detection, which seldom comes back at
     /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth and twenty-first rounds).
     /// `nil` turns it off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects
@@ -158,6 +160,13 @@ public struct TrackingOptions: Sendable, Hashable {
     var isLowFrameRate: Bool {
         guard let frameRate, frameRate.isFinite, frameRate > 0 else { return false }
         return frameRate < Self.lowFrameRateThreshold
+    }
+
+    /// Whether detections under ``newTrackThreshold`` may start tentative objects: ``tentativeTrackThreshold`` is set
+    /// and under it.
+    var startsTentativeObjects: Bool {
+        guard let tentativeTrackThreshold else { return false }
+        return tentativeTrackThreshold < newTrackThreshold
     }
 
     /// The defaults.

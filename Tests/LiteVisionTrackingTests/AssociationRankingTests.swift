@@ -20,7 +20,7 @@ struct AssociationRankingTests {
             _ = tracker.update([Self.detection(100, 100), Self.detection(130, 100)], imageWidth: 640, imageHeight: 480)
         }
         // A confident box between them, a little nearer B (IoU 0.48 with B, 0.43 with A), and a weak box on B.
-        let confident = Self.detection(116, 100), weak = Self.detection(132, 100, score: 0.3)
+        let confident = Self.detection(116, 100), weak = Self.detection(132, 100, score: 0.2)
         #expect(confident.box.iou(Self.detection(130, 100).box) > confident.box.iou(Self.detection(100, 100).box))
         let tracks = tracker.update([confident, weak], imageWidth: 640, imageHeight: 480)
         // Confident boxes first (ByteTrack) would give the confident box to B, and A could not take the weak one

@@ -138,7 +138,7 @@ struct ContinuationTests {
         // Dormant: not coasting any more, and a weak box on it (under the tentative threshold, so it starts nothing)
         // is not taken; while it was coasting, the same box would have kept it alive.
         #expect(tracker.liveTracks.isEmpty)
-        ids.append(tracker.update([walker(6, score: 0.3)], imageWidth: Self.width, imageHeight: Self.height).map(\.id))
+        ids.append(tracker.update([walker(6, score: 0.2)], imageWidth: Self.width, imageHeight: Self.height).map(\.id))
         _ = tracker.update([], imageWidth: Self.width, imageHeight: Self.height)
         let back = tracker.update([walker(8)], imageWidth: Self.width, imageHeight: Self.height)
         ids.append(back.map(\.id))
@@ -153,8 +153,8 @@ struct ContinuationTests {
         // A confident box at x 300 in every sixth frame (a detector's false detection on static clutter), and a weak
         // box (0.2, too weak to start a tentative object) there in the frame before each firing, when the track has
         // gone unseen for 4 frames. Each firing takes the dormant track's ID; the track's hits do not add up, so it
-        // never reaches 3 hits: it is never followed for more than 3 frames unseen, and does not take the weak box. (Were its hits added, the third
-        // firing would make it a track followed for 30 frames.)
+        // never reaches 3 hits: it is never followed for more than 3 frames unseen, and does not take the weak box.
+        // (Were its hits added, the third firing would make it a track followed for 30 frames.)
         var tracker = ObjectTracker()
         var ids: Set<Int> = []
         for frame in 0..<42 {
