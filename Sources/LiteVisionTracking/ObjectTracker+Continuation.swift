@@ -19,8 +19,9 @@ extension ObjectTracker {
     ///
     /// - Parameter beforeRetiring: whether this frame's unmatched tracks are still to be retired (asked during the
     ///   association, not when starting tracks after it).
-    /// - Returns: the index of the lost track's record, which gave its ID up: it is now unreported and unmatched, so
-    ///   `retireUnmatched` drops it at the end of the association; a caller after that removes it itself.
+    /// - Returns: the index of the lost track's record, which gave its ID up: it is now unreported and unmatched (and
+    ///   never bridges a miss, see ``bridgesMiss(_:)``), so `retireUnmatched` drops it at the end of the association;
+    ///   a caller after that removes it itself.
     @discardableResult
     mutating func confirm(_ index: Int, beforeRetiring: Bool) -> Int? {
         guard let lost = continuedLostTrack(index, beforeRetiring: beforeRetiring) else {
@@ -35,6 +36,7 @@ extension ObjectTracker {
         records[index].age = previous.age
         if !previous.appearance.isEmpty { records[index].appearance = previous.appearance }
         records[lost].id = -1
+        records[lost].hitsToConfirm = 0
         return lost
     }
 

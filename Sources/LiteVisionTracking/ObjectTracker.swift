@@ -44,9 +44,10 @@
 ///    duplicate box on the same object): one at or above ``TrackingOptions/newTrackThreshold`` a track reported
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
-///    matched in three consecutive frames (to boxes of any score from ``TrackingOptions/rescueThreshold``), held back
-///    only by a matched track's box it lies almost wholly on (a person mostly hidden behind another is followed), and
-///    not on the predicted box of a lost track either (a dormant one aside: see step 3).
+///    matched in three frames, never two in a row without a match (to boxes of any score from
+///    ``TrackingOptions/rescueThreshold``), held back only by a matched track's box it lies almost wholly on (a person
+///    mostly hidden behind another is followed), and not on the predicted box of a lost track either (a dormant one
+///    aside: see step 3).
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
@@ -89,7 +90,7 @@ public struct ObjectTracker: Sendable {
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
     /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7; from ``TrackingOptions/tentativeTrackThreshold``,
-    /// 0.3, once detected in three consecutive frames).
+    /// 0.3, once detected in three frames, never two in a row without a detection).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
@@ -175,13 +176,14 @@ public struct ObjectTracker: Sendable {
         frameCount = 0
     }
 
-    /// Drops unmatched tentative tracks, and confirmed ones lost too long or gone out of the image.
+    /// Drops unmatched tracks not reported yet (a tentative object only at its second frame in a row without a
+    /// detection: see ``bridgesMiss(_:)``), and reported ones lost too long or gone out of the image.
     private mutating func retireUnmatched() {
         var kept = 0
         for i in records.indices {
             var record = records[i]
             if record.detectionIndex < 0 {
-                guard record.isConfirmed else { continue }
+                guard record.isConfirmed || bridgesMiss(record) else { continue }
                 record.miss()
                 if isDropped(record, framesUnseen: record.framesSinceUpdate) {
                     if options.reidentification != nil { rememberDropped(record) }
@@ -218,7 +220,7 @@ public struct ObjectTracker: Sendable {
     /// out of the other one's box. A middling detection, which starts only a tentative object, is held back only
     /// when almost wholly on such a box (``tentativeDuplicateOverlap``): a person walking behind another, mostly
     /// hidden, is detected weakly with a box that sticks out of the front one a little, and is followed once
-    /// detected in three consecutive frames.
+    /// detected in three frames.
     private mutating func startTracks(_ detections: [TrackerDetection]) {
         for index in scratch.high where !scratch.detectionTaken[index] {
             startTrack(detections[index], index: index, confident: true)
@@ -260,10 +262,24 @@ public struct ObjectTracker: Sendable {
         if hits <= 1, let lost = confirm(records.count - 1, beforeRetiring: false) { records.remove(at: lost) }
     }
 
-    /// How many consecutive frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see
+    /// How many frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see
     /// ``TrackingOptions/tentativeTrackThreshold``) must be matched in before it is reported, or
     /// ``TrackingOptions/minimumHits`` if more.
     static let tentativeTrackHits = 3
+
+    /// Whether a track not reported yet and unmatched in this frame survives it: a tentative object (one that must be
+    /// matched in more frames than ``TrackingOptions/minimumHits``, started by a middling detection and not detected
+    /// confidently since). Such an object is most often partly hidden, and detected weakly in some frames only (in one
+    /// draw of the tracking benchmark, a person walking behind another was first followed 90 frames after SORT): its
+    /// ``tentativeTrackHits`` frames may each come one frame apart. It is dropped at its second frame in a row without
+    /// one (matched in the last frame: `framesSinceUpdate` 0), and, as a reported track, when
+    /// ``isDropped(_:framesUnseen:)`` says so (``TrackingOptions/lostTrackBuffer`` 0, or its prediction out of the
+    /// image). A lost track whose ID a new one took is unreported but never bridged (its `hitsToConfirm` is 0). A track
+    /// started confidently and waiting for ``TrackingOptions/minimumHits`` needs consecutive frames, as that option
+    /// promises (`docs/tracking-quality.md`, twenty-second round).
+    func bridgesMiss(_ record: TrackRecord) -> Bool {
+        !record.isConfirmed && record.framesSinceUpdate == 0 && record.hitsToConfirm > options.minimumHits
+    }
 
     /// How many matched frames make a track established: one with fewer takes detections through at most
     /// ``newTrackBuffer`` frames without one, not ``TrackingOptions/lostTrackBuffer``. The first that many
@@ -284,7 +300,7 @@ public struct ObjectTracker: Sendable {
     /// object) is taken as a duplicate of a matched track's box: only a box almost wholly on it, most often a part of
     /// that object. A person walking behind another, mostly hidden, is detected weakly with a box that sticks out of
     /// the front one a little (86 % of it on the front box, in the tracking benchmark's scene), and the tentative
-    /// object it starts is reported only once detected in three consecutive frames (`docs/tracking-quality.md`,
+    /// object it starts is reported only once detected in three frames (`docs/tracking-quality.md`,
     /// twenty-first round).
     static let tentativeDuplicateOverlap = 0.95
 

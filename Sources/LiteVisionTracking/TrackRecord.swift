@@ -10,7 +10,8 @@ struct TrackRecord: Sendable {
     var classIndex: Int?
     /// Frames matched.
     var hits: Int
-    /// How many frames the track must be matched in, consecutively, before it is reported.
+    /// How many frames the track must be matched in before it is reported: consecutive frames, or with at most one
+    /// frame between two for a tentative object (``ObjectTracker/bridgesMiss(_:)``).
     var hitsToConfirm: Int
     /// Frames since the track started, counting the first.
     var age: Int
@@ -38,7 +39,7 @@ struct TrackRecord: Sendable {
     /// ``observeAppearance(_:norm:momentum:)``); empty without.
     var appearance: [Float] = []
 
-    /// A new track started by a detection, to be reported once matched in `hitsToConfirm` consecutive frames.
+    /// A new track started by a detection, to be reported once matched in `hitsToConfirm` frames.
     init(detection: TrackerDetection, index: Int, hitsToConfirm: Int) {
         filter = BoxKalmanFilter(box: detection.box)
         id = -1

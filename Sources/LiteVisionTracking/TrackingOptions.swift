@@ -7,8 +7,8 @@
 /// down to ``rescueThreshold``, can only keep an existing object's ID alive (ByteTrack's low-score recovery), so an
 /// object whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
 /// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
-/// 0.3), reported once it has been detected in three consecutive frames (at any score from ``rescueThreshold`` after
-/// the first).
+/// 0.3), reported once it has been detected in three frames, never two in a row without a detection (at any score
+/// from ``rescueThreshold`` after the first).
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`
@@ -52,11 +52,12 @@ public struct TrackingOptions: Sendable, Hashable {
     /// hidden, or it was missed for more than 3 frames just after it appeared) takes its ID back when its new box
     /// lies in the lost track's path, as `ObjectTracker` explains.
     public var lostTrackBuffer: Int = 30
-    /// How many consecutive frames a new object must be detected before it is reported and given an ID.
-    /// Default 1 (at once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An
-    /// object started from ``tentativeTrackThreshold`` needs 3, or this if more. With tentative objects on (an
-    /// `ObjectTracker` used alone), a weak detection counts after the first frame as a confident one does; without
-    /// them (an object detector), only confident ones count.
+    /// How many consecutive frames a new object must be detected before it is reported and given an ID. Default 1 (at
+    /// once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An object started from
+    /// ``tentativeTrackThreshold`` needs 3, or this if more; with this under 3, its frames need not be consecutive: a
+    /// single frame without a detection between two does not restart its count (see ``tentativeTrackThreshold``). With
+    /// tentative objects on (an `ObjectTracker` used alone), a weak detection counts after the first frame as a
+    /// confident one does; without them (an object detector), only confident ones count.
     public var minimumHits: Int = 1
     /// An object left undetected whose predicted box lies more than this fraction (by area) outside the image
     /// has left the view: it is dropped at once, and gets a new ID if it comes back, as in ML Kit. Default 0.8 (an
@@ -88,18 +89,20 @@ public struct TrackingOptions: Sendable, Hashable {
     /// detector sets it to its own detection threshold.
     public var newTrackThreshold: Float = 0.7
     /// A detection left unmatched whose score is under ``newTrackThreshold`` but at or above this one starts a
-    /// tentative object, reported (given an ID) only once it has been detected in 3 consecutive frames (or
-    /// ``minimumHits``, if more), or as soon as a confident detection from ``newTrackThreshold`` is matched to it, as
-    /// if that one had started it. A weak box of any score from ``rescueThreshold`` is paired with a tentative object
-    /// as with any object (the gate ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this
-    /// score up: see ``frameRate``). A middling box starts none on the predicted box of a lost object (most likely
-    /// that object, detected off its prediction), nor almost wholly on the box of an object matched in the frame (a
-    /// part of it, most likely; a box that sticks out of it a little, such as that of a person walking mostly hidden
-    /// behind another, does start one). Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a
-    /// detector scores 0.3–0.7 frame after frame, is followed, while a false detection, which seldom comes back at
-    /// the same place three frames running, is not (`docs/tracking-quality.md`, fourth and twenty-first rounds).
-    /// `nil` turns it off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects
-    /// detected at or above the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
+    /// tentative object, reported (given an ID) only once it has been detected in 3 frames, the next one each time or
+    /// the one after (it survives a single frame without a detection, unless ``lostTrackBuffer`` is 0 or its prediction
+    /// has left the image; ``minimumHits`` consecutive frames instead, if 3 or more), or as soon as a confident
+    /// detection from ``newTrackThreshold`` is matched to it, as if that one had started it. A weak box of any score
+    /// from ``rescueThreshold`` is paired with a tentative object as with any object (the gate
+    /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this score up: see ``frameRate``). A
+    /// middling box starts none on the predicted box of a lost object (most likely that object, detected off its
+    /// prediction), nor almost wholly on the box of an object matched in the frame (a part of it, most likely; a box
+    /// that sticks out of it a little, such as that of a person walking mostly hidden behind another, does start one).
+    /// Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a detector scores 0.3–0.7 frame
+    /// after frame, is followed, while a false detection, which seldom comes back at the same place three times within
+    /// a few frames, is not (`docs/tracking-quality.md`, fourth, twenty-first and twenty-second rounds). `nil` turns it
+    /// off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or
+    /// above the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
     /// ``newTrackThreshold`` start no tentative object.
     ///
     /// It also sets how much a weak box weighs in the assignment: from this score up (and under

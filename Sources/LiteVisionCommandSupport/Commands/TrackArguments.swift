@@ -43,9 +43,9 @@ package struct TrackArguments: ParsableArguments {
             and it writes --mot (the tracked rows, frame,id,x,y,w,h,score,-1,-1,-1) and --json (a record per \
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
-            start at once from 0.7, and from 0.3 once detected in three consecutive frames); weaker ones down to \
-            0.1 only keep objects alive; --filtered-boxes reports the motion model's boxes instead of the detected \
-            ones. \
+            start at once from 0.7, and from 0.3 once detected in three frames, never two in a row without a \
+            detection); weaker ones down to 0.1 only keep objects alive; --filtered-boxes reports the motion \
+            model's boxes instead of the detected ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
             camera's motion between frames from the boxes and moves every object's prediction by it (default \
             fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \
