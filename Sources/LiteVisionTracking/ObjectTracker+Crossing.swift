@@ -18,28 +18,34 @@ extension ObjectTracker {
     /// The smallest distance of the objects from where they would be as the IDs are (measured as above), in widths:
     /// they must fit the old velocities badly.
     static let crossingKeepError = 0.5
+    /// For how many frames one of two tracks may have gone unmatched when they meet (the other matched in this frame):
+    /// the lost track's box is its prediction, and two objects that cross while one is unseen are met as well.
+    static let crossingUnseenFrames = 3
 
     /// Gives two tracks back each other's IDs when their objects crossed and the tracks came out of the crossing on
     /// each other's objects.
     ///
     /// Two people at one depth who walk through each other are seen, for a few frames, as one box, or one of them not
     /// at all; which one comes out where is often not in the boxes, and a track may follow the other person out (an ID
-    /// swap for the rest of the sequence, which the association cannot undo: both tracks then fit their boxes). So
-    /// when two tracks of one class, each matched in ``crossingHits`` frames, meet (their boxes' IoU reaches
-    /// ``crossingOverlap``), where each object would be at the velocity its track had then is followed; when the two
-    /// part again (both matched in a frame, their boxes apart) within ``crossingFrames`` frames, the IDs are exchanged
-    /// if the objects are much nearer where the *other* object would be: the squared distances, summed, at most
-    /// ``crossingSwapShare`` of those as the IDs are, their root under ``crossingSwapError`` box widths, and as the IDs
-    /// are over ``crossingKeepError``. The track keeps following its object, with its motion model; only what goes with
-    /// an ID moves (the ID, age, hits and, with re-identification, the appearance, as when a track continues a lost
-    /// one), so the frames since the crossing keep the wrong IDs (two ID switches where there was one) and every frame
-    /// after has the right ones.
+    /// swap for the rest of the sequence, which the association cannot undo: both tracks then fit their boxes). So when
+    /// two tracks of one class, each matched in ``crossingHits`` frames, meet (their boxes' IoU reaches
+    /// ``crossingOverlap``; one of them may be unmatched for up to ``crossingUnseenFrames`` frames, met at its
+    /// predicted box, if the other is matched in this frame), where each object would be at the velocity its track had
+    /// then is followed; when the two part again (both matched in a frame, their boxes apart) within ``crossingFrames``
+    /// frames, the IDs are exchanged if the objects are much nearer where the *other* object would be: the squared
+    /// distances, summed, at most ``crossingSwapShare`` of those as the IDs are, their root under ``crossingSwapError``
+    /// box widths, and as the IDs are over ``crossingKeepError``. The track keeps following its object, with its motion
+    /// model; only what goes with an ID moves (the ID, age, hits and, with re-identification, the appearance, as when a
+    /// track continues a lost one), so the frames since the crossing keep the wrong IDs (two ID switches where there
+    /// was one) and every frame after has the right ones.
     ///
-    /// Only tracks one of which went unmatched for a frame or more while together are considered: where both were
-    /// matched in every frame, their boxes told them apart, and a walker slowing down while the other speeds up must
-    /// not look like an exchange. Objects that stop, turn or change pace while one is hidden can still look exchanged;
-    /// the thresholds keep that rare. On the tracking benchmark (`docs/tracking-quality.md`, nineteenth round) this
-    /// won 4 more of 680 draws at the sequences' own frame rate, the worst draw among them, and lost none.
+    /// Only tracks one of which went unmatched for a frame or more while together (or was unmatched when they met) are
+    /// considered: where both were matched in every frame, their boxes told them apart, and a walker slowing down while
+    /// the other speeds up must not look like an exchange. Objects that stop, turn or change pace while one is hidden
+    /// can still look exchanged; the thresholds keep that rare. On the tracking benchmark (`docs/tracking-quality.md`,
+    /// nineteenth round) this won 4 more of 680 draws at the sequences' own frame rate, the worst draw among them, and
+    /// lost none; meeting a track while it is unseen (twenty-third round) won 3 more and lost one of 120 at lower frame
+    /// rates.
     mutating func resolveCrossings() {
         let motion = cameraMotionEstimator.last
         for i in contacts.indices {
@@ -93,20 +99,29 @@ extension ObjectTracker {
         }
     }
 
-    /// Starts following every pair of tracks of one class, matched in this frame and in ``crossingHits`` frames or
-    /// more, whose boxes meet, unless already.
+    /// Starts following every pair of tracks of one class, matched in ``crossingHits`` frames or more, one of them in
+    /// this frame and the other in one of the last ``crossingUnseenFrames`` + 1, whose boxes meet, unless already.
+    ///
+    /// A pair met while one was unseen may meet again in plain sight (both matched) and is then followed a second time,
+    /// from velocities of that moment: a hidden object met on its prediction may only cross later, and the first
+    /// contact's reckonings would then be old (or past ``crossingFrames`` at the parting).
     private mutating func startContacts() {
         for a in records.indices where records[a].canMeet {
             let box = records[a].filter.box
             for b in records.indices where b > a && records[b].canMeet {
-                guard records[a].classIndex == records[b].classIndex,
+                let unseen = records[a].framesSinceUpdate > 0 || records[b].framesSinceUpdate > 0
+                guard records[a].framesSinceUpdate == 0 || records[b].framesSinceUpdate == 0,
+                    records[a].classIndex == records[b].classIndex,
                     box.fastIoU(records[b].filter.box) >= Self.crossingOverlap,
-                    !contacts.contains(where: { $0.joins(records[a].id, records[b].id) })
+                    !contacts.contains(where: {
+                        $0.joins(records[a].id, records[b].id) && (unseen || !$0.startedUnseen)
+                    })
                 else { continue }
                 contacts.append(
                     TrackContact(
                         first: records[a].id, second: records[b].id,
-                        firstReckoning: .init(records[a].filter), secondReckoning: .init(records[b].filter)))
+                        firstReckoning: .init(records[a].filter), secondReckoning: .init(records[b].filter),
+                        startedUnseen: unseen))
             }
         }
     }
@@ -127,9 +142,9 @@ extension ObjectTracker {
 }
 
 extension TrackRecord {
-    /// Whether the track may start a contact (see `ObjectTracker.resolveCrossings()`): reported, matched in this
-    /// frame and in at least `ObjectTracker.crossingHits` frames.
+    /// Whether the track may start a contact (see `ObjectTracker.resolveCrossings()`): reported, matched in at least
+    /// `ObjectTracker.crossingHits` frames, the last of them at most `ObjectTracker.crossingUnseenFrames` frames ago.
     fileprivate var canMeet: Bool {
-        isConfirmed && framesSinceUpdate == 0 && hits >= ObjectTracker.crossingHits
+        isConfirmed && framesSinceUpdate <= ObjectTracker.crossingUnseenFrames && hits >= ObjectTracker.crossingHits
     }
 }

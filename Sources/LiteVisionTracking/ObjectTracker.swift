@@ -53,12 +53,12 @@
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
 ///    prediction. It then goes on as that track, its hits and age included (a dormant track's hits aside: see step
 ///    3).
-/// 6. Two tracks of one class matched in 10 frames or more whose boxes met, one of them unseen for a frame or more
-///    meanwhile, exchange their IDs (with their hits, age and, with re-identification, appearance) as they part if
-///    each came out on the other's object: much nearer where the other's object would be at the velocity it had when
-///    they met (`docs/tracking-quality.md`, nineteenth round). Two people at one depth who walk through each other
-///    are often seen as one box, and a track may follow the other person out. (This runs after step 3, before new
-///    tracks start.)
+/// 6. Two tracks of one class matched in 10 frames or more whose boxes met (one of them may be lost for up to three
+///    frames, met at its prediction), one of them unseen for a frame or more meanwhile, exchange their IDs (with their
+///    hits, age and, with re-identification, appearance) as they part if each came out on the other's object: much
+///    nearer where the other's object would be at the velocity it had when they met (`docs/tracking-quality.md`,
+///    nineteenth and twenty-third rounds). Two people at one depth who walk through each other are often seen as one
+///    box, and a track may follow the other person out. (This runs after step 3, before new tracks start.)
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.

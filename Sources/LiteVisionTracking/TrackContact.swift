@@ -44,8 +44,20 @@ struct TrackContact: Sendable {
     var secondReckoning: Reckoning
     /// Frames since the two met.
     var frames = 0
-    /// Whether either track went unmatched in a frame since the two met.
-    var wasUnseen = false
+    /// Whether one of the tracks was unmatched when the two met (its box a prediction).
+    var startedUnseen: Bool
+    /// Whether either track went unmatched in a frame since the two met (or when they met).
+    var wasUnseen: Bool
+
+    /// A contact from the moment two tracks met.
+    init(first: Int, second: Int, firstReckoning: Reckoning, secondReckoning: Reckoning, startedUnseen: Bool) {
+        self.first = first
+        self.second = second
+        self.firstReckoning = firstReckoning
+        self.secondReckoning = secondReckoning
+        self.startedUnseen = startedUnseen
+        wasUnseen = startedUnseen
+    }
 
     /// Whether the contact is between the tracks of IDs `a` and `b`, in either order.
     func joins(_ a: Int, _ b: Int) -> Bool { (first == a && second == b) || (first == b && second == a) }
