@@ -29,9 +29,11 @@
 ///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
 ///    a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs half too,
 ///    so the two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
-///    differs from the track's last one. Tracks not reported yet (tentative objects, or with
-///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left: confident ones and, with tentative
-///    objects on (a tracker used alone), weak ones too.
+///    differs from the track's last one. A lost track leaves a detection to a tentative object (see step 4) matched in
+///    the previous frame, started while the track was still followed, and fitting the detection by an IoU at least 0.3
+///    higher than the track does: most often a person coming out from behind another while the lost one is still
+///    hidden. Tracks not reported yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take
+///    what detections are left: confident ones and, with tentative objects on (a tracker used alone), weak ones too.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or a

@@ -152,4 +152,40 @@ struct TentativeTrackTests {
         }
         #expect(reported == Array(repeating: [0], count: 5))
     }
+
+    @Test("A lost object leaves a confident box to a tentative one seen beside it that fits the box clearly better")
+    func lostObjectLeavesBoxToTentative() {
+        // A still object A followed, then hidden (no box) while B, detected with middling scores, walks past it from
+        // the right at 3 px a frame, and a confident box on B in frame 8 at `lastX`. At 119: IoU 0.36 with A's
+        // prediction (over the gate, 0.3), about 1 with B's tentative object (2 boxes so far). `seenTogether`: B first
+        // detected in frame 5, beside A, and missed in frame 6; otherwise first detected in frame 6, after A was lost
+        // (maybe A itself). `lastClass`: the class of the confident box (A's boxes have none, B's middling ones 0).
+        func run(seenTogether: Bool, lastX: Double = 119, lastClass: Int = 0) -> [[Int]] {
+            var tracker = ObjectTracker()
+            var reported: [[Int]] = []
+            let a = detection(box(100, 100, 40, 100))
+            func b(_ x: Double, score: Float = 0.5, classIndex: Int = 0) -> TrackerDetection {
+                detection(box(x, 100, 40, 100), score: score, classIndex: classIndex)
+            }
+            let frames: [[TrackerDetection]] =
+                [[a], [a], [a], [a]] + (seenTogether ? [[a, b(128)], [], [b(122)]] : [[a], [b(125)], [b(122)]])
+                + [[b(lastX, score: 0.9, classIndex: lastClass)]]
+            for frame in frames {
+                reported.append(tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id))
+            }
+            return reported
+        }
+        let hiddenAfterFive = Array(repeating: [0], count: 5) + [[], []]
+        #expect(box(119, 100, 40, 100).iou(box(100, 100, 40, 100)) > 0.3)
+        // Before the rule (twenty-fourth round of docs/tracking-quality.md), A's lost track took B's box in frame 8
+        // (ID 0 on B) and B's tentative object went without it.
+        #expect(run(seenTogether: true) == hiddenAfterFive + [[1]])
+        // B first seen after A was lost may be A, off its prediction: A's track takes the box.
+        #expect(run(seenTogether: false) == hiddenAfterFive + [[0]])
+        // At 113 the box fits B's tentative object (IoU about 0.74) by less than 0.3 more than A's prediction (0.51).
+        #expect(box(113, 100, 40, 100).iou(box(100, 100, 40, 100)) > 0.5)
+        #expect(run(seenTogether: true, lastX: 113) == hiddenAfterFive + [[0]])
+        // A box of another class than B's, which B's tentative object could not take, stays A's.
+        #expect(run(seenTogether: true, lastClass: 1) == hiddenAfterFive + [[0]])
+    }
 }
