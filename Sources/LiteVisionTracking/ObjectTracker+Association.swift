@@ -15,8 +15,10 @@ struct AssociationScratch: Sendable {
     /// Reported tracks lost since an earlier frame and not matched in this one (dormant ones aside), as the current
     /// stage's matches are corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
-    /// Tentative objects matched in the previous frame (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave
-    /// the detections they fit clearly better (see ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``).
+    /// Tentative objects matched in the previous frame (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave the
+    /// detections they fit clearly better (see ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as
+    /// each frame's association starts, with tentative objects on (``TrackingOptions/startsTentativeObjects``); valid
+    /// until it ends.
     var recentTentative: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
@@ -57,7 +59,9 @@ extension ObjectTracker {
             }
         }
         scratch.recentTentative.removeAll(keepingCapacity: true)
-        for i in records.indices where bridgesMiss(records[i]) { scratch.recentTentative.append(i) }
+        if options.startsTentativeObjects {
+            for i in records.indices where bridgesMiss(records[i]) { scratch.recentTentative.append(i) }
+        }
         // Stage 1: confident and weak detections together against every reported track, lost ones included. Weak
         // detections only keep objects alive (ByteTrack's low-score recovery), with a stricter gate; solving both in
         // one assignment, rather than the confident ones first as ByteTrack does, keeps a confident box from taking
@@ -207,8 +211,9 @@ extension ObjectTracker {
     /// that detection for the lost track to leave it (see ``tentativeObjectFitsBetter(_:than:lostFor:)``). On the
     /// tracking benchmark (`docs/tracking-quality.md`, twenty-fourth round) the boxes the rule is for fit the tentative
     /// object by 0.34 and 0.37 more. 0.1, 0.2 and 0.3 each won one more of 680 draws at the sequences' own frame rates
-    /// and lost none; 0.3 changed the fewest draws (7, against 18 and 10) and added the fewest ID switches; 0.4 won
-    /// nothing. Without the condition that the tentative object was seen beside the lost track, 0.1 and 0.2 lost draws.
+    /// and lost none; 0.3 changed the fewest draws (7, against 18 and 10) and added the fewest ID switches of the
+    /// three; 0.4 won nothing. Without the condition that the tentative object was seen beside the lost track, 0.1 and
+    /// 0.2 lost draws.
     static let tentativeClearFit = 0.3
 
     /// Whether a lost track leaves `detection` to a tentative object: one matched in the previous frame
@@ -219,7 +224,9 @@ extension ObjectTracker {
     /// tentative object, would otherwise lose their first confident box to the lost track of a person still hidden
     /// nearby. The detection is then left to the stage of tracks not reported yet, where that object most often takes
     /// it (unless another detection fits it better). `lostFor` is the lost track's `framesSinceUpdate`, counted before
-    /// this frame.
+    /// this frame. A tentative object is reported within five frames of its start, so only tracks lost for a frame or
+    /// two qualify; with ``TrackingOptions/minimumHits`` 3 or more there are no tentative objects (see
+    /// ``tentativeTrackHits``), and the rule never applies.
     func tentativeObjectFitsBetter(_ detection: TrackerDetection, than similarity: Double, lostFor: Int) -> Bool {
         let wanted = similarity + Self.tentativeClearFit
         guard wanted <= 1 else { return false }

@@ -20,20 +20,21 @@
 ///    and size, with noise proportional to the box size, whose center follows maneuvers: when the detections keep
 ///    falling on one side of the predictions (the object stopped, turned or set off), the velocity follows them within
 ///    a few frames.
-/// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few
-///    frames, in one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost track's
-///    boxes are grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate the drift
-///    of a prediction made without measurements. Low-score detections keep tracks alive — an object whose score dropped
+/// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few frames, in
+///    one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost track's boxes are
+///    grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate the drift of a
+///    prediction made without measurements. Low-score detections keep tracks alive — an object whose score dropped
 ///    because it is partly hidden — with a stricter gate, a weak box much smaller than the object being compared after
 ///    completion to the object's size (once its track has seen 3 boxes), and weighing half as much as a confident box
 ///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
 ///    a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs half too,
 ///    so the two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
 ///    differs from the track's last one. A lost track leaves a detection to a tentative object (see step 4) matched in
-///    the previous frame, started while the track was still followed, and fitting the detection by an IoU at least 0.3
-///    higher than the track does: most often a person coming out from behind another while the lost one is still
-///    hidden. Tracks not reported yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take
-///    what detections are left: confident ones and, with tentative objects on (a tracker used alone), weak ones too.
+///    the previous frame, started on or before the track's last matched frame, of the detection's class (when classes
+///    are matched) and fitting the detection by an IoU at least 0.3 higher than the track's similarity to it: most
+///    often a person coming out from behind another while the lost one is still hidden. Tracks not reported yet
+///    (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left:
+///    confident ones and, with tentative objects on (a tracker used alone), weak ones too.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the
 ///    object's remembered size first, so that the filter keeps the object's true size and speed. An unmatched
 ///    track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or a
@@ -278,7 +279,9 @@ public struct ObjectTracker: Sendable {
     /// ``isDropped(_:framesUnseen:)`` says so (``TrackingOptions/lostTrackBuffer`` 0, or its prediction out of the
     /// image). A lost track whose ID a new one took is unreported but never bridged (its `hitsToConfirm` is 0). A track
     /// started confidently and waiting for ``TrackingOptions/minimumHits`` needs consecutive frames, as that option
-    /// promises (`docs/tracking-quality.md`, twenty-second round).
+    /// promises (`docs/tracking-quality.md`, twenty-second round). Asked as a frame's association starts, it tells
+    /// the tentative objects matched in the previous frame, which lost tracks leave the detections they fit clearly
+    /// better (``tentativeObjectFitsBetter(_:than:lostFor:)``).
     func bridgesMiss(_ record: TrackRecord) -> Bool {
         !record.isConfirmed && record.framesSinceUpdate == 0 && record.hitsToConfirm > options.minimumHits
     }
