@@ -19,5 +19,11 @@ final class DataFolderLock: Sendable {
         }
     }
 
-    deinit { close(descriptor) }
+    /// Unlocks before closing: a process spawned by another thread at that moment holds a copy of the
+    /// descriptor until it execs (`O_CLOEXEC` closes it only then), and a `flock` lives until the last copy
+    /// closes; an explicit unlock releases it at once, so the folder can be reopened right away.
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 }

@@ -216,6 +216,27 @@ struct RegistryServiceTests {
         #expect(reopened.tightenedPermissions.first?.contains("was 755") == true)
     }
 
+    @Test("A closed registry frees its folder at once, even while a spawned process still holds its lock descriptor")
+    func lockReleasedDespiteInheritedDescriptor() async throws {
+        let folder = TestData.temporaryDirectory("registry-lock")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var copy: Int32 = -1
+        do {
+            let registry = try ModelRegistry(dataFolder: folder.path)
+            // What a process spawned by another thread holds until it execs: a copy of the lock's descriptor.
+            let lockPath = folder.appendingPathComponent("registry.lock").resolvingSymlinksInPath().path
+            for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)
+                if target == lockPath, let descriptor = Int32(name) { copy = dup(descriptor) }
+            }
+            #expect(copy >= 0, "no open descriptor of \(lockPath)")
+            #expect(throws: RegistryError.self) { try ModelRegistry(dataFolder: folder.path) }
+            withExtendedLifetime(registry) {}
+        }
+        defer { close(copy) }
+        #expect(try ModelRegistry(dataFolder: folder.path).tightenedPermissions.isEmpty)
+    }
+
     @Test("backup refuses a corrupted model file, naming it and its version, and leaves no copy")
     func backupChecksHashes() async throws {
         try await Self.withRegistry { registry, folder in
