@@ -302,13 +302,15 @@ extension ObjectTracker {
                 let weak = c >= firstWeak
                 let gate = !weak ? confidentGate : detection.score >= middling ? middlingGate : weakGate
                 // Weak detections may be partial views of the object; lost tracks get some slack.
-                let iou =
+                var iou =
                     weak
                     ? record.similarity(
                         to: detection.box, threshold: gate, imageWidth: imageWidth, imageHeight: imageHeight)
                     : record.similarity(
                         toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate, imageWidth: imageWidth,
                         imageHeight: imageHeight)
+                // A track of two boxes may owe its speed to their jitter alone: a box on its second one is its object.
+                if iou < gate, !lowFrameRate { iou = max(iou, record.standingSimilarity(to: detection.box)) }
                 guard iou >= gate else { continue }
                 // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.
                 if vetoes, !weak, appearanceVetoes(record, detection) {

@@ -19,7 +19,9 @@
 /// ``frameRate``). A weak box much smaller than the object along one axis and lying mostly inside the prediction — a
 /// partly hidden object — is compared after being completed to the object's remembered size, once the object's track
 /// has seen 3 boxes (before that, its size is not settled). An object seen once, at an image border, and a box at the
-/// same border are compared by their extents along it (an object entering is a sliver first, wider each frame).
+/// same border are compared by their extents along it (an object entering is a sliver first, wider each frame). An
+/// object seen in two frames, the second the previous one, is also compared (not under 20 fps) as if it stood at its
+/// second box (their IoU, when at least 0.55): its speed so far is the difference of two boxes, maybe jitter alone.
 /// Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first, which lets a
 /// visible object's box take the track of a hidden object beside it whose own box is weak): the tracker picks the pairs
 /// with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a weak detection (a confident
