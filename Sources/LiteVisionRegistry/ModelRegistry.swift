@@ -29,7 +29,7 @@ package final class ModelRegistry: Sendable {
     /// What opening the registry made private (``DataFolderPermissions``): paths others could read before, with
     /// their old modes; empty for a folder that was private already or is new.
     package let tightenedPermissions: [String]
-    /// The lock on `registry.lock` of an exclusive registry (closed, and so released, when the registry goes).
+    /// The lock on `registry.lock` of an exclusive registry (unlocked and closed when the registry goes).
     private let lock: DataFolderLock?
 
     /// Opens (creating it if needed) the registry in `dataFolder`. (Blocking file and database work: done once,

@@ -249,7 +249,9 @@ extension ObjectTracker {
     /// ``weakDetectionGain`` for a weak detection (``middlingDetectionGain`` for one that could start a tentative
     /// object), by ``hiddenTrackGain`` for a hidden track (lost, or last matched to
     /// a weak detection behind a confident one) and by ``scoreConsistency(_:_:)``; the assignment maximizes the total
-    /// gain. Weak detections take part unless `weakDetections` is `false`.
+    /// gain. A track of two boxes whose similarity falls short of the gate is also compared with the detection as if it
+    /// stood at its second box (``TrackRecord/standingSimilarity(to:)``; not under 20 fps). Weak detections take part
+    /// unless `weakDetections` is `false`.
     private mutating func runStage(
         _ stage: StageTracks, detections: [TrackerDetection], imageWidth: Double, imageHeight: Double,
         gatingAppearance: Bool = true, weakDetections: Bool = true
@@ -309,7 +311,8 @@ extension ObjectTracker {
                     : record.similarity(
                         toConfident: detection.box, threshold: gate, everyTrack: lowFrameRate, imageWidth: imageWidth,
                         imageHeight: imageHeight)
-                // A track of two boxes may owe its speed to their jitter alone: a box on its second one is its object.
+                // A track of two boxes may owe its speed to their jitter alone: a box that fits its second one well is
+                // most likely its object.
                 if iou < gate, !lowFrameRate { iou = max(iou, record.standingSimilarity(to: detection.box)) }
                 guard iou >= gate else { continue }
                 // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.

@@ -62,14 +62,18 @@ struct ObjectTrackerTests {
         // An object standing at x = 200, detected at 0.5 (a tentative object, reported from its third box), its second
         // box 17 px off (noise): the motion model takes that as its speed, and its prediction for the third frame
         // (x = 233) overlaps a box back at x = 200 by an IoU of 0.29, under the gate; the box fits the second by 0.56.
-        func ids(third: Double) -> [[Int]] {
-            var tracker = ObjectTracker()
+        func ids(third: Double, frameRate: Double? = nil) -> [[Int]] {
+            var options = TrackingOptions()
+            options.frameRate = frameRate
+            var tracker = ObjectTracker(options: options)
             let frames = [box(200, 150), box(217, 150), box(third, 150), box(third, 150)]
             return run(&tracker, frames.map { [detection($0, score: 0.5)] }).map { $0.map(\.id) }
         }
         #expect(ids(third: 200) == [[], [], [0], [0]])
         // A third box that fits the second by an IoU under 0.55 (0.5) starts another tentative object.
         #expect(ids(third: 197) == [[], [], [], []])
+        // Under 20 fps the offset of a new track's second box is more often the object's step: no such comparison.
+        #expect(ids(third: 200, frameRate: 10) == [[], [], [], []])
     }
 
     @Test("A score dropping to 0.2 for a few frames keeps the object reported with its ID (low-score recovery)")
