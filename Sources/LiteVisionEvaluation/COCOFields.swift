@@ -7,8 +7,13 @@ enum COCOFields {
     /// `object[key]` as an integer id; `place` names the object in errors ("annotations[3]").
     static func id(_ object: JSONValue, _ key: String, in place: String, file: String) throws(EvaluationError) -> Int {
         guard let value = object[key] else { throw EvaluationError(file: file, reason: "\(place) has no \"\(key)\"") }
-        guard case .number(let number) = value, number.rounded() == number, abs(number) <= largestID else {
+        guard case .number(let number) = value, number.rounded() == number else {
             throw EvaluationError(file: file, reason: "\(place).\(key) must be an integer, not \(describe(value))")
+        }
+        guard abs(number) <= largestID else {
+            throw EvaluationError(
+                file: file,
+                reason: "\(place).\(key) is too large: ids must be integers of at most 2^53 (9007199254740992)")
         }
         return Int(number)
     }

@@ -317,6 +317,19 @@ struct EvalCLITests {
                 "detection [0] is in image 9, which the ground truth does not list"
             ),
             (try write("deep.json", String(repeating: "[", count: 100_000)), gt, "nest deeper than 64"),
+            // pycocotools would ignore this region yet match it as no crowd: refused instead.
+            (
+                try write(
+                    "halfcrowd.json",
+                    "{\"images\": [{\"id\": 1}], \"categories\": [{\"id\": 1, \"name\": \"a\"}], \"annotations\": "
+                        + "[{\"id\": 1, \"image_id\": 1, \"category_id\": 1, \"bbox\": [0,0,10,10], "
+                        + "\"iscrowd\": 0.5}]}"),
+                gt, "annotations[0].iscrowd must be 0 or 1, not 0.5"
+            ),
+            (
+                try write("bigid.json", "{\"images\": [{\"id\": 1152921504606846976}], \"categories\": []}"), gt,
+                "images[0].id is too large: ids must be integers of at most 2^53 (9007199254740992)"
+            ),
         ]
         for (annotations, results, message) in jsonCases {
             let result = try LiteVisionExecutable.run([

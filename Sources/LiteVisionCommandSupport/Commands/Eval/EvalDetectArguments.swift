@@ -12,8 +12,9 @@ package struct EvalDetectArguments: ParsableArguments {
         commandName: "detect",
         abstract: "Evaluate object detections against COCO ground truth (AP and AR as pycocotools computes them).",
         discussion: """
-            GT.json is a COCO ground truth (images, categories, annotations with bbox, area, iscrowd); DETS.json a \
-            COCO results list ([{"image_id", "category_id", "bbox", "score"}]). Prints the 12 COCO numbers (AP, \
+            GT.json is a COCO ground truth (images, categories, annotations with bbox, area, iscrowd; an absent \
+            area is the box's width x height, an absent iscrowd 0); DETS.json a COCO results list ([{"image_id", \
+            "category_id", "bbox", "score"}]; an empty list is no detections: AP and AR 0). Prints the 12 COCO numbers (AP, \
             AP50, AP75, APs, APm, APl, AR1, AR10, AR100, ARs, ARm, ARl) and each category's AP. A number with \
             nothing to average (no ground truth in its size range) is "-" in the table and null in JSON, where \
             pycocotools prints -1. Instead of --results, --images DIR runs a detector (the built-in object \
