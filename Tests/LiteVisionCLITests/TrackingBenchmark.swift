@@ -10,15 +10,16 @@ enum TrackingBenchmark {
     /// The scores of each tracker ("LiteVision", the variants' labels, then SORT, ByteTrack, OC-SORT and BoT-SORT):
     /// TrackEval's measures by name (HOTA, DetA, IDF1, ... in percent; counts as numbers). A failing driver is a
     /// recorded issue with its standard error, and a thrown error.
-    /// `sceneSeed` makes another simulated scene of the sequence (0, the default, the benchmark's usual one).
+    /// `sceneSeed` makes another simulated scene of the sequence (0, the default, the benchmark's usual one); `level`
+    /// is the noise model's level, "normal" or "heavy".
     static func compare(
-        sequence: String, seed: Int, sceneSeed: Int = 0, variants: [String] = []
+        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal", variants: [String] = []
     ) throws -> [String: [String: Double]] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
         var arguments = [
             "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", sequence,
-            "--seed", String(seed), "--scene-seed", String(sceneSeed),
+            "--seed", String(seed), "--scene-seed", String(sceneSeed), "--level", level,
         ]
         for variant in variants { arguments += ["--variant", variant] }
         let result = try LiteVisionExecutable.run(arguments, program: "/usr/bin/env")
