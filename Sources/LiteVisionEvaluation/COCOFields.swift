@@ -1,8 +1,9 @@
 import LiteVisionGeometry
 /// Reading the fields of COCO files' objects: integers (ids), numbers, boxes, with errors that say where.
 enum COCOFields {
-    /// The largest id accepted: every integer up to it is exact in a double, as in the reference tools.
-    static let largestID = 9_007_199_254_740_992.0
+    /// The largest id accepted (in magnitude), 2^53 − 1: ids are read as doubles, which hold every integer up to it
+    /// exactly (2^53 + 1 would be read as 2^53, another object's id).
+    static let largestID = 9_007_199_254_740_991.0
 
     /// `object[key]` as an integer id; `place` names the object in errors ("annotations[3]").
     static func id(_ object: JSONValue, _ key: String, in place: String, file: String) throws(EvaluationError) -> Int {
@@ -13,7 +14,7 @@ enum COCOFields {
         guard abs(number) <= largestID else {
             throw EvaluationError(
                 file: file,
-                reason: "\(place).\(key) is too large: ids must be integers of at most 2^53 (9007199254740992)")
+                reason: "\(place).\(key) is out of range: ids must be integers within ±(2^53 − 1) (9007199254740991)")
         }
         return Int(number)
     }

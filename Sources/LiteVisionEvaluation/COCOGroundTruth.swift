@@ -2,11 +2,11 @@ import LiteVisionGeometry
 
 /// A COCO ground-truth file (`instances_*.json`): its images, categories and box annotations.
 ///
-/// Read as pycocotools reads it for box evaluation: an annotation's `area` field (not its box) decides its size
-/// range, falling back to width × height when the field is absent (where pycocotools fails); `iscrowd` (absent: 0;
-/// an integer or a boolean, any value but 0 a crowd) marks crowd regions, which are never missed and which any number
-/// of detections may hit; an `ignore` field has no effect (pycocotools
-/// overwrites it with `iscrowd`). Annotations of images or categories the file does not list are left out.
+/// Read as pycocotools reads it for box evaluation: an annotation's `area` field (not its box) decides its size range,
+/// falling back to width × height when the field is absent (where pycocotools fails); `iscrowd` (absent: 0; a whole
+/// number or a boolean, any value but 0 or false a crowd) marks crowd regions, which are never missed and which any
+/// number of detections may hit; an `ignore` field has no effect (pycocotools overwrites it with `iscrowd`).
+/// Annotations of images or categories the file does not list are left out.
 package struct COCOGroundTruth: Sendable {
     /// An image the annotations refer to.
     package struct Image: Sendable, Equatable {
@@ -116,7 +116,9 @@ package struct COCOGroundTruth: Sendable {
             case .number(let number)? where number.rounded() == number: isCrowd = number != 0
             case let value?:
                 throw EvaluationError(
-                    file: file, reason: "\(place).iscrowd must be 0 or 1, not \(COCOFields.describe(value))")
+                    file: file,
+                    reason: "\(place).iscrowd must be a whole number or a boolean (0 or false: no crowd), not "
+                        + COCOFields.describe(value))
             }
             annotations.append(
                 Annotation(

@@ -60,8 +60,8 @@
 ///    frames, met at its prediction), one of them unseen for a frame or more meanwhile, exchange their IDs (with their
 ///    hits, age and, with re-identification, appearance) as they part if each came out on the other's object: much
 ///    nearer where the other's object would be at the velocity it had when they met (`docs/tracking-quality.md`,
-///    nineteenth and twenty-third rounds). Two people at one depth who walk through each other are often seen as one
-///    box, and a track may follow the other person out. (This runs after step 3, before new tracks start.)
+///    nineteenth, twenty-third and twenty-sixth rounds). Two people at one depth who walk through each other are often
+///    seen as one box, and a track may follow the other person out. (This runs after step 3, before new tracks start.)
 ///
 /// The result lists only the tracks matched to a detection in this frame (as ML Kit returns detected
 /// objects only); tracks coasting through an occlusion are in ``liveTracks``.

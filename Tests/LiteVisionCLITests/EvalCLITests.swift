@@ -324,11 +324,11 @@ struct EvalCLITests {
                     "{\"images\": [{\"id\": 1}], \"categories\": [{\"id\": 1, \"name\": \"a\"}], \"annotations\": "
                         + "[{\"id\": 1, \"image_id\": 1, \"category_id\": 1, \"bbox\": [0,0,10,10], "
                         + "\"iscrowd\": 0.5}]}"),
-                gt, "annotations[0].iscrowd must be 0 or 1, not 0.5"
+                gt, "annotations[0].iscrowd must be a whole number or a boolean (0 or false: no crowd), not 0.5"
             ),
             (
                 try write("bigid.json", "{\"images\": [{\"id\": 1152921504606846976}], \"categories\": []}"), gt,
-                "images[0].id is too large: ids must be integers of at most 2^53 (9007199254740992)"
+                "images[0].id is out of range: ids must be integers within ±(2^53 − 1) (9007199254740991)"
             ),
         ]
         for (annotations, results, message) in jsonCases {

@@ -211,9 +211,9 @@ struct TrackDetectionsCLITests {
     @Test("TrackEval: two people crossing get their IDs back where the exchange fits their old paces only roughly")
     func crossingWithChangeOfPace() throws {
         // `TUD-Stadtmitte` heavy noise draw 26 (docs/tracking-quality.md, twenty-sixth round): the tracks of persons 2
-        // and 7 meet at frame 51 and come out swapped (frames 60-64); where they part, at frame 70, each lies 0.77 box
-        // widths (summed) from where the other would be at its old pace, past the bound before the round (0.75): HOTA
-        // 50.4 and IDF1 73.6 then, against BoT-SORT's 51.8 and 77.9.
+        // and 7 meet at frame 51 and come out swapped (frames 60-64); where they part, at frame 70, they lie 0.77 box
+        // widths (the root of the two squared distances summed) from where each would be at the other's old pace, past
+        // the bound before the round (0.75): HOTA 50.4 and IDF1 73.6 then, against BoT-SORT's 51.8 and 77.9.
         let scores = try TrackingBenchmark.compare(sequence: "TUD-Stadtmitte", seed: 26, level: "heavy")
         let ours = try #require(scores["LiteVision"])
         for peer in ["SORT", "ByteTrack", "OC-SORT", "BoT-SORT"] {

@@ -37,7 +37,8 @@ def coco_make(seed, folder):
             w, h = size * rng.uniform(0.6, 1.4), size * rng.uniform(0.6, 1.4)
             x, y = rng.uniform(0, 640 - w), rng.uniform(0, 480 - h)
             box = [round(x, 2), round(y, 2), round(w, 2), round(h, 2)]
-            crowd = 1 if rng.random() < 0.06 else 0
+            # A crowd flag as an integer, a whole float or a boolean, as COCO files write it.
+            crowd = rng.choice([1, 2, 1.0, True]) if rng.random() < 0.06 else rng.choice([0, 0, 0.0, False])
             area = box[2] * box[3] * (rng.uniform(0.5, 1.0) if rng.random() < 0.5 else 1.0)
             annotations.append({"id": len(annotations) + 1, "image_id": image["id"], "category_id": category,
                                 "bbox": box, "area": area, "iscrowd": crowd})

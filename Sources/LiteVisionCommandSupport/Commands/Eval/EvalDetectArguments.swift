@@ -12,16 +12,16 @@ package struct EvalDetectArguments: ParsableArguments {
         commandName: "detect",
         abstract: "Evaluate object detections against COCO ground truth (AP and AR as pycocotools computes them).",
         discussion: """
-            GT.json is a COCO ground truth (images, categories, annotations with bbox, area, iscrowd; an absent \
-            area is the box's width x height, an absent iscrowd 0); DETS.json a COCO results list ([{"image_id", \
-            "category_id", "bbox", "score"}]; an empty list is no detections: AP and AR 0). Prints the 12 COCO numbers (AP, \
-            AP50, AP75, APs, APm, APl, AR1, AR10, AR100, ARs, ARm, ARl) and each category's AP. A number with \
+            GT.json is a COCO ground truth (images, categories, annotations with bbox, area, iscrowd; an absent area \
+            is the box's width x height, an absent iscrowd 0); DETS.json a COCO results list ([{"image_id", \
+            "category_id", "bbox", "score"}]; an empty list is no detections: AP and AR 0). Prints the 12 COCO numbers \
+            (AP, AP50, AP75, APs, APm, APl, AR1, AR10, AR100, ARs, ARm, ARl) and each category's AP. A number with \
             nothing to average (no ground truth in its size range) is "-" in the table and null in JSON, where \
-            pycocotools prints -1. Instead of --results, --images DIR runs a detector (the built-in object \
-            localizer, or --detector MODEL.tflite) over the ground truth's images (DIR/file_name); an object's \
-            category is the ground-truth category named as its label (ignoring case), or the only category; \
-            objects with no such category are left out. Its defaults here: every object (--multiple), at most 100 \
-            per photo, score threshold 0.05.
+            pycocotools prints -1. Instead of --results, --images DIR runs a detector (the built-in object localizer, \
+            or --detector MODEL.tflite) over the ground truth's images (DIR/file_name); an object's category is the \
+            ground-truth category named as its label (ignoring case), or the only category; objects with no such \
+            category are left out. Its defaults here: every object (--multiple), at most 100 per photo, score \
+            threshold 0.05.
             """
     )
 
