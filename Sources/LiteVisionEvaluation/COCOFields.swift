@@ -14,7 +14,7 @@ enum COCOFields {
         guard abs(number) <= largestID else {
             throw EvaluationError(
                 file: file,
-                reason: "\(place).\(key) is out of range: ids must be integers within ±(2^53 − 1) (9007199254740991)")
+                reason: "\(place).\(key) is out of range: ids must be integers within ±(2^53 − 1) (\(Int(largestID)))")
         }
         return Int(number)
     }
