@@ -9,7 +9,9 @@ A draw is a sequence, a scene seed (the simulated scenes only), a noise seed and
 round's 50 draws), `aside` (the second round's 42), `fourth` (the fourth round's 84), `A` to `L` (42 each, made two
 at a time: A and B in the seventh round, C and D in the eighth, E and F in the ninth, G to L in the thirteenth to
 fifteenth), and `step2`, `step3`, `step5` (the five sequences played at 1/2, 1/3 and 1/5 of their
-frame rate, noise seeds 1-4, both levels: the fifteenth round's). Groups of sets are summed too when all their sets
+frame rate, noise seeds 1-4, both levels: the fifteenth round's), and `other`, `other-low` (156 and 60 draws of the six
+other noise models of tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the twenty-seventh
+round's). Groups of sets are summed too when all their sets
 are named: `older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
@@ -61,13 +63,21 @@ SETS = {
 }
 for _step in (2, 3, 5):
     SETS[f"step{_step}"] = [(n, 0, s, level, _step) for n in FIVE for s in (1, 2, 3, 4) for level in LEVELS]
+# The other noise models (tracking_scenes.OTHER_NOISE_MODELS): per model the five sequences × noise seeds 1-4 and the
+# simulated scenes made again with scene seeds 1 and 2 × noise seed 5 (26 draws), and at half the frame rate the five
+# sequences × noise seeds 1 and 2 (10 draws).
+SETS["other"] = [(n, 0, s, m, 1) for m in tracking_scenes.OTHER_NOISE_MODELS for n in FIVE for s in (1, 2, 3, 4)]
+SETS["other"] += [(n, c, 5, m, 1) for m in tracking_scenes.OTHER_NOISE_MODELS for n in tracking_scenes.SIM_SEQUENCES
+                  for c in (1, 2)]
+SETS["other-low"] = [(n, 0, s, m, 2) for m in tracking_scenes.OTHER_NOISE_MODELS for n in FIVE for s in (1, 2)]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}
 
 
 def key(draw):
     name, scene, noise, level, step = draw
-    return f"{name}{'@' + str(step) if step > 1 else ''}-c{scene}-s{noise}-{level[0]}"
+    model = level if level in tracking_scenes.OTHER_NOISE_MODELS else level[0]
+    return f"{name}{'@' + str(step) if step > 1 else ''}-c{scene}-s{noise}-{model}"
 
 
 def sequence(draw):

@@ -336,6 +336,16 @@ NOISE_LEVELS = {
 
 
 def noisy_detections(seq, seed, level="normal", sources=None):
+    """Detector-like rows from the ground truth of `seq` under the noise model `level`: "normal" or "heavy" (below),
+    or one of `OTHER_NOISE_MODELS` (see `other_noisy_detections`; no `sources` there)."""
+    if level in OTHER_NOISE_MODELS:
+        if sources is not None:
+            raise SystemExit(f"noise model {level}: no appearance vectors (those need the normal or heavy level)")
+        return other_noisy_detections(seq, seed, level)
+    return benchmark_noisy_detections(seq, seed, level, sources)
+
+
+def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
     """Detector-like rows `frame,-1,x,y,w,h,score,-1,-1,-1` from the ground truth of `seq`, seeded.
 
     The noise model, per ground-truth box in each frame, with `o` the share of the box hidden by nearer people or
@@ -384,6 +394,80 @@ def noisy_detections(seq, seed, level="normal", sources=None):
             rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
             if sources is not None:
                 sources.append(source)
+    return rows
+
+
+# The other noise models (docs/tracking-quality.md, eleventh and twenty-seventh rounds): as a check that a rule does
+# not hang on the benchmark's own model. Each misses more with occlusion, but scores, misses, jitters and adds false
+# boxes differently. name: (miss rule, score rule, centre jitter (share of the size, plus pixels), size jitter,
+# false boxes per frame, their scores' range).
+OTHER_NOISE_MODELS = {
+    # misses 0.08 + 0.6·o; every true box scored uniformly in 0.3–1 whatever its visibility
+    "U": ("linear", "uniform", 0.05, 0, 0.08, 1.0, (0.05, 0.6)),
+    # misses 12 % of boxes under 70 % hidden, 90 % of the others; N(0.9, 0.05) under 30 % hidden, else N(0.5, 0.15);
+    # plus two fixed clutter boxes, each seen in half of the frames, scored 0.35–0.65
+    "P": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),
+    "Pp": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),  # P without the clutter
+    "Ppp": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.1, 0.6)),  # Pp with weaker false boxes
+    # misses 0.1 + 0.5·o; N(0.8, 0.1), and 10 % of the boxes uniform in 0.1–0.5
+    "S": ("half", "normal", 0.05, 0, 0.05, 1.0, (0.1, 0.6)),
+    # misses 3 % of boxes under half hidden, 70 % of the others; uniform in 0.5–0.95, or 0.15–0.6 when half hidden
+    "Q": ("mostly", "visibility", 0.03, 0, 0.05, 2.0, (0.05, 0.45)),
+}
+
+
+def other_noisy_detections(seq, seed, model):
+    """Detector-like rows `frame,-1,x,y,w,h,score,-1,-1,-1` from the ground truth of `seq` under one of
+    `OTHER_NOISE_MODELS`, seeded. `o` is the share of a box hidden, as in `benchmark_noisy_detections`; boxes are
+    jittered as there (the centre by N(0, jitter · size + pixels), each side multiplied by exp(N(0, size jitter)));
+    false boxes are Poisson per frame, of the size of a random ground-truth box, anywhere."""
+    miss_rule, score_rule, jitter, pixels, size_jitter, fp_rate, (fp_low, fp_high) = OTHER_NOISE_MODELS[model]
+    rng = np.random.default_rng([seed, sum(seq.name.encode()), 100 + list(OTHER_NOISE_MODELS).index(model)])
+    sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
+    clutter = []
+    if model == "P":
+        for _ in range(2):
+            w, h = sizes[int(rng.integers(len(sizes)))]
+            clutter.append((rng.uniform(0, seq.width - w), rng.uniform(0, seq.height - h), w, h))
+    miss_of = {"linear": lambda o: 0.08 + 0.6 * o, "step": lambda o: 0.12 if o < 0.7 else 0.9,
+               "half": lambda o: 0.1 + 0.5 * o, "mostly": lambda o: 0.03 if o < 0.5 else 0.7}[miss_rule]
+    rows = []
+    for t, boxes in enumerate(seq.frames):
+        frame = []
+        for b in boxes:
+            o = 1.0 - visible_fraction(b, boxes, seq.width, seq.height)
+            _, x, y, w, h, _ = b
+            if rng.random() < min(1.0, miss_of(o)):
+                continue
+            if score_rule == "uniform":
+                score = rng.uniform(0.3, 1.0)
+            elif score_rule == "two-level":
+                score = rng.normal(0.9, 0.05) if o < 0.3 else rng.normal(0.5, 0.15)
+            elif score_rule == "normal":
+                score = rng.normal(0.8, 0.1)
+                if rng.random() < 0.1:
+                    score = rng.uniform(0.1, 0.5)
+            else:
+                score = rng.uniform(0.5, 0.95) if o < 0.5 else rng.uniform(0.15, 0.6)
+            score = float(np.clip(score, 0.02, 0.99))
+            cx = x + w / 2 + rng.normal(0, jitter * w + pixels)
+            cy = y + h / 2 + rng.normal(0, jitter * h + pixels)
+            nw, nh = w * math.exp(rng.normal(0, size_jitter)), h * math.exp(rng.normal(0, size_jitter))
+            frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score))
+        for _ in range(rng.poisson(fp_rate)):
+            w, h = sizes[int(rng.integers(len(sizes)))]
+            frame.append(((rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2), w, h),
+                          float(rng.uniform(fp_low, fp_high))))
+        for box in clutter:
+            if rng.random() < 0.5:
+                frame.append((box, float(rng.uniform(0.35, 0.65))))
+        rng.shuffle(frame)
+        for box, score in frame:
+            clipped = clip(box, seq.width, seq.height)
+            if clipped is None:
+                continue
+            x, y, w, h = clipped
+            rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
     return rows
 
 

@@ -21,13 +21,13 @@ struct AxisKalmanFilter: Sendable, Equatable {
 
     /// The weight of the past in ``innovationTrend``: with 0.6, a measurement's share halves in about a frame and a
     /// half. The trend of innovations that are noise of unit deviation would have a deviation of 0.5; the box
-    /// filter's are smaller (its position noise is as large as its measurement noise, so it expects larger
-    /// innovations than a steady walker's boxes give): 0.26 for boxes jittered by the deviation it assumes.
+    /// filter's are smaller (its position noise comes on top of its measurement noise, so it expects larger
+    /// innovations than a steady walker's boxes give).
     static let maneuverMemory = 0.6
     /// The ``innovationTrend`` (in deviations) beyond which the object counts as maneuvering: stopping, turning or
-    /// setting off. A steady walker's boxes jittered by the deviation the box filter assumes (1/20 of the size)
-    /// never reached it in 16,000 simulated frames; jittered by 7 % of the size (the benchmark's heavy noise), in
-    /// 0.1 % of them.
+    /// setting off. A steady walker's boxes jittered by 1/20 of the size never reached it in 16,000 simulated frames;
+    /// jittered by 7 % of the size (the benchmark's heavy noise), in 0.1 % of them (measured with the box filter's
+    /// measurement noise of 1/20 of the size; its larger one since then moves the trend less).
     static let maneuverThreshold = 1.2
     /// By how much the covariance is multiplied before a measurement while the object maneuvers, so that the state,
     /// the velocity above all, takes more of the measurement in.

@@ -4,11 +4,11 @@ import LiteVisionGeometry
 ///
 /// State: `(cx, cy, w, h)` and their velocities per frame — eight numbers, kept as four ``AxisKalmanFilter``s.
 /// Noise scales with the box, as in ByteTrack and BoT-SORT: standard deviations are `1/20` of the box size
-/// for positions and measurements and `1/250` of it for velocities (the width for `cx` and `w`, the height for
-/// `cy` and `h`), so a small far object and a large near one are followed alike. A new filter starts with
-/// twice the position deviation and a velocity deviation of ``initialVelocityWeight`` (5/8 of the box size per
-/// frame), since its velocity is unknown: its second box sets nearly all of it (and of the rate at which the size
-/// changes, jitter included, which the next boxes correct).
+/// for positions, ``measurementWeight`` (7/100) of it for measurements and `1/250` of it for velocities (the width for
+/// `cx` and `w`, the height for `cy` and `h`), so a small far object and a large near one are followed alike. A new
+/// filter starts with twice the position deviation and a velocity deviation of ``initialVelocityWeight`` (5/8 of the
+/// box size per frame), since its velocity is unknown: its second box sets nearly all of it (and of the rate at which
+/// the size changes, jitter included, which the next boxes correct).
 ///
 /// The velocity noise, `1/250` of the size a frame, is smaller than ByteTrack's `1/160`: the velocity then follows a
 /// trend over more frames instead of the jitter of the last few boxes, so a track coasting through an occlusion drifts
@@ -21,12 +21,22 @@ import LiteVisionGeometry
 /// the walker, onto the person next to them. So the center's filters follow maneuvers (see
 /// ``AxisKalmanFilter/update(measurement:measurementNoise:followingManeuvers:)``): when the measurements keep falling
 /// on one side of the predictions, the covariance is widened before the correction, and the velocity follows within a
-/// few frames (a walker 40 px wide stopping from 6 px a frame keeps 0.8 px a frame after six frames standing, 3.9
-/// without). On the tracking benchmark (`docs/tracking-quality.md`, eighteenth round) this won 6 more of
-/// 680 draws at the sequences' own frame rate and 5 more of 120 at lower ones, with 2 % and 10 % fewer ID switches.
+/// few frames (a walker 40 px wide stopping from 6 px a frame keeps 2 px a frame after six frames standing, 4
+/// without; 0.8 and 3.9 with the measurement noise of `1/20` used until the twenty-seventh round). On the tracking
+/// benchmark (`docs/tracking-quality.md`, eighteenth round) this won 6 more of 680 draws at the sequences' own frame
+/// rate and 5 more of 120 at lower ones, with 2 % and 10 % fewer ID switches.
 struct BoxKalmanFilter: Sendable, Equatable {
-    /// Position noise weight (fraction of the box size).
+    /// Position noise weight (fraction of the box size): how far an object may stray from its predicted path in a
+    /// frame.
     static let positionWeight = 1.0 / 20
+    /// Measurement noise weight (fraction of the box size): how far a detector's box may lie from its object. Larger
+    /// than the position noise, so each box moves the state, and above all the velocity, by less: the track follows
+    /// its object's path rather than its boxes' jitter. ByteTrack and LiteVision until the twenty-seventh round of
+    /// `docs/tracking-quality.md` used `1/20`, as for positions; on the tracking benchmark 7/100 won 5 more of 680
+    /// draws at the sequences' own frame rate with 5 % fewer ID switches, and 3 fewer of 120 at lower rates with about
+    /// as many (and larger margins); under six other noise models, 8 more of 216 with 7 % fewer switches. 6/100, 8/100
+    /// and 1/10 did less well at the own rate.
+    static let measurementWeight = 7.0 / 100
     /// Velocity noise weight (fraction of the box size, per frame).
     static let velocityWeight = 1.0 / 250
     /// The velocity deviation of a new filter (fraction of the box size, per frame): so wide that the filter takes
@@ -84,14 +94,14 @@ struct BoxKalmanFilter: Sendable, Equatable {
         height.predict(positionNoise: p * sh, velocityNoise: v * sh)
     }
 
-    /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``positionWeight`` of
+    /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``measurementWeight`` of
     /// the box size): a larger one moves the state, and above all the velocity, less. With `followingManeuvers`, the
     /// center follows maneuvers (see the type's description); a box two objects may share lies between them frame
     /// after frame, which is no maneuver of either, and must move the velocity less, not more.
     @inline(__always)
     mutating func update(with box: BoundingBox, deviationScale: Double = 1, followingManeuvers: Bool = true) {
         let sw = max(width.position, Self.minimumScale), sh = max(height.position, Self.minimumScale)
-        let p = Self.positionWeight * deviationScale
+        let p = Self.measurementWeight * deviationScale
         centerX.update(measurement: box.midX, measurementNoise: p * sw, followingManeuvers: followingManeuvers)
         centerY.update(measurement: box.midY, measurementNoise: p * sh, followingManeuvers: followingManeuvers)
         width.update(measurement: box.width, measurementNoise: p * sw)

@@ -199,13 +199,7 @@ struct TrackDetectionsCLITests {
         // The benchmark's worst draw before its nineteenth round (docs/tracking-quality.md): `sim-stop-turn` scene 17,
         // noise 18. Two pairs walk through each other, and the tracks of each pair came out on each other's person
         // (HOTA 63.0 and IDF1 75.3 against SORT's 71.1 and 89.3); the IDs are now given back as they part.
-        let scores = try TrackingBenchmark.compare(sequence: "sim-stop-turn", seed: 18, sceneSeed: 17)
-        let ours = try #require(scores["LiteVision"])
-        for peer in ["SORT", "ByteTrack", "OC-SORT", "BoT-SORT"] {
-            let theirs = try #require(scores[peer])
-            #expect(try #require(ours["HOTA"]) >= #require(theirs["HOTA"]), "\(peer): \(scores)")
-            #expect(try #require(ours["IDF1"]) >= #require(theirs["IDF1"]), "\(peer): \(scores)")
-        }
+        try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "sim-stop-turn", seed: 18, sceneSeed: 17)
     }
 
     @Test("TrackEval: two people crossing get their IDs back where the exchange fits their old paces only roughly")
@@ -214,12 +208,16 @@ struct TrackDetectionsCLITests {
         // and 7 meet at frame 51 and come out swapped (frames 60-64); where they part, at frame 70, they lie 0.77 box
         // widths (the root of the two squared distances summed) from where each would be at the other's old pace, past
         // the bound before the round (0.75): HOTA 50.4 and IDF1 73.6 then, against BoT-SORT's 51.8 and 77.9.
-        let scores = try TrackingBenchmark.compare(sequence: "TUD-Stadtmitte", seed: 26, level: "heavy")
-        let ours = try #require(scores["LiteVision"])
-        for peer in ["SORT", "ByteTrack", "OC-SORT", "BoT-SORT"] {
-            let theirs = try #require(scores[peer])
-            #expect(try #require(ours["HOTA"]) >= #require(theirs["HOTA"]), "\(peer): \(scores)")
-            #expect(try #require(ours["IDF1"]) >= #require(theirs["IDF1"]), "\(peer): \(scores)")
-        }
+        try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "TUD-Stadtmitte", seed: 26, level: "heavy")
+    }
+
+    @Test("TrackEval: among three people walking through one another, the tracks keep their walkers' paces")
+    func paceThroughJitteredBoxes() throws {
+        // `TUD-Stadtmitte` heavy noise draw 71 (docs/tracking-quality.md, twenty-seventh round): persons 2, 8 and 9
+        // overlap around frames 84-100, and person 7 passes person 9 from frame 73. With the measurement noise the
+        // box filter had before the round (1/20 of the box size, as its position noise), the tracks' velocities
+        // followed the boxes' jitter: person 2's ID went to person 8 at frame 96, person 7's to person 9 at frame 73,
+        // HOTA 49.7 and IDF1 68.4 against BoT-SORT's 53.0 and 79.1. With 7/100 every one of them keeps their ID.
+        try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "TUD-Stadtmitte", seed: 71, level: "heavy")
     }
 }

@@ -30,4 +30,17 @@ enum TrackingBenchmark {
         return try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String: Double]])
     }
+
+    /// Runs `compare` and expects LiteVision's HOTA and IDF1 at least each of the four peers'.
+    static func expectAtLeastEveryPeer(
+        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal"
+    ) throws {
+        let scores = try compare(sequence: sequence, seed: seed, sceneSeed: sceneSeed, level: level)
+        let ours = try #require(scores["LiteVision"])
+        for peer in ["SORT", "ByteTrack", "OC-SORT", "BoT-SORT"] {
+            let theirs = try #require(scores[peer])
+            #expect(try #require(ours["HOTA"]) >= #require(theirs["HOTA"]), "\(peer): \(scores)")
+            #expect(try #require(ours["IDF1"]) >= #require(theirs["IDF1"]), "\(peer): \(scores)")
+        }
+    }
 }
