@@ -399,20 +399,21 @@ def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
 
 # The other noise models (docs/tracking-quality.md, eleventh and twenty-seventh rounds): as a check that a rule does
 # not hang on the benchmark's own model. Each misses more with occlusion, but scores, misses, jitters and adds false
-# boxes differently. name: (miss rule, score rule, centre jitter (share of the size, plus pixels), size jitter,
-# false boxes per frame, their scores' range).
+# boxes differently. name: (seed, miss rule, score rule, centre jitter (share of the size, plus pixels), size jitter,
+# false boxes per frame, their scores' range). Each model has its own seed, so its draws are its own: Pp is not P's
+# draws without the clutter.
 OTHER_NOISE_MODELS = {
     # misses 0.08 + 0.6·o; every true box scored uniformly in 0.3–1 whatever its visibility
-    "U": ("linear", "uniform", 0.05, 0, 0.08, 1.0, (0.05, 0.6)),
+    "U": (100, "linear", "uniform", 0.05, 0, 0.08, 1.0, (0.05, 0.6)),
     # misses 12 % of boxes under 70 % hidden, 90 % of the others; N(0.9, 0.05) under 30 % hidden, else N(0.5, 0.15);
     # plus two fixed clutter boxes, each seen in half of the frames, scored 0.35–0.65
-    "P": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),
-    "Pp": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),  # P without the clutter
-    "Ppp": ("step", "two-level", 0.02, 3, 0.04, 0.3, (0.1, 0.6)),  # Pp with weaker false boxes
+    "P": (101, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),
+    "Pp": (102, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),  # P without the clutter
+    "Ppp": (103, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.1, 0.6)),  # Pp with weaker false boxes
     # misses 0.1 + 0.5·o; N(0.8, 0.1), and 10 % of the boxes uniform in 0.1–0.5
-    "S": ("half", "normal", 0.05, 0, 0.05, 1.0, (0.1, 0.6)),
+    "S": (104, "half", "normal", 0.05, 0, 0.05, 1.0, (0.1, 0.6)),
     # misses 3 % of boxes under half hidden, 70 % of the others; uniform in 0.5–0.95, or 0.15–0.6 when half hidden
-    "Q": ("mostly", "visibility", 0.03, 0, 0.05, 2.0, (0.05, 0.45)),
+    "Q": (105, "mostly", "visibility", 0.03, 0, 0.05, 2.0, (0.05, 0.45)),
 }
 
 
@@ -421,8 +422,9 @@ def other_noisy_detections(seq, seed, model):
     `OTHER_NOISE_MODELS`, seeded. `o` is the share of a box hidden, as in `benchmark_noisy_detections`; boxes are
     jittered as there (the centre by N(0, jitter · size + pixels), each side multiplied by exp(N(0, size jitter)));
     false boxes are Poisson per frame, of the size of a random ground-truth box, anywhere."""
-    miss_rule, score_rule, jitter, pixels, size_jitter, fp_rate, (fp_low, fp_high) = OTHER_NOISE_MODELS[model]
-    rng = np.random.default_rng([seed, sum(seq.name.encode()), 100 + list(OTHER_NOISE_MODELS).index(model)])
+    model_seed, miss_rule, score_rule, jitter, pixels, size_jitter, fp_rate, fp_scores = OTHER_NOISE_MODELS[model]
+    fp_low, fp_high = fp_scores
+    rng = np.random.default_rng([seed, sum(seq.name.encode()), model_seed])
     sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
     clutter = []
     if model == "P":
@@ -447,8 +449,10 @@ def other_noisy_detections(seq, seed, model):
                 score = rng.normal(0.8, 0.1)
                 if rng.random() < 0.1:
                     score = rng.uniform(0.1, 0.5)
-            else:
+            elif score_rule == "visibility":
                 score = rng.uniform(0.5, 0.95) if o < 0.5 else rng.uniform(0.15, 0.6)
+            else:
+                raise ValueError(f"noise model {model}: unknown score rule {score_rule}")
             score = float(np.clip(score, 0.02, 0.99))
             cx = x + w / 2 + rng.normal(0, jitter * w + pixels)
             cy = y + h / 2 + rng.normal(0, jitter * h + pixels)

@@ -34,7 +34,7 @@ struct BoxKalmanFilter: Sendable, Equatable {
     /// its object's path rather than its boxes' jitter. ByteTrack and LiteVision until the twenty-seventh round of
     /// `docs/tracking-quality.md` used `1/20`, as for positions; on the tracking benchmark 7/100 won 5 more of 680
     /// draws at the sequences' own frame rate with 5 % fewer ID switches, and 3 fewer of 120 at lower rates with about
-    /// as many (and larger margins); under six other noise models, 8 more of 216 with 7 % fewer switches. 6/100, 8/100
+    /// as many (and larger margins); under six other noise models, 8 more of 216 with 5 % fewer switches. 6/100, 8/100
     /// and 1/10 did less well at the own rate.
     static let measurementWeight = 7.0 / 100
     /// Velocity noise weight (fraction of the box size, per frame).

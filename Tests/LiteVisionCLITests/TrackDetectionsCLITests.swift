@@ -217,7 +217,7 @@ struct TrackDetectionsCLITests {
         // overlap around frames 84-100, and person 7 passes person 9 from frame 73. With the measurement noise the
         // box filter had before the round (1/20 of the box size, as its position noise), the tracks' velocities
         // followed the boxes' jitter: person 2's ID went to person 8 at frame 96, person 7's to person 9 at frame 73,
-        // HOTA 49.7 and IDF1 68.4 against BoT-SORT's 53.0 and 79.1. With 7/100 every one of them keeps their ID.
+        // HOTA 49.7 and IDF1 68.4 against BoT-SORT's 53.0 and 79.1. With 7/100 persons 2, 7, 8 and 9 keep their IDs.
         try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "TUD-Stadtmitte", seed: 71, level: "heavy")
     }
 }
