@@ -11,8 +11,8 @@ at a time: A and B in the seventh round, C and D in the eighth, E and F in the n
 fifteenth), and `step2`, `step3`, `step5` (the five sequences played at 1/2, 1/3 and 1/5 of their
 frame rate, noise seeds 1-4, both levels: the fifteenth round's), and `other`, `other-low` (156 and 60 draws of the six
 other noise models of tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the twenty-seventh
-round's). Groups of sets are summed too when all their sets
-are named: `older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
+round's). Groups of sets are summed too when all their sets are named: `older` (chosen, aside, fourth, A to D: 344
+draws), `EF`, `GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
 (default .build/tracking-rounds: about 1 s per draw and peer the first time); LiteVision runs every time, with

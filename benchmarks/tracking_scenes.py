@@ -387,33 +387,42 @@ def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
             frame.append(((x, y, w, h), float(rng.uniform(0.1, 0.7)), (0, 0.0)))
         rng.shuffle(frame)
         for box, score, source in frame:
-            clipped = clip(box, seq.width, seq.height)
-            if clipped is None:
+            row = detection_row(t, box, score, seq)
+            if row is None:
                 continue
-            x, y, w, h = clipped
-            rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
+            rows.append(row)
             if sources is not None:
                 sources.append(source)
     return rows
 
 
+def detection_row(t, box, score, seq):
+    """The MOTChallenge detection row of `box` in frame index `t` (from 0), clipped to the image; None when nothing of
+    it is inside."""
+    clipped = clip(box, seq.width, seq.height)
+    if clipped is None:
+        return None
+    x, y, w, h = clipped
+    return f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1"
+
+
 # The other noise models (docs/tracking-quality.md, eleventh and twenty-seventh rounds): as a check that a rule does
 # not hang on the benchmark's own model. Each misses more with occlusion, but scores, misses, jitters and adds false
 # boxes differently. name: (seed, miss rule, score rule, centre jitter (share of the size, plus pixels), size jitter,
-# false boxes per frame, their scores' range). Each model has its own seed, so its draws are its own: Pp is not P's
-# draws without the clutter.
+# false boxes per frame, their scores' range, fixed clutter boxes). Each model has its own seed, so its draws are its
+# own: Pp is not P's draws without the clutter.
 OTHER_NOISE_MODELS = {
     # misses 0.08 + 0.6·o; every true box scored uniformly in 0.3–1 whatever its visibility
-    "U": (100, "linear", "uniform", 0.05, 0, 0.08, 1.0, (0.05, 0.6)),
+    "U": (100, "linear", "uniform", 0.05, 0, 0.08, 1.0, (0.05, 0.6), 0),
     # misses 12 % of boxes under 70 % hidden, 90 % of the others; N(0.9, 0.05) under 30 % hidden, else N(0.5, 0.15);
     # plus two fixed clutter boxes, each seen in half of the frames, scored 0.35–0.65
-    "P": (101, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),
-    "Pp": (102, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9)),  # P without the clutter
-    "Ppp": (103, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.1, 0.6)),  # Pp with weaker false boxes
+    "P": (101, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9), 2),
+    "Pp": (102, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.3, 0.9), 0),  # P without the clutter
+    "Ppp": (103, "step", "two-level", 0.02, 3, 0.04, 0.3, (0.1, 0.6), 0),  # Pp with weaker false boxes
     # misses 0.1 + 0.5·o; N(0.8, 0.1), and 10 % of the boxes uniform in 0.1–0.5
-    "S": (104, "half", "normal", 0.05, 0, 0.05, 1.0, (0.1, 0.6)),
+    "S": (104, "half", "normal", 0.05, 0, 0.05, 1.0, (0.1, 0.6), 0),
     # misses 3 % of boxes under half hidden, 70 % of the others; uniform in 0.5–0.95, or 0.15–0.6 when half hidden
-    "Q": (105, "mostly", "visibility", 0.03, 0, 0.05, 2.0, (0.05, 0.45)),
+    "Q": (105, "mostly", "visibility", 0.03, 0, 0.05, 2.0, (0.05, 0.45), 0),
 }
 
 
@@ -422,15 +431,15 @@ def other_noisy_detections(seq, seed, model):
     `OTHER_NOISE_MODELS`, seeded. `o` is the share of a box hidden, as in `benchmark_noisy_detections`; boxes are
     jittered as there (the centre by N(0, jitter · size + pixels), each side multiplied by exp(N(0, size jitter)));
     false boxes are Poisson per frame, of the size of a random ground-truth box, anywhere."""
-    model_seed, miss_rule, score_rule, jitter, pixels, size_jitter, fp_rate, fp_scores = OTHER_NOISE_MODELS[model]
+    model_seed, miss_rule, score_rule, jitter, pixels, size_jitter, fp_rate, fp_scores, clutter_count = \
+        OTHER_NOISE_MODELS[model]
     fp_low, fp_high = fp_scores
     rng = np.random.default_rng([seed, sum(seq.name.encode()), model_seed])
     sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
     clutter = []
-    if model == "P":
-        for _ in range(2):
-            w, h = sizes[int(rng.integers(len(sizes)))]
-            clutter.append((rng.uniform(0, seq.width - w), rng.uniform(0, seq.height - h), w, h))
+    for _ in range(clutter_count):
+        w, h = sizes[int(rng.integers(len(sizes)))]
+        clutter.append((rng.uniform(0, seq.width - w), rng.uniform(0, seq.height - h), w, h))
     miss_of = {"linear": lambda o: 0.08 + 0.6 * o, "step": lambda o: 0.12 if o < 0.7 else 0.9,
                "half": lambda o: 0.1 + 0.5 * o, "mostly": lambda o: 0.03 if o < 0.5 else 0.7}[miss_rule]
     rows = []
@@ -467,11 +476,9 @@ def other_noisy_detections(seq, seed, model):
                 frame.append((box, float(rng.uniform(0.35, 0.65))))
         rng.shuffle(frame)
         for box, score in frame:
-            clipped = clip(box, seq.width, seq.height)
-            if clipped is None:
-                continue
-            x, y, w, h = clipped
-            rows.append(f"{t + 1},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score:.4f},-1,-1,-1")
+            row = detection_row(t, box, score, seq)
+            if row is not None:
+                rows.append(row)
     return rows
 
 
