@@ -90,10 +90,26 @@ package struct COCOEvaluation: Sendable {
 
         var groundTruthCells = [[Int]](repeating: [], count: I * K)
         var annotationCount = 0
+        // pycocotools looks annotations up by id: where an id repeats, every annotation with it stands for the last
+        // one with it (maybe in another image or category). It gathers them image by image (ids ascending), each
+        // image's in file order, keeping those of listed categories, and files each under its stand-in's image and
+        // category. With unique ids, which `repeatedAnnotationIDs` counts, this is every listed annotation in place.
+        let standIn = groundTruth.repeatedAnnotationIDs == 0 ? nil : groundTruth.lastAnnotationWithEachID
+        var annotationsByImage = [[Int]](repeating: [], count: I)
         for (index, annotation) in groundTruth.annotations.enumerated() {
-            guard let i = imageIndex[annotation.imageID], let k = categoryIndex[annotation.categoryID] else { continue }
-            groundTruthCells[k * I + i].append(index)
-            annotationCount += 1
+            guard let i = imageIndex[annotation.imageID], categoryIndex[annotation.categoryID] != nil else { continue }
+            annotationsByImage[i].append(index)
+        }
+        for indices in annotationsByImage {
+            for index in indices {
+                let taken = standIn?[groundTruth.annotations[index].id] ?? index
+                let annotation = groundTruth.annotations[taken]
+                guard let i = imageIndex[annotation.imageID], let k = categoryIndex[annotation.categoryID] else {
+                    continue
+                }
+                groundTruthCells[k * I + i].append(taken)
+                annotationCount += 1
+            }
         }
         var detectionCells = [[Int]](repeating: [], count: I * K)
         var unknownCategories = 0

@@ -26,7 +26,7 @@ package struct COCOGroundTruth: Sendable {
 
     /// One annotated object.
     package struct Annotation: Sendable, Equatable {
-        /// Its id (unique in the file).
+        /// Its id (unique in a well-formed file; see ``COCOGroundTruth/repeatedAnnotationIDs``).
         package var id: Int
         /// The image it is in.
         package var imageID: Int
@@ -52,11 +52,26 @@ package struct COCOGroundTruth: Sendable {
     /// The annotations, in file order.
     package var annotations: [Annotation]
 
+    /// How many annotations repeat the id of one before them. pycocotools keeps only the last annotation with an id
+    /// wherever it looks one up, so each one with a repeated id is evaluated as that last one (a file numbering its
+    /// annotations per image evaluates nonsense in both; `eval detect` warns).
+    package private(set) var repeatedAnnotationIDs: Int
+
     /// A ground truth from its parts.
     package init(images: [Image], categories: [Category], annotations: [Annotation]) {
         self.images = images
         self.categories = categories
         self.annotations = annotations
+        var ids = Set<Int>()
+        repeatedAnnotationIDs = annotations.count { !ids.insert($0.id).inserted }
+    }
+
+    /// For each annotation id, the index of the last annotation with it.
+    package var lastAnnotationWithEachID: [Int: Int] {
+        var last: [Int: Int] = [:]
+        last.reserveCapacity(annotations.count)
+        for (index, annotation) in annotations.enumerated() { last[annotation.id] = index }
+        return last
     }
 
     /// Reads the ground-truth file at `path`.
@@ -99,13 +114,12 @@ package struct COCOGroundTruth: Sendable {
         }
         annotations = []
         var ids = Set<Int>()
+        repeatedAnnotationIDs = 0
         // Without "annotations" (pycocotools accepts that too) nothing is annotated.
         for (index, item) in try list("annotations", required: false).enumerated() {
             let place = "annotations[\(index)]"
             let id = try COCOFields.id(item, "id", in: place, file: file)
-            guard ids.insert(id).inserted else {
-                throw EvaluationError(file: file, reason: "\(place) repeats the annotation id \(id)")
-            }
+            if !ids.insert(id).inserted { repeatedAnnotationIDs += 1 }
             let box = try COCOFields.box(item, in: place, file: file)
             let area = try COCOFields.number(item, "area", in: place, file: file) ?? box.width * box.height
             var isCrowd = false

@@ -74,6 +74,26 @@ struct EvalCLITests {
         #expect(categories.last?["AP"] is NSNull)
     }
 
+    @Test("eval detect with annotation ids repeated across images evaluates as pycocotools, with a warning")
+    func detectRepeatedAnnotationIDs() throws {
+        let folder = TestData.temporaryDirectory("eval-coco-ids")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // pycocotools looks annotations up by id, so each repeated id stands for its last annotation.
+        let expected = try Self.reference(["coco-make", "4", folder.path, "--ids-per-image"])
+        let result = try LiteVisionExecutable.run([
+            "eval", "detect", "--json", "--annotations", folder.path + "/gt.json", "--results",
+            folder.path + "/dets.json",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        let mine = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        Self.expectSame(mine, expected, "ids per image")
+        #expect(result.errors.contains("annotations repeat an earlier one's id; evaluated as pycocotools does"))
+        // Unique ids give other numbers: the repeated ones really were evaluated as their last annotation.
+        let unique = try Self.reference(["coco-make", "4", folder.path + "-unique"])
+        defer { try? FileManager.default.removeItem(atPath: folder.path + "-unique") }
+        #expect((mine["AP"] as? Double).map { abs($0 - (unique["AP"] as? Double ?? 0)) > 0.01 } == true)
+    }
+
     @Test("eval track equals TrackEval (HOTA, CLEAR, Identity) on seeded sequences", arguments: [1, 2])
     func trackMatchesTrackEval(seed: Int) throws {
         let folder = TestData.temporaryDirectory("eval-mot")
@@ -91,6 +111,33 @@ struct EvalCLITests {
         ])
         let sequences = try #require(expected["sequences"] as? [String: Any])
         Self.expectSame(single, try #require(sequences["seq1"] as? [String: Any]), "seed \(seed) seq1")
+    }
+
+    @Test("eval track: a sequence without ground truth has MOTA 0 alone and -FP combined, as TrackEval")
+    func trackWithoutGroundTruth() throws {
+        let folder = TestData.temporaryDirectory("eval-mot-empty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for part in ["gt", "results"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
+        }
+        try Data().write(to: folder.appendingPathComponent("gt/empty.txt"))
+        try Data("1,1,10,10,20,20,0.9\n2,1,12,10,20,20,0.9\n".utf8)
+            .write(to: folder.appendingPathComponent("results/empty.txt"))
+        let expected = try Self.reference(["mot", folder.path + "/gt", folder.path + "/results"])
+        let (gt, results) = (folder.path + "/gt/empty.txt", folder.path + "/results/empty.txt")
+        let mine = try Self.evaluate(["eval", "track", "--json", "--gt", gt, "--results", results])
+        Self.expectSame(mine, expected, "no ground truth")
+        let alone = try #require((expected["sequences"] as? [String: Any])?["empty"] as? [String: Any])
+        let (own, combined) = (try #require(alone["MOTA"] as? Double), try #require(expected["MOTA"] as? Double))
+        #expect(own == 0 && combined == -2, "TrackEval's numbers: \(own), \(combined)")
+        // The table shows both rows, since they differ: the sequence's own, then the combined one.
+        let table = try LiteVisionExecutable.run(["eval", "track", "--gt", gt, "--results", results])
+        let rows = table.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let header = try #require(rows.first)
+        let mota = try #require(header.firstIndex(of: "MOTA"))
+        #expect(rows.first { $0.first == "empty" }?[mota] == "0.0000", "\(table.output)")
+        #expect(rows.first { $0.first == "combined" }?[mota] == "-2.0000", "\(table.output)")
     }
 
     @Test("eval track --mot17 equals TrackEval with MOT17's preprocessing")

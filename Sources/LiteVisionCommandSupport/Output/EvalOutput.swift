@@ -143,9 +143,14 @@ package enum EvalOutput {
         "HOTA", "DetA", "AssA", "LocA", "MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN",
     ]
 
-    /// One row per sequence, then the combined row.
+    /// One row per sequence, then the combined row: with one sequence, only when its numbers differ from the
+    /// sequence's own (TrackEval's `COMBINED_SEQ` recomputes MOTA from the counts, where a sequence without ground
+    /// truth keeps its own at 0).
     package static func trackingTable(_ e: TrackingEvaluation) -> ConsoleText {
-        let rows = e.sequences.count > 1 ? e.sequences + [e.combined] : [e.combined]
+        let only = e.sequences.count == 1 ? e.sequences[0] : nil
+        let rows =
+            only.map { $0.summary.map(\.value) == e.combined.summary.map(\.value) } == true
+            ? e.sequences : e.sequences + [e.combined]
         let nameWidth = max(8, rows.map(\.name.count).max() ?? 0)
         let widths = [nameWidth] + trackColumns.map { max(6, $0.count) }
         var lines: [ConsoleText] = ["\(row(["sequence"] + trackColumns, widths: widths))"]
@@ -156,8 +161,7 @@ package enum EvalOutput {
                 guard let (value, isCount) = values[name] else { return "-" }
                 return isCount ? "\(Int(value))" : fixed(value, digits: 4)
             }
-            let name = e.sequences.count > 1 ? result.name : (e.sequences.first?.name ?? result.name)
-            lines.append("\(row([name] + cells, widths: widths))")
+            lines.append("\(row([result.name] + cells, widths: widths))")
         }
         let c = e.combined
         let ignored = c.ignoredGroundTruthCount > 0 ? " (\(c.ignoredGroundTruthCount) rows not evaluated)" : ""

@@ -1,7 +1,9 @@
 """The reference numbers for `litevision eval` (EvalCLITests): pycocotools' COCOeval and TrackEval's HOTA, CLEAR
 and Identity, run here on data this script generates (seeded) or on files the test made.
 
-    eval_reference.py coco-make SEED DIR           writes DIR/gt.json and DIR/dets.json, prints the reference
+    eval_reference.py coco-make SEED DIR [--ids-per-image]
+                                                   writes DIR/gt.json and DIR/dets.json, prints the reference
+                                                   (--ids-per-image: annotation ids 1, 2, ... in each image)
     eval_reference.py coco GT.json DETS.json       prints the reference for existing files
     eval_reference.py mot-make SEED DIR [--mot17]  writes DIR/gt/SEQ.txt and DIR/results/SEQ.txt, prints the reference
     eval_reference.py mot GT_DIR RES_DIR [--mot17] prints the reference for SEQ.txt files
@@ -20,7 +22,7 @@ import numpy as np
 STATS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]
 
 
-def coco_make(seed, folder):
+def coco_make(seed, folder, ids_per_image=False):
     rng = random.Random(seed)
     categories = [{"id": 1, "name": "person"}, {"id": 3, "name": "car"}, {"id": 7, "name": "dog"},
                   {"id": 9, "name": "kite"}]  # no ground truth for kite: its AP is undefined
@@ -62,6 +64,11 @@ def coco_make(seed, folder):
         detections.append({"image_id": 2, "category_id": 1, "bbox": [rng.uniform(0, 500), rng.uniform(0, 400), w, h],
                            "score": round(rng.random(), 1)})
     rng.shuffle(detections)
+    if ids_per_image:  # ids repeated across images, as a careless converter writes them
+        counts = {}
+        for annotation in annotations:
+            counts[annotation["image_id"]] = counts.get(annotation["image_id"], 0) + 1
+            annotation["id"] = counts[annotation["image_id"]]
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "gt.json"), "w") as f:
         json.dump({"images": images, "categories": categories, "annotations": annotations}, f)
@@ -188,7 +195,7 @@ def mot(gt_folder, results_folder, mot17):
 def main(argv):
     command = argv[1]
     if command == "coco-make":
-        result = coco_make(int(argv[2]), argv[3])
+        result = coco_make(int(argv[2]), argv[3], "--ids-per-image" in argv)
     elif command == "coco":
         result = coco(argv[2], argv[3])
     elif command == "mot-make":

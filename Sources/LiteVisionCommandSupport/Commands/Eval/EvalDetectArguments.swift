@@ -76,6 +76,14 @@ package struct EvalDetectArguments: ParsableArguments {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }
+        let repeated = groundTruth.repeatedAnnotationIDs
+        if repeated > 0 {
+            let what = repeated == 1 ? "1 annotation repeats" : "\(repeated) annotations repeat"
+            let advice =
+                "evaluated as pycocotools does, each as the last annotation with its id (give each annotation its own "
+                + "id for a meaningful evaluation)"
+            Console.error("litevision: warning: \(annotations): \(what) an earlier one's id; \(advice)")
+        }
         let outputs = [saveResults, plot].compactMap { $0 }
         if !outputs.isEmpty {
             let photos = images.map { folder in
