@@ -123,9 +123,9 @@ public struct ObjectTracker: Sendable {
         frameCount += 1
         lastImageWidth = width
         lastImageHeight = height
-        let turningShare = options.isLowFrameRate ? BoxKalmanFilter.lowFrameRateTurningShare : 0
+        let lowFrameRate = options.isLowFrameRate
         for i in records.indices {
-            records[i].advance(imageWidth: width, imageHeight: height, turningShare: turningShare)
+            records[i].advance(imageWidth: width, imageHeight: height, lowFrameRate: lowFrameRate)
         }
         compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
         associate(detections, imageWidth: width, imageHeight: height)

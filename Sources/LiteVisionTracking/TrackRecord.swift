@@ -77,13 +77,13 @@ struct TrackRecord: Sendable {
         hits < ObjectTracker.establishedHits && framesUnseen > ObjectTracker.newTrackBuffer
     }
 
-    /// Moves the track to the next frame: predicts its box (see ``BoxKalmanFilter/predict(turningShare:)``) and
+    /// Moves the track to the next frame: predicts its box (see ``BoxKalmanFilter/predict(lowFrameRate:)``) and
     /// clears the previous frame's match.
     @inline(__always)
-    mutating func advance(imageWidth: Double, imageHeight: Double, turningShare: Double) {
+    mutating func advance(imageWidth: Double, imageHeight: Double, lowFrameRate: Bool) {
         detectionIndex = -1
         age += 1
-        filter.predict(turningShare: turningShare)
+        filter.predict(lowFrameRate: lowFrameRate)
         predictedBox = filter.box
         matchBox = predictedBox.clamped(width: imageWidth, height: imageHeight)
         bufferedMatchBox = matchBox.expanded(by: Self.lostBuffer)

@@ -44,10 +44,10 @@ struct KalmanFilterTests {
     ) -> (
         filter: AxisKalmanFilter, velocities: [Double], trends: [Double]
     ) {
-        let p = BoxKalmanFilter.positionWeight * width, v = BoxKalmanFilter.velocityWeight * width
+        let p = BoxKalmanFilter.steadyPositionWeight * width, v = BoxKalmanFilter.velocityWeight * width
         let m = BoxKalmanFilter.measurementWeight * width
         var filter = AxisKalmanFilter(
-            position: positions[0] + width / 2, positionDeviation: 2 * p,
+            position: positions[0] + width / 2, positionDeviation: 2 * BoxKalmanFilter.positionWeight * width,
             velocityDeviation: BoxKalmanFilter.initialVelocityWeight * width)
         var velocities: [Double] = [], trends: [Double] = []
         for x in positions.dropFirst() {
@@ -65,15 +65,16 @@ struct KalmanFilterTests {
         let stop = (0...40).map { 100 + 6 * Double($0) } + Array(repeating: 340, count: 6)
         let following = Self.walk(stop, width: 40, followingManeuvers: true)
         let steady = Self.walk(stop, width: 40, followingManeuvers: false)
-        // 2.0 px a frame left of 6 (the prediction 2 px ahead), against 4.0 (4 px ahead) with the steady velocity.
-        #expect(following.filter.velocity < 2.5, "velocity \(following.filter.velocity)")
-        #expect(steady.filter.velocity > 3.5, "velocity \(steady.filter.velocity)")
-        // Walking back the same way at 3 px a frame, 55 px wide: the velocity changes sign in 7 frames (-0.7 px a
-        // frame), the steady one still carries the walker on after 8 (+0.4).
+        // 1.0 px a frame left of 6 (the prediction 1 px ahead), against 3.6 (3.6 px ahead) with the steady velocity;
+        // 2.0 and 4.0 with the position noise of 1/20 at every frame rate, used until the twenty-eighth round.
+        #expect(following.filter.velocity < 1.5, "velocity \(following.filter.velocity)")
+        #expect(steady.filter.velocity > 3, "velocity \(steady.filter.velocity)")
+        // Walking back the same way at 3 px a frame, 55 px wide: the velocity changes sign in 5 frames (-1.2 px a
+        // frame at the sixth), the steady one still carries the walker on after 7 (+0.2).
         let turn = (0...40).map { 100 + 3 * Double($0) } + (1...8).map { 220 - 3 * Double($0) }
         let turning = Self.walk(turn, width: 55, followingManeuvers: true).velocities
         let steadyTurn = Self.walk(turn, width: 55, followingManeuvers: false).velocities
-        #expect(turning[46] < -0.5 && steadyTurn[47] > 0, "velocities \(turning[46]) and \(steadyTurn[47])")
+        #expect(turning[45] < -0.5 && steadyTurn[46] > 0, "velocities \(turning[45]) and \(steadyTurn[46])")
     }
 
     @Test("Following maneuvers, a detector's noise alone leaves the velocity steady")

@@ -6,7 +6,7 @@ import Testing
 
 /// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRateThreshold`: a middling box is paired with the
 /// confident gate, every track gets C-BIoU's buffer, and the motion model follows stops and turns faster (see
-/// `BoxKalmanFilter.predict(turningShare:)`).
+/// `BoxKalmanFilter.predict(lowFrameRate:)`).
 @Suite("Low frame rates")
 struct LowFrameRateTests {
     /// The IDs reported in each frame for one object 40x100 at y 100, detected once a frame at the given x and score.
@@ -64,23 +64,23 @@ struct LowFrameRateTests {
         // A walker 40 px wide moving 12 px a frame (a 30-fps walk played at 10 fps), who stops and is seen standing
         // for 3 frames, then predicted. At 25-30 fps the velocity follows a trend over more frames: it keeps nearly
         // half of the speed, and the prediction runs ahead of the walker.
-        func filter(turningShare: Double) -> BoxKalmanFilter {
+        func filter(lowFrameRate: Bool) -> BoxKalmanFilter {
             var filter = BoxKalmanFilter(box: BoundingBox(x: 100, y: 100, width: 40, height: 100))
             for t in 1...10 {
-                filter.predict(turningShare: turningShare)
+                filter.predict(lowFrameRate: lowFrameRate)
                 filter.update(with: BoundingBox(x: 100 + 12 * Double(t), y: 100, width: 40, height: 100))
             }
             for _ in 1...3 {
-                filter.predict(turningShare: turningShare)
+                filter.predict(lowFrameRate: lowFrameRate)
                 filter.update(with: BoundingBox(x: 220, y: 100, width: 40, height: 100))
             }
-            filter.predict(turningShare: turningShare)
+            filter.predict(lowFrameRate: lowFrameRate)
             return filter
         }
-        let low = filter(turningShare: BoxKalmanFilter.lowFrameRateTurningShare), usual = filter(turningShare: 0)
-        // After the 3 frames standing: 1.9 px a frame left of 12, the next prediction 2 px ahead (IoU 0.9); with the
-        // usual noise 5.4 px a frame, 6 px ahead (IoU 0.73; 9.0 and 14 px, IoU 0.48, before the center's filters
-        // followed maneuvers, see `AxisKalmanFilter.update(measurement:measurementNoise:followingManeuvers:)`).
+        let low = filter(lowFrameRate: true), usual = filter(lowFrameRate: false)
+        // After the 3 frames standing: 2.3 px a frame left of 12, the next prediction 3 px ahead (IoU 0.86); with the
+        // noise of 20 fps and more 6.3 px a frame, 8 px ahead (IoU 0.65; 9.0 and 14 px, IoU 0.48, before the center's
+        // filters followed maneuvers, see `AxisKalmanFilter.update(measurement:measurementNoise:followingManeuvers:)`).
         #expect(low.centerX.velocity < 2.5, "velocity \(low.centerX.velocity)")
         #expect(usual.centerX.velocity > 4.5, "velocity \(usual.centerX.velocity)")
         #expect(low.box.x - 220 < 3 && usual.box.x - 220 > 5, "predicted at x \(low.box.x) and \(usual.box.x)")
