@@ -53,7 +53,8 @@ package struct COCOEvaluation: Sendable {
     package var categories: [CategoryResult]
     /// Images evaluated.
     package var imageCount: Int
-    /// Ground-truth annotations evaluated (crowd included).
+    /// Ground-truth annotations evaluated (crowd included; where ids repeat, each stand-in counted as often as it
+    /// stands in, as pycocotools evaluates it: see ``COCOGroundTruth/repeatedAnnotationIDs``).
     package var annotationCount: Int
     /// Detections evaluated.
     package var detectionCount: Int

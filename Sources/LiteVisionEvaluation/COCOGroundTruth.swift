@@ -50,7 +50,7 @@ package struct COCOGroundTruth: Sendable {
     /// The categories, in file order.
     package var categories: [Category]
     /// The annotations, in file order.
-    package var annotations: [Annotation]
+    package private(set) var annotations: [Annotation]
 
     /// How many annotations repeat the id of one before them. pycocotools keeps only the last annotation with an id
     /// wherever it looks one up, so each one with a repeated id is evaluated as that last one (a file numbering its

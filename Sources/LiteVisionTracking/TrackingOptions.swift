@@ -136,11 +136,11 @@ public struct TrackingOptions: Sendable, Hashable {
     ///
     /// Under ``lowFrameRateThreshold`` (20 fps) — a slow camera, or a detector run on every second or third frame —
     /// objects move and turn two to five times farther between frames, and four rules change. The motion model's
-    /// velocity noise becomes at least a tenth of the object's speed a frame (instead of `1/250` of its size), and its
-    /// position noise `1/20` of the size (instead of `1/30`), so a walker who stops, turns back or sets off again is
-    /// followed within a frame or two, where at 25–30 fps the velocity follows a trend over many frames to keep people
-    /// who cross apart (and follows a maneuver within a few, once the detections keep falling on one side of the
-    /// predictions). And, with ``tentativeTrackThreshold`` on (an
+    /// velocity noise becomes at least a tenth of the object's speed a frame (instead of `1/250` of its size), so a
+    /// walker who stops, turns back or sets off again is followed within a frame or two, where at 25–30 fps the
+    /// velocity follows a trend over many frames to keep people who cross apart (and follows a maneuver within a few,
+    /// once the detections keep falling on one side of the predictions); its position noise is `1/20` of the size
+    /// instead of `1/30` (twenty-eighth round). And, with ``tentativeTrackThreshold`` on (an
     /// `ObjectTracker` used alone; an object detector turns it off), a middling detection (from that score up) is
     /// paired with the confident gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold``, its gain in the
     /// assignment measured from that gate too: a partly hidden object turning is off its prediction. And every track

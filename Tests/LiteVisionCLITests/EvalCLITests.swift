@@ -89,8 +89,8 @@ struct EvalCLITests {
         Self.expectSame(mine, expected, "ids per image")
         #expect(result.errors.contains("annotations repeat an earlier one's id; evaluated as pycocotools does"))
         // Unique ids give other numbers: the repeated ones really were evaluated as their last annotation.
-        let unique = try Self.reference(["coco-make", "4", folder.path + "-unique"])
         defer { try? FileManager.default.removeItem(atPath: folder.path + "-unique") }
+        let unique = try Self.reference(["coco-make", "4", folder.path + "-unique"])
         #expect((mine["AP"] as? Double).map { abs($0 - (unique["AP"] as? Double ?? 0)) > 0.01 } == true)
     }
 
@@ -111,6 +111,12 @@ struct EvalCLITests {
         ])
         let sequences = try #require(expected["sequences"] as? [String: Any])
         Self.expectSame(single, try #require(sequences["seq1"] as? [String: Any]), "seed \(seed) seq1")
+        // Its table: the sequence's row alone, since the combined one would print the same numbers.
+        let table = try LiteVisionExecutable.run([
+            "eval", "track", "--gt", folder.path + "/gt/seq1.txt", "--results", folder.path + "/results/seq1.txt",
+        ])
+        let names = table.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.contains("seq1") && !names.contains("combined"), "\(table.output)")
     }
 
     @Test("eval track: a sequence without ground truth has MOTA 0 alone and -FP combined, as TrackEval")

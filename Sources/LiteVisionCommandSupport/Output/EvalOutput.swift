@@ -143,32 +143,35 @@ package enum EvalOutput {
         "HOTA", "DetA", "AssA", "LocA", "MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN",
     ]
 
-    /// One row per sequence, then the combined row: with one sequence, only when its numbers differ from the
+    /// One row per sequence, then the combined row: with one sequence, only when it prints other numbers than the
     /// sequence's own (TrackEval's `COMBINED_SEQ` recomputes MOTA from the counts, where a sequence without ground
     /// truth keeps its own at 0).
     package static func trackingTable(_ e: TrackingEvaluation) -> ConsoleText {
-        let only = e.sequences.count == 1 ? e.sequences[0] : nil
-        let rows =
-            only.map { $0.summary.map(\.value) == e.combined.summary.map(\.value) } == true
-            ? e.sequences : e.sequences + [e.combined]
-        let nameWidth = max(8, rows.map(\.name.count).max() ?? 0)
+        let sequenceCells = e.sequences.map(trackingCells), combinedCells = trackingCells(e.combined)
+        var rows = zip(e.sequences.map(\.name), sequenceCells).map { [$0] + $1 }
+        if e.sequences.count != 1 || sequenceCells[0] != combinedCells {
+            rows.append([e.combined.name] + combinedCells)
+        }
+        let nameWidth = max(8, rows.map { $0[0].count }.max() ?? 0)
         let widths = [nameWidth] + trackColumns.map { max(6, $0.count) }
         var lines: [ConsoleText] = ["\(row(["sequence"] + trackColumns, widths: widths))"]
-        for result in rows {
-            let values = Dictionary(
-                result.summary.map { ($0.name, ($0.value, $0.isCount)) }, uniquingKeysWith: { a, _ in a })
-            let cells = trackColumns.map { name -> String in
-                guard let (value, isCount) = values[name] else { return "-" }
-                return isCount ? "\(Int(value))" : fixed(value, digits: 4)
-            }
-            lines.append("\(row([result.name] + cells, widths: widths))")
-        }
+        for cells in rows { lines.append("\(row(cells, widths: widths))") }
         let c = e.combined
         let ignored = c.ignoredGroundTruthCount > 0 ? " (\(c.ignoredGroundTruthCount) rows not evaluated)" : ""
         let removed = c.removedTrackerCount > 0 ? " (\(c.removedTrackerCount) on distractors removed)" : ""
         let truth = "\(c.groundTruthCount) boxes of \(c.groundTruthIDCount) objects\(ignored)"
         lines.append("ground truth: \(truth); results: \(c.trackerCount) boxes of \(c.trackerIDCount) tracks\(removed)")
         return .lines(lines)
+    }
+
+    /// The table's cells of one row (without its name): fractions to 4 digits, counts whole.
+    private static func trackingCells(_ result: TrackingEvaluation.SequenceResult) -> [String] {
+        let values = Dictionary(
+            result.summary.map { ($0.name, ($0.value, $0.isCount)) }, uniquingKeysWith: { a, _ in a })
+        return trackColumns.map { name -> String in
+            guard let (value, isCount) = values[name] else { return "-" }
+            return isCount ? "\(Int(value))" : fixed(value, digits: 4)
+        }
     }
 
     /// The combined summary's numbers at the top level, and `"sequences": {"NAME": {...}}`.
