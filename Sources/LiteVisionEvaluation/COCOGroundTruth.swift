@@ -62,8 +62,14 @@ package struct COCOGroundTruth: Sendable {
         self.images = images
         self.categories = categories
         self.annotations = annotations
+        repeatedAnnotationIDs = Self.repeatedIDs(annotations)
+    }
+
+    /// How many of `annotations` repeat the id of one before them.
+    private static func repeatedIDs(_ annotations: [Annotation]) -> Int {
         var ids = Set<Int>()
-        repeatedAnnotationIDs = annotations.count { !ids.insert($0.id).inserted }
+        ids.reserveCapacity(annotations.count)
+        return annotations.count { !ids.insert($0.id).inserted }
     }
 
     /// For each annotation id, the index of the last annotation with it.
@@ -113,13 +119,10 @@ package struct COCOGroundTruth: Sendable {
             categories.append(Category(id: try COCOFields.id(item, "id", in: place, file: file), name: name))
         }
         annotations = []
-        var ids = Set<Int>()
-        repeatedAnnotationIDs = 0
         // Without "annotations" (pycocotools accepts that too) nothing is annotated.
         for (index, item) in try list("annotations", required: false).enumerated() {
             let place = "annotations[\(index)]"
             let id = try COCOFields.id(item, "id", in: place, file: file)
-            if !ids.insert(id).inserted { repeatedAnnotationIDs += 1 }
             let box = try COCOFields.box(item, in: place, file: file)
             let area = try COCOFields.number(item, "area", in: place, file: file) ?? box.width * box.height
             var isCrowd = false
@@ -140,5 +143,6 @@ package struct COCOGroundTruth: Sendable {
                     categoryID: try COCOFields.id(item, "category_id", in: place, file: file), box: box, area: area,
                     isCrowd: isCrowd))
         }
+        repeatedAnnotationIDs = Self.repeatedIDs(annotations)
     }
 }

@@ -26,9 +26,15 @@ struct EvalCLITests {
 
     /// Runs `litevision` with `arguments` (which include --json); its JSON object.
     static func evaluate(_ arguments: [String]) throws -> [String: Any] {
+        try evaluateWithErrors(arguments).json
+    }
+
+    /// Runs `litevision` with `arguments` (which include --json); its JSON object and its standard error.
+    static func evaluateWithErrors(_ arguments: [String]) throws -> (json: [String: Any], errors: String) {
         let result = try LiteVisionExecutable.run(arguments)
         #expect(result.status == 0, "\(arguments): \(result.errors)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        return (json, result.errors)
     }
 
     /// Every key of `expected` is in `actual` with the same value (numbers within 1e-6, null for null).
@@ -80,14 +86,12 @@ struct EvalCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // pycocotools looks annotations up by id, so each repeated id stands for its last annotation.
         let expected = try Self.reference(["coco-make", "4", folder.path, "--ids-per-image"])
-        let result = try LiteVisionExecutable.run([
+        let (mine, errors) = try Self.evaluateWithErrors([
             "eval", "detect", "--json", "--annotations", folder.path + "/gt.json", "--results",
             folder.path + "/dets.json",
         ])
-        #expect(result.status == 0, "\(result.errors)")
-        let mine = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         Self.expectSame(mine, expected, "ids per image")
-        #expect(result.errors.contains("annotations repeat an earlier one's id; evaluated as pycocotools does"))
+        #expect(errors.contains("annotations repeat an earlier one's id; evaluated as pycocotools does"))
         // Unique ids give other numbers: the repeated ones really were evaluated as their last annotation.
         defer { try? FileManager.default.removeItem(atPath: folder.path + "-unique") }
         let unique = try Self.reference(["coco-make", "4", folder.path + "-unique"])
