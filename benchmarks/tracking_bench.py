@@ -4,7 +4,7 @@ its `compare` command on two simulated draws.
 
     python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision [--seeds 1,2,3] [--level normal]
     python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1 [--scene-seed 0]
-        [--variant ...]
+        [--level normal|heavy|U|P|Pp|Ppp|S|Q] [--frame-step K] [--variant ...]
     python3 benchmarks/tracking_bench.py write --sequence TUD-Campus --seed 1 --folder DIR   (gt.txt, det.txt)
 
 Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
@@ -164,12 +164,15 @@ def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_see
     for name, seed in cases:
         seq = tracking_scenes.every_nth_frame(tracking_scenes.load(name, scene_seed), frame_step)
         key = f"{name}-s{seed}"
-        sources = []
+        # The other noise models make no appearance vectors.
+        sources = [] if level in tracking_scenes.NOISE_LEVELS else None
         det_rows = tracking_scenes.noisy_detections(seq, seed, level, sources)
         det_path = os.path.join(folder, key + ".det.txt")
         write_rows(det_path, det_rows)
         appearance_path = os.path.join(folder, key + ".det-appearance.txt")
         if any("--reidentify" in extra for _, extra in variants):
+            if sources is None:
+                raise SystemExit(f"noise model {level}: no appearance vectors for --reidentify (normal or heavy)")
             write_rows(appearance_path, tracking_scenes.with_appearance(seq, seed, det_rows, sources))
         outputs = {}
         for label, extra in variants:
@@ -298,7 +301,9 @@ def main():
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--scene-seed", type=int, default=0,
                    help="another simulated scene of the sequence (0: the one by default; TUD sequences have one)")
-    c.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
+    c.add_argument("--level", default="normal",
+                   choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.OTHER_NOISE_MODELS),
+                   help="normal or heavy, or one of the other noise models (tracking_scenes.OTHER_NOISE_MODELS)")
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")
     w.add_argument("--sequence", required=True)

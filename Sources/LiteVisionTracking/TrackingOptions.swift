@@ -135,33 +135,37 @@ public struct TrackingOptions: Sendable, Hashable {
     /// above 0.
     ///
     /// Under ``lowFrameRateThreshold`` (20 fps) — a slow camera, or a detector run on every second or third frame —
-    /// objects move and turn two to five times farther between frames, and four rules change. The motion model's
+    /// objects move and turn two to five times farther between frames, and six rules change. The motion model's
     /// velocity noise becomes at least a tenth of the object's speed a frame (instead of `1/250` of its size), so a
     /// walker who stops, turns back or sets off again is followed within a frame or two, where at 25–30 fps the
     /// velocity follows a trend over many frames to keep people who cross apart (and follows a maneuver within a few,
     /// once the detections keep falling on one side of the predictions); its position noise is `1/20` of the size
-    /// instead of `1/30` (twenty-eighth round). And, with ``tentativeTrackThreshold`` on (an
-    /// `ObjectTracker` used alone; an object detector turns it off), a middling detection (from that score up) is
-    /// paired with the confident gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold``, its gain in the
-    /// assignment measured from that gate too: a partly hidden object turning is off its prediction. And every track
-    /// whose IoU with a confident detection falls short is compared again with both boxes grown (C-BIoU's buffer, see
-    /// the cost above), not only a track lost in the previous frame: a new track's prediction, its speed not known yet,
-    /// or a turning object's soon misses the object's box. And a track of two boxes is no longer also compared as if
-    /// its object stood at its second box (see the cost above): there the offset between the two boxes is more often
-    /// the object's step than the detector's jitter (twenty-fifth round). On the tracking benchmark
-    /// (`docs/tracking-quality.md`, sixteenth round), for the first three rules, with the tracker used alone, at a
-    /// half, a third and a fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four open
-    /// trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without); the first two rules at 25–30 fps won 17 fewer of
-    /// 596 draws (and one fewer of 84 others), which is why they wait for a low frame rate. From 20 fps up nothing
-    /// changes. It does not scale ``lostTrackBuffer``, which counts frames (the command line's
-    /// `track --detections --frame-rate` scales it to a second; at low rates neither did better on the benchmark:
-    /// seventeenth round). Left `nil` in an object detector's options, it is measured from the frames' timestamps when
-    /// they are given (`ObjectDetector`'s `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video
-    /// do; `litevision track --frame-rate` on video sets it, and leaves the buffer as it is).
+    /// instead of `1/30` (twenty-eighth round). And, with ``tentativeTrackThreshold`` on (an `ObjectTracker` used
+    /// alone; an object detector turns it off), a middling detection (from that score up) is paired with the confident
+    /// gate ``matchIoUThreshold`` instead of ``rescueMatchIoUThreshold``, its gain in the assignment measured from that
+    /// gate too: a partly hidden object turning is off its prediction. And every track whose IoU with a confident
+    /// detection falls short is compared again with both boxes grown (C-BIoU's buffer, see the cost above), not only a
+    /// track lost in the previous frame: a new track's prediction, its speed not known yet, or a turning object's soon
+    /// misses the object's box. And a track of two boxes is no longer also compared as if its object stood at its
+    /// second box (see the cost above): there the offset between the two boxes is more often the object's step than the
+    /// detector's jitter (twenty-fifth round); nor does such a young track weigh less in the assignment than an
+    /// established one (twenty-ninth round). And a weak detection under ``tentativeTrackThreshold`` (every weak one
+    /// when that is off) moves the track that takes it less, measured with 1.5 times the usual deviation: more often a
+    /// false box than a middling one, it bent a path that may turn each frame (twenty-ninth round). On the tracking
+    /// benchmark (`docs/tracking-quality.md`, sixteenth round), for the first three rules, with the tracker used alone,
+    /// at a half, a third and a fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four
+    /// open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without); the first two rules at 25–30 fps won 17
+    /// fewer of 596 draws (and one fewer of 84 others), which is why they wait for a low frame rate. From 20 fps up
+    /// nothing changes. It does not scale ``lostTrackBuffer``, which counts frames (the command line's `track
+    /// --detections --frame-rate` scales it to a second; at low rates neither did better on the benchmark: seventeenth
+    /// round). Left `nil` in an object detector's options, it is measured from the frames' timestamps when they are
+    /// given (`ObjectDetector`'s `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do;
+    /// `litevision track --frame-rate` on video sets it, and leaves the buffer as it is).
     public var frameRate: Double? = nil
 
-    /// The frame rate under which ``frameRate`` changes the motion model, the middling gate and the buffered IoU, and
-    /// turns off the comparison of a two-box track with its second box: 20 fps.
+    /// The frame rate under which ``frameRate`` changes the motion model, the middling gate, the buffered IoU and the
+    /// weight of weak boxes in the motion model, and turns off the comparison of a two-box track with its second box
+    /// and the lower weight of young tracks: 20 fps.
     public static let lowFrameRateThreshold = 20.0
 
     /// Whether ``frameRate`` is known and under ``lowFrameRateThreshold``.

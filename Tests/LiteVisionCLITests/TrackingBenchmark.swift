@@ -11,15 +11,18 @@ enum TrackingBenchmark {
     /// TrackEval's measures by name (HOTA, DetA, IDF1, ... in percent; counts as numbers). A failing driver is a
     /// recorded issue with its standard error, and a thrown error.
     /// `sceneSeed` makes another simulated scene of the sequence (0, the default, the benchmark's usual one); `level`
-    /// is the noise model's level, "normal" or "heavy".
+    /// is the noise model's level, "normal" or "heavy", or one of the other noise models ("U", "P", "Pp", "Ppp", "S",
+    /// "Q": `tracking_scenes.OTHER_NOISE_MODELS`); `frameStep` plays the sequence at 1/`frameStep` of its frame rate.
     static func compare(
-        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal", variants: [String] = []
+        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal", frameStep: Int = 1,
+        variants: [String] = []
     ) throws -> [String: [String: Double]] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../benchmarks/tracking_bench.py").standardized.path
         var arguments = [
             "python3", script, "compare", "--litevision", LiteVisionExecutable.path, "--sequence", sequence,
-            "--seed", String(seed), "--scene-seed", String(sceneSeed), "--level", level,
+            "--seed", String(seed), "--scene-seed", String(sceneSeed), "--level", level, "--frame-step",
+            String(frameStep),
         ]
         for variant in variants { arguments += ["--variant", variant] }
         let result = try LiteVisionExecutable.run(arguments, program: "/usr/bin/env")
@@ -33,9 +36,10 @@ enum TrackingBenchmark {
 
     /// Runs `compare` and expects LiteVision's HOTA and IDF1 at least each of the four peers'.
     static func expectAtLeastEveryPeer(
-        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal"
+        sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal", frameStep: Int = 1
     ) throws {
-        let scores = try compare(sequence: sequence, seed: seed, sceneSeed: sceneSeed, level: level)
+        let scores = try compare(
+            sequence: sequence, seed: seed, sceneSeed: sceneSeed, level: level, frameStep: frameStep)
         let ours = try #require(scores["LiteVision"])
         for peer in ["SORT", "ByteTrack", "OC-SORT", "BoT-SORT"] {
             let theirs = try #require(scores[peer])
