@@ -124,15 +124,16 @@ extension ObjectTracker {
         max(0.5, 1 - 0.5 * Double(abs(detectionScore - trackScore)))
     }
 
-    /// How much a young track's gain is scaled in the assignment at 20 fps and more (see
-    /// ``TrackingOptions/frameRate``): a track matched in fewer than ``establishedHits`` frames, whose speed came from
-    /// its first two boxes, most of it their jitter. Its prediction then runs off its object, and where it runs onto an
-    /// established track's object it took that object's box, the established track lost it, and the two went on with
-    /// each other's objects (under the noise model S of `docs/tracking-quality.md`, `TUD-Campus` draw 4, frame 51).
-    /// Scaled, it takes a box an established track fits about as well only when it fits clearly better. Under 20 fps a
-    /// new track's second box is most often its object's step, and it keeps its full weight. On the tracking benchmark
-    /// (twenty-ninth round) 0.7 won one more of 836 draws at the sequences' own frame rates and lost none; 0.5 won the
-    /// same draw and lost another.
+    /// How much a young track's gain is scaled in the assignment, unless the frame rate is known to be under 20 fps
+    /// (see ``TrackingOptions/frameRate``): a track measured in one or two frames of its own (``TrackRecord/isYoung``;
+    /// a track continuing a lost one's ID counts its own boxes only), whose speed is unknown or came from the
+    /// difference of its two boxes, most of it their jitter. Its prediction then runs off its object, and where it ran
+    /// onto an established track's object it took that object's box, the established track lost it, and the two went on
+    /// with each other's objects (under the noise model S of `docs/tracking-quality.md`, `TUD-Campus` draw 4, frame
+    /// 51). Scaled, it takes a box an established track fits about as well only when it fits clearly better. Under 20
+    /// fps a new track's second box is most often its object's step, and it keeps its full weight. On the tracking
+    /// benchmark (twenty-ninth round) 0.7 won one more of 836 draws at the sequences' own frame rates and lost none;
+    /// 0.5 won the same draw and lost another; counting up to 4 boxes instead of 3 lost one.
     static let youngTrackGain = 0.7
 
     /// The share of a track's predicted box that a track matched in the previous frame, in front of it, must
@@ -259,7 +260,8 @@ extension ObjectTracker {
     /// ``TrackingOptions/frameRate``), positive exactly when the pair is allowed, scaled by
     /// ``weakDetectionGain`` for a weak detection (``middlingDetectionGain`` for one that could start a tentative
     /// object), by ``hiddenTrackGain`` for a hidden track (lost, or last matched to
-    /// a weak detection behind a confident one) and by ``scoreConsistency(_:_:)``; the assignment maximizes the total
+    /// a weak detection behind a confident one), by ``youngTrackGain`` for a young track (not under 20 fps) and by
+    /// ``scoreConsistency(_:_:)``; the assignment maximizes the total
     /// gain. A track of two boxes whose similarity falls short of the gate is also compared with the detection as if it
     /// stood at its second box (``TrackRecord/standingSimilarity(to:)``; not under 20 fps). Weak detections take part
     /// unless `weakDetections` is `false`.
@@ -295,6 +297,8 @@ extension ObjectTracker {
         // At a low frame rate a middling box is gated as a confident one (see `TrackingOptions.frameRate`).
         let lowFrameRate = options.isLowFrameRate
         let middlingGate = lowFrameRate ? confidentGate : weakGate
+        // Under 20 fps, with tentative objects on, weak boxes that could not start one are measured as doubtful.
+        let doubtfulBelow = lowFrameRate && options.startsTentativeObjects ? options.tentativeTrackThreshold : nil
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
@@ -305,6 +309,7 @@ extension ObjectTracker {
             // in front of it do.
             var hidden: Bool? =
                 (record.framesSinceUpdate > 0 || record.score < options.detectionThreshold) ? nil : false
+            let youngGain = !lowFrameRate && record.isYoung ? Self.youngTrackGain : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if checkClasses, let trackClass, let detectionClass = detection.classIndex,
@@ -343,7 +348,6 @@ extension ObjectTracker {
                     hidden == true && isHidden(recordIndex, for: detection.box) ? Self.hiddenTrackGain : 1
                 let detectionGain =
                     !weak ? 1 : detection.score >= middling ? Self.middlingDetectionGain : Self.weakDetectionGain
-                let youngGain = !lowFrameRate && record.hits < Self.establishedHits ? Self.youngTrackGain : 1
                 let gain =
                     (iou - gate) * trackGain * detectionGain * youngGain
                     * Self.scoreConsistency(detection.score, record.score)
@@ -376,7 +380,7 @@ extension ObjectTracker {
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
                 unobstructed: confident && (narrow || short) && isUnobstructed(box, except: recordIndex),
                 shared: sharesLostTrack(box),
-                doubtful: lowFrameRate && !confident && detections[detectionIndex].score < middling,
+                doubtful: doubtfulBelow.map { !confident && detections[detectionIndex].score < $0 } ?? false,
                 imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.

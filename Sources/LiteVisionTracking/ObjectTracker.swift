@@ -29,22 +29,23 @@
 ///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
 ///    a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs half too,
 ///    so the two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
-///    differs from the track's last one. A track matched in fewer than 3 frames, whose speed came from the jitter of
-///    its first boxes, weighs 70 % as much (at 20 fps and more). A lost track leaves a detection to a tentative object
+///    differs from the track's last one. A track measured in one or two frames of its own (one continuing a lost
+///    track's ID counts its own boxes), whose speed is unknown or came from the jitter of its two boxes, weighs 70 % as
+///    much (unless the frame rate is known to be under 20 fps). A lost track leaves a detection to a tentative object
 ///    (see step 4) matched in the previous frame, started on or before the track's last matched frame, of the
 ///    detection's class (when classes are matched) and fitting the detection by an IoU at least 0.3 higher than the
 ///    track's similarity to it: most often a person coming out from behind another while the lost one is still hidden.
 ///    Tracks not reported yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what
 ///    detections are left: confident ones and, with tentative objects on (a tracker used alone), weak ones too.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the object's
-///    remembered size first, so that the filter keeps the object's true size and speed (under 20 fps a weak box that
-///    could not start a tentative object moves the track less: see ``TrackingOptions/frameRate``). An unmatched track
-///    coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short occlusion or a missed
-///    detection does not change the ID (a track matched in fewer than 3 frames yet, most often a false detection, takes
-///    detections for 3 of them only; after that its ID only goes to a new object in its path, as in step 5), but is
-///    dropped at once when its predicted box has left the image (``TrackingOptions/outsideFraction``): an object that
-///    leaves and comes back gets a new ID, as in ML Kit (with ``TrackingOptions/reidentification``, the ID of the
-///    dropped track it looks like).
+///    remembered size first, so that the filter keeps the object's true size and speed (under 20 fps, with tentative
+///    objects on, a weak box that could not start one moves the track less: see ``TrackingOptions/frameRate``). An
+///    unmatched track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short
+///    occlusion or a missed detection does not change the ID (a track matched in fewer than 3 frames yet, most often a
+///    false detection, takes detections for 3 of them only; after that its ID only goes to a new object in its path, as
+///    in step 5), but is dropped at once when its predicted box has left the image
+///    (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit (with
+///    ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame (a
 ///    duplicate box on the same object): one at or above ``TrackingOptions/newTrackThreshold`` a track reported
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from

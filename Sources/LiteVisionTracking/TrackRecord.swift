@@ -61,6 +61,11 @@ struct TrackRecord: Sendable {
     /// Whether the track is reported (has an ID).
     var isConfirmed: Bool { id >= 0 }
 
+    /// Whether the track has been measured in fewer than ``ObjectTracker/establishedHits`` frames of its own (a
+    /// track continuing a lost one's ID counts its own boxes, not the hits it took over): its speed is not known yet
+    /// (see ``ObjectTracker/youngTrackGain``).
+    var isYoung: Bool { !horizontal.isSettled }
+
     /// Whether the track is dormant: reported, matched in fewer than ``ObjectTracker/establishedHits`` frames, and
     /// unseen for more than ``ObjectTracker/newTrackBuffer`` frames. Such a track is most often a false detection, so
     /// it takes no detection any more, hides or obstructs nothing and is not in ``ObjectTracker/liveTracks``; it only
@@ -102,13 +107,16 @@ struct TrackRecord: Sendable {
     static let sharedBoxDeviation = 3.0
 
     /// How many times the usual deviation a doubtful box is measured with, when not shared (see
-    /// ``correct(with:index:confident:unobstructed:shared:doubtful:imageWidth:imageHeight:)``): a weak box that could
-    /// not start a tentative object, under 20 fps (see `TrackingOptions.frameRate`). Such a box is more often a false
+    /// ``correct(with:index:confident:unobstructed:shared:doubtful:imageWidth:imageHeight:)``): under 20 fps (see
+    /// `TrackingOptions.frameRate`), with tentative objects on (a tracker used alone), a weak box under
+    /// `TrackingOptions.tentativeTrackThreshold`, which could not start one. Such a box is more often a false
     /// detection, a duplicate or a part of an object than a middling one; at a low frame rate, where the velocity may
     /// change by a tenth of the speed each frame, one such box bent the track's path. At 25–30 fps, where the path is
-    /// steadier, the boxes of people partly hidden are as good as any, and measured as usual. On the tracking benchmark
+    /// steadier, the boxes of people partly hidden are as good as any, and measured as usual; so are all boxes with
+    /// tentative objects off (an object detector's tracker, not measured). On the tracking benchmark
     /// (`docs/tracking-quality.md`, twenty-ninth round) 1.5 won 3 more of 120 draws under 20 fps and lost none, with
-    /// 2 % fewer ID switches; 2 won as many, but 2 fewer of 60 under other noise models at half the frame rate.
+    /// 2 % fewer ID switches; under six other noise models at half the frame rate it won and lost none, with 1 % more
+    /// ID switches and slightly smaller margins. 1.25 did about as well; 2 lost 2 of those 60 draws.
     static let doubtfulBoxDeviation = 1.5
 
     /// Corrects the track with its matched detection; `shared` for a box that may cover another, hidden object too

@@ -28,10 +28,12 @@
 /// box that fits as well is preferred; scaled by 0.85 only, from ``tentativeTrackThreshold`` up: a middling box is most
 /// often an object partly hidden), halved for an object lost in the previous frame while hidden behind an object
 /// matched there, or detected only weakly there while hidden behind an object detected confidently (so the two do not
-/// take the visible object's box in turns), and scaled by one minus half the difference between the detection's score
-/// and the score of the object's last detection (an object going out of sight behind another is detected ever more
-/// weakly, the one in front confidently: a confident box most likely belongs to the object detected confidently so
-/// far). It is solved exactly with the Hungarian method on each connected group of overlapping boxes.
+/// take the visible object's box in turns), scaled by 0.7 for an object measured in fewer than 3 frames of its own,
+/// whose speed is not known yet (not under 20 fps: see ``frameRate``), and scaled by one minus half the difference
+/// between the detection's score and the score of the object's last detection (an object going out of sight behind
+/// another is detected ever more weakly, the one in front confidently: a confident box most likely belongs to the
+/// object detected confidently so far). It is solved exactly with the Hungarian method on each connected group of
+/// overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
@@ -148,24 +150,25 @@ public struct TrackingOptions: Sendable, Hashable {
     /// track lost in the previous frame: a new track's prediction, its speed not known yet, or a turning object's soon
     /// misses the object's box. And a track of two boxes is no longer also compared as if its object stood at its
     /// second box (see the cost above): there the offset between the two boxes is more often the object's step than the
-    /// detector's jitter (twenty-fifth round); nor does such a young track weigh less in the assignment than an
-    /// established one (twenty-ninth round). And a weak detection under ``tentativeTrackThreshold`` (every weak one
-    /// when that is off) moves the track that takes it less, measured with 1.5 times the usual deviation: more often a
-    /// false box than a middling one, it bent a path that may turn each frame (twenty-ninth round). On the tracking
-    /// benchmark (`docs/tracking-quality.md`, sixteenth round), for the first three rules, with the tracker used alone,
-    /// at a half, a third and a fifth of the sequences' 25–30 fps this won both HOTA and IDF1 against the best of four
-    /// open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without); the first two rules at 25–30 fps won 17
-    /// fewer of 596 draws (and one fewer of 84 others), which is why they wait for a low frame rate. From 20 fps up
-    /// nothing changes. It does not scale ``lostTrackBuffer``, which counts frames (the command line's `track
-    /// --detections --frame-rate` scales it to a second; at low rates neither did better on the benchmark: seventeenth
-    /// round). Left `nil` in an object detector's options, it is measured from the frames' timestamps when they are
-    /// given (`ObjectDetector`'s `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do;
-    /// `litevision track --frame-rate` on video sets it, and leaves the buffer as it is).
+    /// detector's jitter (twenty-fifth round). And an object measured in fewer than 3 frames keeps its full weight in
+    /// the assignment (see the cost above), for the same reason (twenty-ninth round). And, with tentative objects on, a
+    /// weak detection under ``tentativeTrackThreshold`` moves the track that takes it less, measured with 1.5 times the
+    /// usual deviation: more often a false box than a middling one, it bent a path that may turn each frame
+    /// (twenty-ninth round). On the tracking benchmark (`docs/tracking-quality.md`, sixteenth round), for the first
+    /// three rules, with the tracker used alone, at a half, a third and a fifth of the sequences' 25–30 fps this won
+    /// both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without);
+    /// the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why they wait
+    /// for a low frame rate. From 20 fps up the tracker works as with no frame rate given. It does not scale
+    /// ``lostTrackBuffer``, which counts frames (the command line's `track --detections --frame-rate` scales it to a
+    /// second; at low rates neither did better on the benchmark: seventeenth round). Left `nil` in an object detector's
+    /// options, it is measured from the frames' timestamps when they are given (`ObjectDetector`'s
+    /// `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do; `litevision track --frame-rate`
+    /// on video sets it, and leaves the buffer as it is).
     public var frameRate: Double? = nil
 
     /// The frame rate under which ``frameRate`` changes the motion model, the middling gate, the buffered IoU and the
-    /// weight of weak boxes in the motion model, and turns off the comparison of a two-box track with its second box
-    /// and the lower weight of young tracks: 20 fps.
+    /// weight in the motion model of weak boxes under ``tentativeTrackThreshold``, and turns off the comparison of a
+    /// two-box track with its second box and the lower weight of young tracks: 20 fps.
     public static let lowFrameRateThreshold = 20.0
 
     /// Whether ``frameRate`` is known and under ``lowFrameRateThreshold``.
