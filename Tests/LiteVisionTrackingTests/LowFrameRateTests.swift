@@ -5,8 +5,9 @@ import Testing
 @testable import LiteVisionTracking
 
 /// `TrackingOptions.frameRate` under `TrackingOptions.lowFrameRateThreshold`: a middling box is paired with the
-/// confident gate, every track gets C-BIoU's buffer, and the motion model follows stops and turns faster (see
-/// `BoxKalmanFilter.predict(lowFrameRate:)`).
+/// confident gate, every track gets C-BIoU's buffer, the motion model follows stops and turns faster (see
+/// `BoxKalmanFilter.predict(lowFrameRate:)`), and a weak box that could start nothing moves its track less (see
+/// `TrackRecord.doubtfulBoxDeviation`).
 @Suite("Low frame rates")
 struct LowFrameRateTests {
     /// The IDs reported in each frame for one object 40x100 at y 100, detected once a frame at the given x and score.
