@@ -391,8 +391,14 @@ extension ObjectTracker {
                 // A tentative object detected confidently counts as one a confident detection started.
                 if confident, detections[detectionIndex].score >= options.newTrackThreshold {
                     records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
+                    records[recordIndex].isBelievable = true
+                } else if !records[recordIndex].isBelievable {
+                    records[recordIndex].isBelievable = isPartlyHidden(box, except: recordIndex)
                 }
-                if records[recordIndex].hits >= records[recordIndex].hitsToConfirm {
+                // Not believable yet, a tentative object in a lost track's path is most likely that object back.
+                if records[recordIndex].hits >= records[recordIndex].hitsToConfirm,
+                    records[recordIndex].isBelievable || continuedLostTrack(recordIndex, beforeRetiring: true) != nil
+                {
                     confirm(recordIndex, beforeRetiring: true)
                 }
             }

@@ -51,9 +51,10 @@
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
 ///    matched in three frames, never two in a row without a match (to boxes of any score from
-///    ``TrackingOptions/rescueThreshold``), held back only by a matched track's box it lies almost wholly on (a person
-///    mostly hidden behind another is followed), and not on the predicted box of a lost track either (a dormant one
-///    aside: see step 3).
+///    ``TrackingOptions/rescueThreshold``) and once one of its boxes was partly hidden behind another reported object
+///    or cut by the image border, or lies in a lost track's path (see step 5); held back only by a matched track's box
+///    it lies almost wholly on (a person mostly hidden behind another is followed), and not on the predicted box of a
+///    lost track either (a dormant one aside: see step 3).
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction) and no other
 ///    lost track's: most often the same object, which stopped or turned while unseen and came back off its
@@ -261,7 +262,8 @@ public struct ObjectTracker: Sendable {
         }
         if duplicate { return }
         let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)
-        records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits))
+        let believable = starts || isPartlyHidden(box, except: records.count)
+        records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits, isBelievable: believable))
         if options.reidentification != nil, starts { observeAppearance(detection, record: records.count - 1) }
         // The lost track whose ID the new one takes, if any, is unmatched after the association: no stage is left to
         // drop it.
@@ -272,6 +274,39 @@ public struct ObjectTracker: Sendable {
     /// ``TrackingOptions/tentativeTrackThreshold``) must be matched in before it is reported, or
     /// ``TrackingOptions/minimumHits`` if more.
     static let tentativeTrackHits = 3
+
+    /// Whether `box`, matched to the tentative object `index` (or starting one, if `index` is past the records), is
+    /// partly hidden: at least ``tentativeCoverShare`` of it under the box of another reported object that is not
+    /// dormant (the box detected in this frame if it has one, else its predicted box), or touching the image border
+    /// (within ``TrackRecord/borderContact``). A tentative object is reported only once one of its boxes has been
+    /// (see ``TrackRecord/isBelievable``), or once it is detected confidently, or when its box lies in a lost track's
+    /// path (``continuedLostTrack(_:beforeRetiring:)``: most likely that object, back). A detector scores a person
+    /// partly hidden behind another, or partly out of the image, in the middle, while a box it scores so in the open,
+    /// frame after frame at one spot, is most often something it half takes for a person (a poster, a coat on a
+    /// stand). On the
+    /// tracking benchmark (`docs/tracking-quality.md`, thirtieth round) this won 4 more of 156 draws of the other noise
+    /// models at their own frame rates, 2 more of 60 at half of them, and one more of 680 of the benchmark's own model,
+    /// losing none: one of the other models has two such boxes, each seen in half of the frames.
+    func isPartlyHidden(_ box: BoundingBox, except index: Int) -> Bool {
+        let contact = TrackRecord.borderContact
+        if box.x <= contact || box.y <= contact || box.maxX >= lastImageWidth - contact
+            || box.maxY >= lastImageHeight - contact
+        {
+            return true
+        }
+        let least = Self.tentativeCoverShare * box.area
+        for other in records.indices where other != index && records[other].isConfirmed && !records[other].isDormant {
+            let front = records[other].detectionIndex >= 0 ? records[other].detectionBox : records[other].matchBox
+            if front.intersection(box).area >= least { return true }
+        }
+        return false
+    }
+
+    /// The share of a tentative object's box another object's box must cover for the box to count as partly hidden
+    /// (see ``isPartlyHidden(_:except:)``). On the tracking benchmark (thirtieth round) 0.3 did best: 0.2 won one draw
+    /// fewer of the 680 of the benchmark's own model, 0.1 one fewer of those and of the 156 of the other models, 0.5
+    /// two fewer of the 680. Without the image border as a cause, one fewer of the 680.
+    static let tentativeCoverShare = 0.3
 
     /// Whether a track not reported yet and unmatched in this frame survives it: a tentative object (one that must be
     /// matched in more frames than ``TrackingOptions/minimumHits``, started by a middling detection and not detected

@@ -13,6 +13,10 @@ struct TrackRecord: Sendable {
     /// How many frames the track must be matched in before it is reported: consecutive frames, or with at most one
     /// frame between two for a tentative object (``ObjectTracker/bridgesMiss(_:)``).
     var hitsToConfirm: Int
+    /// Whether the object is believable enough to be reported once matched in ``hitsToConfirm`` frames: started by a
+    /// detection from ``TrackingOptions/newTrackThreshold`` or detected so since, or, for a tentative object, seen
+    /// partly hidden or cut by the image border in one of its frames (``ObjectTracker/isPartlyHidden(_:except:)``).
+    var isBelievable: Bool
     /// Frames since the track started, counting the first.
     var age: Int
     /// Frames since the last match.
@@ -39,13 +43,14 @@ struct TrackRecord: Sendable {
     /// ``observeAppearance(_:norm:momentum:)``); empty without.
     var appearance: [Float] = []
 
-    /// A new track started by a detection, to be reported once matched in `hitsToConfirm` frames.
-    init(detection: TrackerDetection, index: Int, hitsToConfirm: Int) {
+    /// A new track started by a detection, to be reported once matched in `hitsToConfirm` frames and believable.
+    init(detection: TrackerDetection, index: Int, hitsToConfirm: Int, isBelievable: Bool) {
         filter = BoxKalmanFilter(box: detection.box)
         id = -1
         classIndex = detection.classIndex
         hits = 1
         self.hitsToConfirm = hitsToConfirm
+        self.isBelievable = isBelievable
         age = 1
         framesSinceUpdate = 0
         score = detection.score

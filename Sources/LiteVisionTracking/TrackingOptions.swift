@@ -8,7 +8,8 @@
 /// object whose score drops while it is partly hidden keeps its identity, while low scores alone never create one.
 /// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
 /// 0.3), reported once it has been detected in three frames, never two in a row without a detection (at any score
-/// from ``rescueThreshold`` after the first).
+/// from ``rescueThreshold`` after the first), and seen partly hidden behind another object or cut by the image border
+/// in one of them.
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`
@@ -95,8 +96,13 @@ public struct TrackingOptions: Sendable, Hashable {
     /// A detection left unmatched whose score is under ``newTrackThreshold`` but at or above this one starts a
     /// tentative object, reported (given an ID) only once it has been detected in 3 frames, the next one each time or
     /// the one after (it survives a single frame without a detection, unless ``lostTrackBuffer`` is 0 or its prediction
-    /// has left the image; ``minimumHits`` consecutive frames instead, if 3 or more), or as soon as a confident
-    /// detection from ``newTrackThreshold`` is matched to it, as if that one had started it. A weak box of any score
+    /// has left the image; ``minimumHits`` consecutive frames instead, if 3 or more), and once one of its boxes was
+    /// partly hidden — at least 30 % of it under the box of another reported object — or cut by the image border, or
+    /// its box lies in a lost object's path (most likely that object, back); or as soon as a confident detection from
+    /// ``newTrackThreshold`` is matched to it, as if that one had started it. A detector scores a person partly hidden
+    /// or partly out of the image in the middle; a box it scores so in the open, frame after frame at one spot, is
+    /// most often something it half takes for a person (a poster, a coat on a stand), which the tracker then does not
+    /// report (thirtieth round of `docs/tracking-quality.md`). A weak box of any score
     /// from ``rescueThreshold`` is paired with a tentative object as with any object (the gate
     /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this score up: see ``frameRate``). A
     /// middling box starts none on the predicted box of a lost object (most likely that object, detected off its

@@ -117,7 +117,7 @@ struct PartialObservationTests {
     func firstBoxesAreComparedWhole() {
         // A track started by a 100x200 box; a weak box 60 wide and as tall, inside the prediction on its left.
         let start = TrackerDetection(box: BoundingBox(x: 100, y: 100, width: 100, height: 200), score: 0.9)
-        var record = TrackRecord(detection: start, index: 0, hitsToConfirm: 1)
+        var record = TrackRecord(detection: start, index: 0, hitsToConfirm: 1, isBelievable: true)
         let narrow = BoundingBox(x: 100, y: 100, width: 60, height: 200)
         // Among the track's first boxes: the box as it is, IoU 0.6.
         #expect(abs(record.similarity(to: narrow, threshold: 0.45, imageWidth: 640, imageHeight: 480) - 0.6) < 1e-9)
