@@ -67,12 +67,16 @@ package struct HOTAMetric: Sendable, Equatable {
         var trackerIDCount = [Double](repeating: 0, count: T)
         for frame in sequence.frames {
             let (g, t) = (frame.groundTruthIDs.count, frame.trackerIDs.count)
+            // numpy's `similarity.sum(1)` and `.sum(0)`, bit for bit (see `NumPySum`): each row is a contiguous run,
+            // summed pairwise; so is the one column of a frame with a single tracker box, while several columns are
+            // summed row after row.
+            let rowSums = (0..<g).map { NumPySum.of(frame.similarity[($0 * t)..<($0 * t + t)]) }
             var columnSums = [Double](repeating: 0, count: t)
-            var rowSums = [Double](repeating: 0, count: g)
-            for i in 0..<g {
-                for j in 0..<t {
-                    columnSums[j] += frame.similarity[i * t + j]
-                    rowSums[i] += frame.similarity[i * t + j]
+            if t == 1 {
+                columnSums[0] = NumPySum.of(frame.similarity[0..<g])
+            } else {
+                for i in 0..<g {
+                    for j in 0..<t { columnSums[j] += frame.similarity[i * t + j] }
                 }
             }
             for i in 0..<g {

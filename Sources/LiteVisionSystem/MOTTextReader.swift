@@ -210,9 +210,13 @@ package struct MOTTextReader: Sendable {
             }
             let text = String(decoding: bytes[field], as: UTF8.self)
             // Only printable ASCII goes to Double(_:), which stops at a NUL byte ("1\0x" would be 1). It takes
-            // "nan" and "inf", and a number too large for a Double as infinity: all are refused as not finite.
+            // "nan" and "inf", and a number too large for a Double as infinity: all are refused as not finite. It also
+            // reads hexadecimal ("0x10" as 16), which the format's other readers (Python's float) refuse.
             guard bytes[field].allSatisfy({ $0 > 0x20 && $0 < 0x7F }), let value = Double(text) else {
                 throw error(line: lineNumber, "\(name) is not a number: '\(text.prefix(40))'")
+            }
+            guard !bytes[field].contains(where: { $0 | 0x20 == UInt8(ascii: "x") }) else {
+                throw error(line: lineNumber, "\(name) is \(text.prefix(40)), in hexadecimal: write a decimal number")
             }
             guard value.isFinite else { throw error(line: lineNumber, "\(name) is \(text): write a finite number") }
             values.append(value)

@@ -163,6 +163,65 @@ struct EvalCLITests {
         #expect((mine["removedTracker"] as? Int ?? 0) > 0, "the seeded data has tracker boxes on distractors")
     }
 
+    @Test("eval track matches TrackEval's exact ties: HOTA's sums rounded as numpy's")
+    func trackTieAsNumPy() throws {
+        // Found by differential testing: frame 5 has 9 ground-truth boxes and 8 tracker boxes, two of them identical
+        // (tracks 110 and 187). numpy sums each row of the IoU matrix pairwise, and ground truth 5's sum came out an
+        // ulp away from a left-to-right sum; the global alignment scores then moved by an ulp, and the assignment gave
+        // the tie to the other box: HOTA 0.3526 instead of TrackEval's 0.3625.
+        let folder = TestData.temporaryDirectory("eval-mot-tie")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let groundTruth = [
+            "5,63,150,80,20,20 5,176,100,50,40,30 5,75,160,90,40,30 5,31,40,70,20,20",
+            "5,134,0,40,20,40 5,55,70,75,40,30 5,132,10,80,40,30 5,159,80,60,20,40",
+            "5,160,160,50,20,20 10,128,60,40,20,20 11,128,60,40,20,20 11,132,60,40,20,20",
+            "14,128,60,40,20,20 14,132,60,40,20,20",
+        ]
+        let results = [
+            "2,187,165,50,15,20 2,110,140,25,20,20 3,110,100,60,15,40 3,187,80,60,20,40",
+            "3,43,160,60,20,40 5,3,40,70,20,20 5,21,70,75,40,30 5,147,160,50,20,40",
+            "5,140,130,40,40,30 5,187,10,80,40,30 5,110,10,80,40,30 5,43,160,90,40,30",
+            "5,182,100,50,40,30 7,187,20,10,40,30 10,187,30,0,40,30 10,43,60,40,20,20",
+            "10,110,60,40,20,20 11,187,60,40,20,20 11,110,100,30,20,40 11,43,45,60,25,40",
+            "12,110,130,40,40,30 12,43,130,40,40,30 12,187,170,10,40,30 13,110,170,0,20,20",
+            "13,43,150,20,20,20 14,110,60,40,20,20 16,43,110,50,20,40 17,43,10,0,40,30",
+            "17,187,170,10,20,40",
+        ]
+        for (part, rows, tail) in [("gt", groundTruth, ",1,1,1"), ("results", results, ",1,-1,-1,-1")] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
+            let lines = rows.flatMap { $0.split(separator: " ") }.map { String($0) + tail + "\n" }.joined()
+            try Data(lines.utf8).write(to: folder.appendingPathComponent(part + "/s.txt"))
+        }
+        let expected = try Self.reference(["mot", folder.path + "/gt", folder.path + "/results"])
+        let mine = try Self.evaluate([
+            "eval", "track", "--json", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
+        ])
+        Self.expectSame(mine, expected, "tie")
+        #expect(abs((expected["HOTA"] as? Double ?? 0) - 0.3625) < 1e-4, "TrackEval's HOTA: \(expected)")
+    }
+
+    @Test("eval track refuses a sequence given twice in --gt-dir (SEQ.txt and SEQ/gt/gt.txt)")
+    func trackSequenceTwice() throws {
+        let folder = TestData.temporaryDirectory("eval-mot-twice")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let row = Data("1,1,10,10,20,20,1,1,1\n".utf8)
+        for part in ["gt/C/gt", "results"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
+        }
+        for file in ["gt/C.txt", "gt/C/gt/gt.txt", "results/C.txt"] {
+            try row.write(to: folder.appendingPathComponent(file))
+        }
+        let result = try LiteVisionExecutable.run([
+            "eval", "track", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
+        ])
+        // Before, it was evaluated twice: two rows C, and every count of the combined row doubled.
+        #expect(result.status == 2)
+        #expect(result.errors.contains("the sequence C has two ground truths"), "\(result.errors)")
+        #expect(result.output.isEmpty)
+    }
+
     @Test("eval track on `litevision track` output of a shared video equals TrackEval")
     func trackRealVideo() throws {
         let folder = TestData.temporaryDirectory("eval-video")

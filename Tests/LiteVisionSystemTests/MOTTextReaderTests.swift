@@ -47,7 +47,7 @@ struct MOTTextReaderTests {
 
     @Test("Rows: their numbers and lines, through CRLF, blank lines, spaces, a BOM and a trailing comma")
     func wellFormed() throws {
-        let text = "\u{FEFF}1,-1,10,20,30,40,0.9\r\n\r\n \t \n2, -1 ,1e1, 2.5e1,30,40,0.5,\n3 -1 0x10 20 30 40 1\n"
+        let text = "\u{FEFF}1,-1,10,20,30,40,0.9\r\n\r\n \t \n2, -1 ,1e1, 2.5e1,30,40,0.5,\n3 -1 16. 20 30 40 1\n"
         let rows = try Self.read(text).get()
         #expect(rows.map(\.line) == [1, 4, 5])
         #expect(rows.map(\.frame) == [1, 2, 3])
@@ -99,6 +99,9 @@ struct MOTTextReaderTests {
             ("1,,1,2,3,4,1\n", 1, "column 2 (id) is empty: write a number"),
             (",1,-1,1,2,3,4,1\n", 1, "column 1 (frame) is empty: write a number"),
             ("1,-1,1 2,2,3,4,1\n", 1, "column 3 (x) is not a number: '1 2'"),
+            // Swift's Double(_:) reads hexadecimal; Python's float, as TrackEval reads the format, does not.
+            ("1,-1,0x10,2,3,4,1\n", 1, "column 3 (x) is 0x10, in hexadecimal: write a decimal number"),
+            ("1,-1,1,2,3,-0X1.4p3,1\n", 1, "column 6 (height) is -0X1.4p3, in hexadecimal: write a decimal number"),
             ("1;-1;1;2;3;4;1\n", 1, "1 column, expected 7 to 10: frame,id,x,y,w,h,score[,…]"),
             ("1,-1,1,2,3,4,1\n\u{FEFF}2,-1,1,2,3,4,1\n", 2, "column 1 (frame) is not a number: '\u{FEFF}2'"),
             ("1,-1,1,2,3,4,\u{1B}[31m\n", 1, "column 7 (score) is not a number: '\u{1B}[31m'"),

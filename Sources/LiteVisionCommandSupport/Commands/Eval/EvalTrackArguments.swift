@@ -73,6 +73,8 @@ package struct EvalTrackArguments: ParsableArguments {
         let gtFolder = gtDirectory ?? ""
         let resultsFolder = resultsDirectory ?? ""
         var found: [TrackingSequence] = []
+        // The ground truth of each sequence found so far, to refuse a sequence given twice (SEQ.txt and SEQ/gt/gt.txt).
+        var groundTruths: [String: String] = [:]
         for name in try EvalFolders.entries(of: gtFolder, limit: Self.maximumSequenceCount) {
             let path = EvalFolders.join(gtFolder, name)
             let sequenceName: String
@@ -85,6 +87,11 @@ package struct EvalTrackArguments: ParsableArguments {
                 gtPath = path + "/gt/gt.txt"
             } else {
                 continue
+            }
+            if let other = groundTruths.updateValue(gtPath, forKey: sequenceName) {
+                throw EvaluationError(
+                    file: gtFolder,
+                    reason: "the sequence \(sequenceName) has two ground truths, \(other) and \(gtPath): keep one")
             }
             let resultsPath = EvalFolders.join(resultsFolder, sequenceName + ".txt")
             guard EvalFolders.isFile(resultsPath) else {
