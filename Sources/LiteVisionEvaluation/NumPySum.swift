@@ -2,9 +2,9 @@
 /// over blocks of 8 values, runs of more than 128 split in two (its `pairwise_sum`), added to 0. A plain loop from left
 /// to right rounds differently for 8 values or more, by an ulp or so: enough, where TrackEval's HOTA divides by such
 /// sums, to turn an exact tie in its per-frame assignment the other way, and so to match other boxes than TrackEval.
-enum NumPySum {
+package enum NumPySum {
     /// The sum of `values` as numpy's `values.sum()` gives it.
-    static func of(_ values: ArraySlice<Double>) -> Double {
+    package static func of(_ values: ArraySlice<Double>) -> Double {
         0 + pairwise(values)
     }
 

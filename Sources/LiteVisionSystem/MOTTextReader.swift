@@ -8,7 +8,8 @@
 /// - the text: UTF-8 (a leading byte-order mark is skipped), lines ending in LF or CRLF, lines of only spaces
 ///   and tabs skipped; columns separated by commas, or, on a line without a comma, by spaces and tabs (as
 ///   TrackEval reads them); spaces and tabs around a column ignored; one trailing comma ignored;
-/// - the numbers: every column a finite number of at most ``maximumFieldLength`` characters, the frame (column
+/// - the numbers: every column a finite decimal number (not hexadecimal, which Python's readers of the format refuse)
+///   of at most ``maximumFieldLength`` characters, the frame (column
 ///   1) a whole number from 1 to the format's ``Format/maximumFrame``, the box (columns 3 to 6) within
 ///   ±``Format/maximumCoordinate`` pixels.
 ///

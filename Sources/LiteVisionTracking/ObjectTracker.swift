@@ -97,7 +97,8 @@ public struct ObjectTracker: Sendable {
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
     /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7; from ``TrackingOptions/tentativeTrackThreshold``,
-    /// 0.3, once detected in three frames, never two in a row without a detection).
+    /// 0.3, once detected in three frames, never two in a row without a detection, and seen partly hidden behind
+    /// another object or cut by the image border).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
@@ -218,7 +219,8 @@ public struct ObjectTracker: Sendable {
 
     /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
     /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default); from
-    /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits``.
+    /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits`` and believable
+    /// (``TrackRecord/isBelievable``).
     ///
     /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
@@ -283,7 +285,9 @@ public struct ObjectTracker: Sendable {
     /// path (``continuedLostTrack(_:beforeRetiring:)``: most likely that object, back). A detector scores a person
     /// partly hidden behind another, or partly out of the image, in the middle, while a box it scores so in the open,
     /// frame after frame at one spot, is most often something it half takes for a person (a poster, a coat on a
-    /// stand). On the
+    /// stand). The price: a person in the open whom the detector only ever scores in the middle (small, far, blurred)
+    /// is not reported until detected confidently; nor are two such people overlapping, since only a reported object
+    /// counts as in front. On the
     /// tracking benchmark (`docs/tracking-quality.md`, thirtieth round) this won 4 more of 156 draws of the other noise
     /// models at their own frame rates, 2 more of 60 at half of them, and one more of 680 of the benchmark's own model,
     /// losing none: one of the other models has two such boxes, each seen in half of the frames.

@@ -9,7 +9,7 @@
 /// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
 /// 0.3), reported once it has been detected in three frames, never two in a row without a detection (at any score
 /// from ``rescueThreshold`` after the first), and seen partly hidden behind another object or cut by the image border
-/// in one of them.
+/// in one of them (or detected confidently, or back in the path of an object lost from view).
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`

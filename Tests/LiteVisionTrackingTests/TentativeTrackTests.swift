@@ -35,10 +35,21 @@ struct TentativeTrackTests {
         // Before the thirtieth round of docs/tracking-quality.md it was, from its third frame.
         // A confident box reports it, as it would have started an object.
         #expect(reported([0.5, 0.5, 0.5, 0.9, 0.5]) == [[], [], [], [0], [0]])
-        // A third of its box behind a reported object (the front one 20 px to its left and 10 px higher: 40 of its 60
-        // px across and 70 of its 80 down, 58 %): reported from its third frame.
+        // 58 % of its box behind a reported object (the front one 20 px to its left and 10 px higher: 40 of its 60 px
+        // across and 70 of its 80 down): reported from its third frame.
         #expect(box(280, 140).intersection(box(300, 150)).area / box(300, 150).area > 0.3)
         #expect(reported([0.5, 0.5, 0.5, 0.5], front: 280) == [[0], [0], [0, 1], [0, 1]])
+        // Under 30 % hidden for four frames (23 % in the fourth), then 41 % as the front object walks onto it at 12 px
+        // a frame: reported in that fifth frame.
+        var tracker = ObjectTracker()
+        var ids: [[Int]] = []
+        for t in 0..<5 {
+            let front = detection(box(220 + 12 * Double(t), 140))
+            ids.append(
+                tracker.update([detection(box(300, 150), score: 0.5), front], imageWidth: 640, imageHeight: 480)
+                    .map(\.id))
+        }
+        #expect(ids == [[0], [0], [0], [0], [0, 1]])
         // Under 30 % behind it (the front one 44 px to its left: 16 of 60 px across, 23 %), it is in the open.
         #expect(box(256, 140).intersection(box(300, 150)).area / box(300, 150).area < 0.3)
         #expect(reported([0.5, 0.5, 0.5, 0.5], front: 256) == [[0], [0], [0], [0]])
