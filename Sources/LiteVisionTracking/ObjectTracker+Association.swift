@@ -137,7 +137,8 @@ extension ObjectTracker {
     static let youngTrackGain = 0.7
 
     /// The share of a track's predicted box that a track matched in the previous frame, in front of it, must
-    /// cover for it to count as hidden.
+    /// cover for it to count as hidden; and of a tentative object's box, for it to count as partly hidden
+    /// (``isPartlyHidden(_:except:)``).
     static let hiddenCoverage = 0.3
 
     /// How far above the bottom of a track's predicted box, as a fraction of that box's height, the bottom of a track

@@ -278,19 +278,21 @@ public struct ObjectTracker: Sendable {
     static let tentativeTrackHits = 3
 
     /// Whether `box`, matched to the tentative object `index` (or starting one, if `index` is past the records), is
-    /// partly hidden: at least ``tentativeCoverShare`` of it under the box of another reported object that is not
-    /// dormant (the box detected in this frame if it has one, else its predicted box), or touching the image border
-    /// (within ``TrackRecord/borderContact``). A tentative object is reported only once one of its boxes has been
+    /// partly hidden: at least ``hiddenCoverage`` of it under the box of another reported object in front of it (not
+    /// dormant; the box detected in this frame if it has one, else its predicted box; in front: reaching as low in the
+    /// image, give or take ``depthTolerance``, as for a hidden track), or touching the image border (within
+    /// ``TrackRecord/borderContact``). A tentative object is reported only once one of its boxes has been
     /// (see ``TrackRecord/isBelievable``), or once it is detected confidently, or when its box lies in a lost track's
     /// path (``continuedLostTrack(_:beforeRetiring:)``: most likely that object, back). A detector scores a person
     /// partly hidden behind another, or partly out of the image, in the middle, while a box it scores so in the open,
     /// frame after frame at one spot, is most often something it half takes for a person (a poster, a coat on a
     /// stand). The price: a person in the open whom the detector only ever scores in the middle (small, far, blurred)
     /// is not reported until detected confidently; nor are two such people overlapping, since only a reported object
-    /// counts as in front. On the
-    /// tracking benchmark (`docs/tracking-quality.md`, thirtieth round) this won 4 more of 156 draws of the other noise
-    /// models at their own frame rates, 2 more of 60 at half of them, and one more of 680 of the benchmark's own model,
-    /// losing none: one of the other models has two such boxes, each seen in half of the frames.
+    /// counts as in front. On the tracking benchmark (`docs/tracking-quality.md`, thirtieth round) this won 4 more of
+    /// 156 draws of the other noise models at their own frame rates, 3 more of 60 at half of them, and one more of 680
+    /// of the benchmark's own model, losing none: one of the other models has two such boxes, each seen in half of the
+    /// frames. A cover by a box whatever its depth, which a false box among many people soon has, won one fewer (and a
+    /// cover of 10 %, 20 % or 50 % then did no better than 30 %).
     func isPartlyHidden(_ box: BoundingBox, except index: Int) -> Bool {
         let contact = TrackRecord.borderContact
         if box.x <= contact || box.y <= contact || box.maxX >= lastImageWidth - contact
@@ -298,19 +300,14 @@ public struct ObjectTracker: Sendable {
         {
             return true
         }
-        let least = Self.tentativeCoverShare * box.area
+        let least = Self.hiddenCoverage * box.area
+        let lowest = box.maxY - Self.depthTolerance * box.height
         for other in records.indices where other != index && records[other].isConfirmed && !records[other].isDormant {
             let front = records[other].detectionIndex >= 0 ? records[other].detectionBox : records[other].matchBox
-            if front.intersection(box).area >= least { return true }
+            if front.maxY >= lowest, front.intersection(box).area >= least { return true }
         }
         return false
     }
-
-    /// The share of a tentative object's box another object's box must cover for the box to count as partly hidden
-    /// (see ``isPartlyHidden(_:except:)``). On the tracking benchmark (thirtieth round) 0.3 did best: 0.2 won one draw
-    /// fewer of the 680 of the benchmark's own model, 0.1 one fewer of those and of the 156 of the other models, 0.5
-    /// two fewer of the 680. Without the image border as a cause, one fewer of the 680.
-    static let tentativeCoverShare = 0.3
 
     /// Whether a track not reported yet and unmatched in this frame survives it: a tentative object (one that must be
     /// matched in more frames than ``TrackingOptions/minimumHits``, started by a middling detection and not detected

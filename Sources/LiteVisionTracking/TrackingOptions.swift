@@ -97,7 +97,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// tentative object, reported (given an ID) only once it has been detected in 3 frames, the next one each time or
     /// the one after (it survives a single frame without a detection, unless ``lostTrackBuffer`` is 0 or its prediction
     /// has left the image; ``minimumHits`` consecutive frames instead, if 3 or more), and once one of its boxes was
-    /// partly hidden — at least 30 % of it under the box of another reported object — or cut by the image border, or
+    /// partly hidden — at least 30 % of it under the box of another reported object in front of it (reaching as low in
+    /// the image) — or cut by the image border, or
     /// its box lies in a lost object's path (most likely that object, back); or as soon as a confident detection from
     /// ``newTrackThreshold`` is matched to it, as if that one had started it. A detector scores a person partly hidden
     /// or partly out of the image in the middle; a box it scores so in the open, frame after frame at one spot, is
