@@ -149,6 +149,15 @@ extension ObjectTracker {
     /// less, and 8 % removed slightly more switches but won fewer draws with smaller margins.
     static let depthTolerance = 0.06
 
+    /// Whether the box `front` hides `box`: it reaches as low in the image (nearer the camera, give or take
+    /// ``depthTolerance``) and covers at least ``hiddenCoverage`` of it. The one test of ``isHidden(_:for:)`` and
+    /// ``isPartlyHidden(_:except:)``.
+    @inline(__always)
+    static func hides(_ front: BoundingBox, _ box: BoundingBox) -> Bool {
+        front.maxY >= box.maxY - depthTolerance * box.height
+            && front.intersection(box).area >= hiddenCoverage * box.area
+    }
+
     /// Whether the track `index` is hidden: a reported track matched in the previous frame (whose last detection was
     /// confident, when the track `index` is not lost: it was then followed on a weak detection) covers at least
     /// ``hiddenCoverage`` of its predicted box and reaches about as low in the image or lower (to within
@@ -163,15 +172,12 @@ extension ObjectTracker {
     /// partial box completed): where only those let the hidden track take the detection, it stays at half weight.
     func isHidden(_ index: Int, for detection: BoundingBox? = nil) -> Bool {
         let box = records[index].matchBox
-        let least = Self.hiddenCoverage * box.area
-        let lowest = box.maxY - Self.depthTolerance * box.height
         let threshold = records[index].framesSinceUpdate == 0 ? options.detectionThreshold : -.infinity
         for other in records.indices where other != index {
             let front = records[other]
             guard front.isConfirmed, front.framesSinceUpdate == 0, front.score >= threshold,
-                front.matchBox.maxY >= lowest
+                Self.hides(front.matchBox, box)
             else { continue }
-            guard front.matchBox.intersection(box).area >= least else { continue }
             guard let detection else { return true }
             if front.matchBox.fastIoU(detection) + Self.hiddenClearFit > box.fastIoU(detection) { return true }
         }

@@ -300,11 +300,9 @@ public struct ObjectTracker: Sendable {
         {
             return true
         }
-        let least = Self.hiddenCoverage * box.area
-        let lowest = box.maxY - Self.depthTolerance * box.height
         for other in records.indices where other != index && records[other].isConfirmed && !records[other].isDormant {
             let front = records[other].detectionIndex >= 0 ? records[other].detectionBox : records[other].matchBox
-            if front.maxY >= lowest, front.intersection(box).area >= least { return true }
+            if Self.hides(front, box) { return true }
         }
         return false
     }
