@@ -27,8 +27,10 @@
 ///    because it is partly hidden — with a stricter gate, a weak box much smaller than the object being compared after
 ///    completion to the object's size (once its track has seen 3 boxes), and weighing half as much as a confident box
 ///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
-///    a track matched in the previous frame, or one last matched to a weak box behind a confident one, weighs half too,
-///    so the two do not take the visible object's box in turns, and a pair weighs less the more the detection's score
+///    a track matched in the previous frame (one reaching as low in the image, nearer the camera; any, once the lost
+///    track has gone undetected for 8 frames and its predicted depth no longer counts), or one last matched to a weak
+///    box behind a confident one, weighs half too, so the two do not take the visible object's box in turns, unless
+///    the hidden one fits the box clearly better; and a pair weighs less the more the detection's score
 ///    differs from the track's last one. A track measured in one or two frames of its own (one continuing a lost
 ///    track's ID counts its own boxes), whose speed is unknown or came from the jitter of its two boxes, weighs 70 % as
 ///    much (unless the frame rate is known to be under 20 fps). A lost track leaves a detection to a tentative object

@@ -89,6 +89,28 @@ struct AssociationRankingTests {
         #expect(run(below: 10).map(\.id) == [1])
     }
 
+    @Test("A track lost for 8 frames ranks second behind a followed one whatever its depth; lost for 7 it does not")
+    func depthUnknownWhenLostLong() throws {
+        // The scene of `depthWithinJitter`, the lost object's bottom edge 10 px (8 %) lower than the followed one's: in
+        // front, after one frame lost. After 8 frames lost its prediction has coasted too long for its depth to count
+        // (`depthUnknownAfter`), and it ranks second behind the followed object, as a hidden track does.
+        func run(framesLost: Int) -> [Track] {
+            var tracker = ObjectTracker()
+            let followed = Self.detection(100, 100, height: 120)
+            let lost = Self.detection(110, 110, height: 120)
+            for _ in 0..<5 { _ = tracker.update([followed, lost], imageWidth: 640, imageHeight: 480) }
+            for _ in 0..<framesLost { _ = tracker.update([followed], imageWidth: 640, imageHeight: 480) }
+            let box = Self.detection(106, 108, height: 120)
+            #expect(box.box.iou(lost.box) > box.box.iou(followed.box) + 0.05)
+            #expect(box.box.iou(lost.box) < box.box.iou(followed.box) + 0.2)
+            return tracker.update([box], imageWidth: 640, imageHeight: 480)
+        }
+        // IDs: 0 the followed object, 1 the lost one.
+        #expect(run(framesLost: 7).map(\.id) == [1])
+        #expect(run(framesLost: 8).map(\.id) == [0])
+        #expect(run(framesLost: 12).map(\.id) == [0])
+    }
+
     @Test("A track last detected weakly behind a confident one ranks second too; not one detected confidently")
     func weaklyDetectedTrackBehindRanksSecond() throws {
         // A: followed in every frame. B: overlapping A by 69 %, confident for 5 frames, then detected at `lastScore`
