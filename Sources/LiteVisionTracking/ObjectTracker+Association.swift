@@ -136,9 +136,9 @@ extension ObjectTracker {
     /// 0.5 won the same draw and lost another; counting up to 4 boxes instead of 3 lost one.
     static let youngTrackGain = 0.7
 
-    /// The share of a track's predicted box that a track matched in the previous frame, in front of it, must
-    /// cover for it to count as hidden; and of a tentative object's box, for it to count as partly hidden
-    /// (``isPartlyHidden(_:except:)``).
+    /// The share of a track's predicted box that a track matched in the previous frame, in front of it (at any depth
+    /// once the track is lost for ``depthUnknownAfter`` frames), must cover for it to count as hidden; and of a
+    /// tentative object's box, for it to count as partly hidden (``isPartlyHidden(_:except:)``).
     static let hiddenCoverage = 0.3
 
     /// How far above the bottom of a track's predicted box, as a fraction of that box's height, the bottom of a track
@@ -150,8 +150,9 @@ extension ObjectTracker {
     static let depthTolerance = 0.06
 
     /// Whether the box `front` hides `box`: it reaches as low in the image (nearer the camera, give or take
-    /// ``depthTolerance``) and covers at least ``hiddenCoverage`` of it. The one test of ``isHidden(_:for:)`` and
-    /// ``isPartlyHidden(_:except:)``.
+    /// ``depthTolerance``) and covers at least ``hiddenCoverage`` of it (``covers(_:_:)``). The test of
+    /// ``isPartlyHidden(_:except:)``, and of ``isHidden(_:for:)`` for a track lost for fewer than ``depthUnknownAfter``
+    /// frames (``covers(_:_:)`` alone from then on).
     @inline(__always)
     static func hides(_ front: BoundingBox, _ box: BoundingBox) -> Bool {
         front.maxY >= box.maxY - depthTolerance * box.height && covers(front, box)
@@ -163,10 +164,11 @@ extension ObjectTracker {
         front.intersection(box).area >= hiddenCoverage * box.area
     }
 
-    /// For how many frames in a row a lost track may go undetected before its depth no longer counts (see
-    /// ``isHidden(_:for:)``): its predicted box has coasted so long on its last velocity and size that its bottom edge
-    /// a few pixels lower than a followed track's no longer tells that it is in front, and it then counts as hidden
-    /// behind any track followed in the previous frame that covers ``hiddenCoverage`` of it. In `TUD-Stadtmitte` (noise
+    /// From how many frames in a row undetected (its `framesSinceUpdate`, counted before this frame) a lost track's
+    /// depth no longer counts (see ``isHidden(_:for:)``): its predicted box has coasted so long on its last velocity
+    /// and size that its bottom edge a few pixels lower than a followed track's no longer tells that it is in front,
+    /// and it then counts as hidden behind any reported track followed in the previous frame that covers
+    /// ``hiddenCoverage`` of it. Counted in frames, as the other rules tuned at 25–30 fps. In `TUD-Stadtmitte` (noise
     /// seed 1, frame 96), a track lost for 8 frames, its prediction 2 px too low to be at the followed person's depth,
     /// fitted that person's box a little better (IoU 0.76 against 0.70) and took it at full weight: two ID switches.
     /// On the tracking benchmark (`docs/tracking-quality.md`, thirty-first round) 8 won and lost no draw, with 0.7 %

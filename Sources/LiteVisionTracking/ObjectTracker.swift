@@ -29,16 +29,16 @@
 ///    that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind
 ///    a track matched in the previous frame (one reaching as low in the image, nearer the camera; any, once the lost
 ///    track has gone undetected for 8 frames and its predicted depth no longer counts), or one last matched to a weak
-///    box behind a confident one, weighs half too, so the two do not take the visible object's box in turns, unless
-///    the hidden one fits the box clearly better; and a pair weighs less the more the detection's score
-///    differs from the track's last one. A track measured in one or two frames of its own (one continuing a lost
-///    track's ID counts its own boxes), whose speed is unknown or came from the jitter of its two boxes, weighs 70 % as
-///    much (unless the frame rate is known to be under 20 fps). A lost track leaves a detection to a tentative object
-///    (see step 4) matched in the previous frame, started on or before the track's last matched frame, of the
-///    detection's class (when classes are matched) and fitting the detection by an IoU at least 0.3 higher than the
-///    track's similarity to it: most often a person coming out from behind another while the lost one is still hidden.
-///    Tracks not reported yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what
-///    detections are left: confident ones and, with tentative objects on (a tracker used alone), weak ones too.
+///    box behind a confident one, weighs half too, so the two do not take the visible object's box in turns, unless the
+///    hidden one fits the box clearly better; and a pair weighs less the more the detection's score differs from the
+///    track's last one. A track measured in one or two frames of its own (one continuing a lost track's ID counts its
+///    own boxes), whose speed is unknown or came from the jitter of its two boxes, weighs 70 % as much (unless the
+///    frame rate is known to be under 20 fps). A lost track leaves a detection to a tentative object (see step 4)
+///    matched in the previous frame, started on or before the track's last matched frame, of the detection's class
+///    (when classes are matched) and fitting the detection by an IoU at least 0.3 higher than the track's similarity to
+///    it: most often a person coming out from behind another while the lost one is still hidden. Tracks not reported
+///    yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left:
+///    confident ones and, with tentative objects on (a tracker used alone), weak ones too.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the object's
 ///    remembered size first, so that the filter keeps the object's true size and speed (under 20 fps, with tentative
 ///    objects on, a weak box that could not start one moves the track less: see ``TrackingOptions/frameRate``). An

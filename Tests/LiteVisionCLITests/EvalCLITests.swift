@@ -59,6 +59,27 @@ struct EvalCLITests {
         }
     }
 
+    /// `eval track --json`'s numbers for one sequence, and TrackEval's.
+    typealias SequenceScores = (mine: [String: Any], expected: [String: Any])
+
+    /// Writes one sequence's ground-truth and result rows (`frame,id,x,y,w,h`; the columns each file takes after
+    /// them are added) to a temporary folder, and returns `eval track --json`'s numbers and TrackEval's for it.
+    static func sequenceScores(_ name: String, groundTruth: [String], results: [String]) throws -> SequenceScores {
+        let folder = TestData.temporaryDirectory(name)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (part, rows, tail) in [("gt", groundTruth, ",1,1,1"), ("results", results, ",1,-1,-1,-1")] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
+            try Data(rows.map { $0 + tail + "\n" }.joined().utf8).write(
+                to: folder.appendingPathComponent(part + "/s.txt"))
+        }
+        let expected = try reference(["mot", folder.path + "/gt", folder.path + "/results"])
+        let mine = try evaluate([
+            "eval", "track", "--json", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
+        ])
+        return (mine, expected)
+    }
+
     @Test("eval detect equals pycocotools on seeded COCO data", arguments: [1, 2, 3])
     func detectMatchesPycocotools(seed: Int) throws {
         let folder = TestData.temporaryDirectory("eval-coco")
@@ -169,8 +190,6 @@ struct EvalCLITests {
         // (tracks 110 and 187). numpy sums each row of the IoU matrix pairwise, and ground truth 5's sum came out an
         // ulp away from a left-to-right sum; the global alignment scores then moved by an ulp, and the assignment gave
         // the tie to the other box: HOTA 0.3526 instead of TrackEval's 0.3625.
-        let folder = TestData.temporaryDirectory("eval-mot-tie")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let groundTruth = [
             "5,63,150,80,20,20 5,176,100,50,40,30 5,75,160,90,40,30 5,31,40,70,20,20",
             "5,134,0,40,20,40 5,55,70,75,40,30 5,132,10,80,40,30 5,159,80,60,20,40",
@@ -187,16 +206,9 @@ struct EvalCLITests {
             "13,43,150,20,20,20 14,110,60,40,20,20 16,43,110,50,20,40 17,43,10,0,40,30",
             "17,187,170,10,20,40",
         ]
-        for (part, rows, tail) in [("gt", groundTruth, ",1,1,1"), ("results", results, ",1,-1,-1,-1")] {
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
-            let lines = rows.flatMap { $0.split(separator: " ") }.map { String($0) + tail + "\n" }.joined()
-            try Data(lines.utf8).write(to: folder.appendingPathComponent(part + "/s.txt"))
-        }
-        let expected = try Self.reference(["mot", folder.path + "/gt", folder.path + "/results"])
-        let mine = try Self.evaluate([
-            "eval", "track", "--json", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
-        ])
+        let rows = { (groups: [String]) in groups.flatMap { $0.split(separator: " ").map(String.init) } }
+        let (mine, expected) = try Self.sequenceScores(
+            "eval-mot-tie", groundTruth: rows(groundTruth), results: rows(results))
         Self.expectSame(mine, expected, "tie")
         #expect(abs((expected["HOTA"] as? Double ?? 0) - 0.3625) < 1e-4, "TrackEval's HOTA: \(expected)")
     }
@@ -204,25 +216,15 @@ struct EvalCLITests {
     @Test("eval track matches TrackEval's exact ties: a lone tracker box's column summed as numpy's")
     func trackColumnTieAsNumPy() throws {
         // Found by a differential search: in frame 1 the one tracker box (6×6) holds all 8 ground-truth boxes, so its
-        // column of IoUs, 30/36, 24/36 and six times 1/36, sums to 5/3. Ground truth 1 (seen twice) and 2 (seen once)
+        // column of IoUs, 24/36, 30/36 and six times 1/36, sums to 5/3. Ground truth 1 (seen twice) and 2 (seen once)
         // then tie exactly in real arithmetic. numpy sums the column pairwise, 3 ulps above a left-to-right sum, which
         // gives ground truth 1 the match: HOTA 0.1985; summed left to right, ground truth 2 takes it: 0.2281.
-        let folder = TestData.temporaryDirectory("eval-mot-column-tie")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let groundTruth = [
             "1,2,0,0,6,4", "1,1,0,0,6,5", "1,3,0,5,1,1", "1,4,1,5,1,1", "1,5,2,5,1,1", "1,6,3,5,1,1", "1,7,4,5,1,1",
             "1,8,5,5,1,1", "2,1,0,0,6,5",
         ]
-        for (part, rows, tail) in [("gt", groundTruth, ",1,1,1"), ("results", ["1,1,0,0,6,6"], ",1,-1,-1,-1")] {
-            try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent(part), withIntermediateDirectories: true)
-            try Data(rows.map { $0 + tail + "\n" }.joined().utf8).write(
-                to: folder.appendingPathComponent(part + "/s.txt"))
-        }
-        let expected = try Self.reference(["mot", folder.path + "/gt", folder.path + "/results"])
-        let mine = try Self.evaluate([
-            "eval", "track", "--json", "--gt-dir", folder.path + "/gt", "--results-dir", folder.path + "/results",
-        ])
+        let (mine, expected) = try Self.sequenceScores(
+            "eval-mot-column-tie", groundTruth: groundTruth, results: ["1,1,0,0,6,6"])
         Self.expectSame(mine, expected, "column tie")
         #expect(abs((expected["HOTA"] as? Double ?? 0) - 0.198486) < 1e-5, "TrackEval's HOTA: \(expected)")
     }
