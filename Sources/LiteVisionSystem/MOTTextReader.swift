@@ -9,9 +9,8 @@
 ///   and tabs skipped; columns separated by commas, or, on a line without a comma, by spaces and tabs (as
 ///   TrackEval reads them); spaces and tabs around a column ignored; one trailing comma ignored;
 /// - the numbers: every column a finite decimal number (not hexadecimal, which Python's readers of the format refuse)
-///   of at most ``maximumFieldLength`` characters, the frame (column
-///   1) a whole number from 1 to the format's ``Format/maximumFrame``, the box (columns 3 to 6) within
-///   ±``Format/maximumCoordinate`` pixels.
+///   of at most ``maximumFieldLength`` characters, the frame (column 1) a whole number from 1 to the format's
+///   ``Format/maximumFrame``, the box (columns 3 to 6) within ±``Format/maximumCoordinate`` pixels.
 ///
 /// Each refusal is a ``MOTTextError`` naming the file, the line and the column, with what to write instead.
 /// Rows are read one at a time with ``nextRow()``, so that each layer keeps only what it needs.

@@ -98,13 +98,12 @@ public struct TrackingOptions: Sendable, Hashable {
     /// the one after (it survives a single frame without a detection, unless ``lostTrackBuffer`` is 0 or its prediction
     /// has left the image; ``minimumHits`` consecutive frames instead, if 3 or more), and once one of its boxes was
     /// partly hidden — at least 30 % of it under the box of another reported object in front of it (reaching as low in
-    /// the image) — or cut by the image border, or
-    /// its box lies in a lost object's path (most likely that object, back); or as soon as a confident detection from
-    /// ``newTrackThreshold`` is matched to it, as if that one had started it. A detector scores a person partly hidden
-    /// or partly out of the image in the middle; a box it scores so in the open, frame after frame at one spot, is
-    /// most often something it half takes for a person (a poster, a coat on a stand), which the tracker then does not
-    /// report (thirtieth round of `docs/tracking-quality.md`). A weak box of any score
-    /// from ``rescueThreshold`` is paired with a tentative object as with any object (the gate
+    /// the image) — or cut by the image border, or its box lies in a lost object's path (most likely that object,
+    /// back); or as soon as a confident detection from ``newTrackThreshold`` is matched to it, as if that one had
+    /// started it. A detector scores a person partly hidden or partly out of the image in the middle; a box it scores
+    /// so in the open, frame after frame at one spot, is most often something it half takes for a person (a poster, a
+    /// coat on a stand), which the tracker then does not report (thirtieth round of `docs/tracking-quality.md`). A weak
+    /// box of any score from ``rescueThreshold`` is paired with a tentative object as with any object (the gate
     /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this score up: see ``frameRate``). A
     /// middling box starts none on the predicted box of a lost object (most likely that object, detected off its
     /// prediction), nor almost wholly on the box of an object matched in the frame (a part of it, most likely; a box
