@@ -302,8 +302,10 @@ def main():
     c.add_argument("--scene-seed", type=int, default=0,
                    help="another simulated scene of the sequence (0: the one by default; TUD sequences have one)")
     c.add_argument("--level", default="normal",
-                   choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.OTHER_NOISE_MODELS),
-                   help="normal or heavy, or one of the other noise models (tracking_scenes.OTHER_NOISE_MODELS)")
+                   choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.OTHER_NOISE_MODELS)
+                   + sorted(tracking_scenes.UNSEEN_NOISE_MODELS),
+                   help="normal or heavy, or one of the other noise models (tracking_scenes.OTHER_NOISE_MODELS, "
+                   "UNSEEN_NOISE_MODELS)")
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")
     w.add_argument("--sequence", required=True)

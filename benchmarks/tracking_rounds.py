@@ -5,14 +5,15 @@ trackers on each draw, summed per set, as the rounds' tables give them.
         [--cache DIR] [--jobs N] [--extra="TRACK ARGUMENTS"]
 
 A draw is a sequence, a scene seed (the simulated scenes only), a noise seed and a noise level
-(tracking_scenes.noisy_detections); the sets are those the rounds name (`SETS` below): `chosen` (the first
-round's 50 draws), `aside` (the second round's 42), `fourth` (the fourth round's 84), `A` to `L` (42 each, made two
-at a time: A and B in the seventh round, C and D in the eighth, E and F in the ninth, G to L in the thirteenth to
-fifteenth), and `step2`, `step3`, `step5` (the five sequences played at 1/2, 1/3 and 1/5 of their
-frame rate, noise seeds 1-4, both levels: the fifteenth round's), and `other`, `other-low` (156 and 60 draws of the six
-other noise models of tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the twenty-seventh
-round's). Groups of sets are summed too when all their sets are named: `older` (chosen, aside, fourth, A to D: 344
-draws), `EF`, `GH`, `IJ`, `KL`.
+(tracking_scenes.noisy_detections); the sets are those the rounds name (`SETS` below): `chosen` (the first round's 50
+draws), `aside` (the second round's 42), `fourth` (the fourth round's 84), `A` to `L` (42 each, made two at a time: A
+and B in the seventh round, C and D in the eighth, E and F in the ninth, G to L in the thirteenth to fifteenth), and
+`step2`, `step3`, `step5` (the five sequences played at 1/2, 1/3 and 1/5 of their frame rate, noise seeds 1-4, both
+levels: the fifteenth round's), and `other`, `other-low` (156 and 60 draws of the six other noise models of
+tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the twenty-seventh round's), and `unseen`,
+`unseen-low` (52 and 20 draws of the two models of tracking_scenes.UNSEEN_NOISE_MODELS, made after the thirty-first
+round as a check on detectors no rule was tuned on). Groups of sets are summed too when all their sets are named:
+`older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
 (default .build/tracking-rounds: about 1 s per draw and peer the first time); LiteVision runs every time, with
@@ -70,13 +71,20 @@ SETS["other"] = [(n, 0, s, m, 1) for m in tracking_scenes.OTHER_NOISE_MODELS for
 SETS["other"] += [(n, c, 5, m, 1) for m in tracking_scenes.OTHER_NOISE_MODELS for n in tracking_scenes.SIM_SEQUENCES
                   for c in (1, 2)]
 SETS["other-low"] = [(n, 0, s, m, 2) for m in tracking_scenes.OTHER_NOISE_MODELS for n in FIVE for s in (1, 2)]
+# The two models made after the thirty-first round (tracking_scenes.UNSEEN_NOISE_MODELS), as a check on detectors no
+# rule was tuned on: the same shapes as `other` and `other-low` (52 and 20 draws).
+SETS["unseen"] = [(n, 0, s, m, 1) for m in tracking_scenes.UNSEEN_NOISE_MODELS for n in FIVE for s in (1, 2, 3, 4)]
+SETS["unseen"] += [(n, c, 5, m, 1) for m in tracking_scenes.UNSEEN_NOISE_MODELS
+                   for n in tracking_scenes.SIM_SEQUENCES for c in (1, 2)]
+SETS["unseen-low"] = [(n, 0, s, m, 2) for m in tracking_scenes.UNSEEN_NOISE_MODELS for n in FIVE for s in (1, 2)]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}
 
 
 def key(draw):
     name, scene, noise, level, step = draw
-    model = level if level in tracking_scenes.OTHER_NOISE_MODELS else level[0]
+    named = level in tracking_scenes.OTHER_NOISE_MODELS or level in tracking_scenes.UNSEEN_NOISE_MODELS
+    model = level if named else level[0]
     return f"{name}{'@' + str(step) if step > 1 else ''}-c{scene}-s{noise}-{model}"
 
 
