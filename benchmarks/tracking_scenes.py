@@ -470,47 +470,64 @@ def other_noisy_detections(seq, seed, model):
             cy = y + h / 2 + rng.normal(0, jitter * h + pixels)
             nw, nh = w * math.exp(rng.normal(0, size_jitter)), h * math.exp(rng.normal(0, size_jitter))
             frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score))
-        for _ in range(rng.poisson(fp_rate)):
-            w, h = sizes[int(rng.integers(len(sizes)))]
-            frame.append(((rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2), w, h),
-                          float(rng.uniform(fp_low, fp_high))))
+        add_false_boxes(frame, rng, sizes, seq, fp_rate, fp_low, fp_high)
         for box in clutter:
             if rng.random() < 0.5:
                 frame.append((box, float(rng.uniform(0.35, 0.65))))
-        rng.shuffle(frame)
-        for box, score in frame:
-            row = detection_row(t, box, score, seq)
-            if row is not None:
-                rows.append(row)
+        add_frame_rows(rows, frame, rng, t, seq)
     return rows
+
+
+def add_false_boxes(frame, rng, sizes, seq, rate, low, high):
+    """Adds to `frame` Poisson(`rate`) false boxes `(box, score)`, each of the size of a random one of `sizes`, anywhere
+    in the image (half of it may lie outside), scored uniformly in `low`...`high`."""
+    for _ in range(rng.poisson(rate)):
+        w, h = sizes[int(rng.integers(len(sizes)))]
+        frame.append(((rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2), w, h),
+                      float(rng.uniform(low, high))))
+
+
+def add_frame_rows(rows, frame, rng, t, seq):
+    """Shuffles the `(box, score)` pairs of frame index `t` and adds their detection rows to `rows` (clipped; boxes
+    wholly outside the image left out)."""
+    rng.shuffle(frame)
+    for box, score in frame:
+        row = detection_row(t, box, score, seq)
+        if row is not None:
+            rows.append(row)
 
 
 # Two noise models made after the thirty-first round of docs/tracking-quality.md, as a check on detectors no rule was
 # tuned on (the `unseen` sets of tracking_rounds.py). They differ from all the models above in how they hide, jitter
 # and score. name: model seed.
-# - V: a box counts as hidden by its overlap with any other person's box, whatever their depths (so the nearer person
-#   of two is missed as often as the farther one), missed with probability 0.07 + 0.5·o, scored N(0.9 − 0.4·o, 0.1);
-#   the centre jittered by 5 % and the sides by 7 % of the size; 5 % of the boxes come with a detector's duplicate
-#   (shifted and resized by 15 %, scored 0.1–0.5); 0.8 false boxes per frame scored 0.1–0.8.
+# - V: `o` is the largest share of a box that any other person's box covers, whatever their depths (so the nearer
+#   person of two is missed too, by the share of its own box the other covers); missed with probability 0.07 + 0.5·o,
+#   scored N(0.9 − 0.4·o, 0.1); the centre jittered by 5 % and the sides by 7 % of the size; 5 % of the boxes come
+#   with a detector's duplicate (shifted and resized by 15 %, scored 0.1–0.5); 0.8 false boxes per frame scored
+#   0.1–0.8.
 # - W: each person's jitter drifts over the frames rather than being drawn anew (an AR(1) offset, correlation 0.85
-#   a frame, of 5 % of the size for the centre and 6 % for the sides), as a real detector errs the same way on a
-#   person for several frames; misses 0.1 + 0.7·o (the depth-aware `o` above); far, small people score lower:
+#   per frame played, of 5 % of the size for the centre and 6 % for the sides; kept as it was while the person is out
+#   of the ground truth), as a real detector errs the same way on a person for several frames; misses 0.1 + 0.7·o,
+#   with the depth-aware `o` of `benchmark_noisy_detections`; far, small people score lower:
 #   N(0.45 + 0.45·min(1, h/200), 0.12) − 0.3·o; 0.5 false boxes per frame scored 0.1–0.6.
 UNSEEN_NOISE_MODELS = {"V": 200, "W": 201}
 
 
 def overlap_fraction(box, others):
-    """The largest share of `box` that any one other box of `others` covers, whatever their depths."""
-    _, x, y, w, h, _ = box
+    """The largest share of `box` that any one other person's box of `others` covers, whatever their depths (0 for a
+    box of no area)."""
+    person, x, y, w, h, _ = box
+    if w * h <= 0:
+        return 0.0
     best = 0.0
     for other in others:
-        if other is box:
+        if other[0] == person:
             continue
         _, ox, oy, ow, oh, _ = other
         iw = max(0.0, min(x + w, ox + ow) - max(x, ox))
         ih = max(0.0, min(y + h, oy + oh) - max(y, oy))
         best = max(best, iw * ih / (w * h))
-    return min(1.0, best)
+    return best
 
 
 def unseen_noisy_detections(seq, seed, model):
@@ -548,16 +565,8 @@ def unseen_noisy_detections(seq, seed, model):
                 dw, dh = nw * scale[0], nh * scale[1]
                 frame.append(((cx + shift[0] * w - dw / 2, cy + shift[1] * h - dh / 2, dw, dh),
                               float(rng.uniform(0.1, 0.5))))
-        rate, low, high = {"V": (0.8, 0.1, 0.8), "W": (0.5, 0.1, 0.6)}[model]
-        for _ in range(rng.poisson(rate)):
-            w, h = sizes[int(rng.integers(len(sizes)))]
-            frame.append(((rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2), w, h),
-                          float(rng.uniform(low, high))))
-        rng.shuffle(frame)
-        for box, score in frame:
-            row = detection_row(t, box, score, seq)
-            if row is not None:
-                rows.append(row)
+        add_false_boxes(frame, rng, sizes, seq, *{"V": (0.8, 0.1, 0.8), "W": (0.5, 0.1, 0.6)}[model])
+        add_frame_rows(rows, frame, rng, t, seq)
     return rows
 
 
