@@ -185,7 +185,7 @@ extension TrackArguments {
     /// A detector of the arguments for each of `count` sources, in stream mode (with several sources, one inference
     /// thread each unless `--threads` says otherwise: the pipeline's workers are the parallelism); models that cannot
     /// be loaded are printed and end the command with status 2. `--frame-rate` sets the tracker's frame rate, which
-    /// the detector otherwise measures from the frames' timestamps (the lost-track buffer stays 30 frames).
+    /// the detector otherwise measures from the frames' timestamps (the lost-track buffer stays 45 frames).
     private func makeDetectors(count: Int) throws -> [ObjectDetector] {
         let options = try detector.makeOptions(mode: .stream)
         if detector.processing.threads == nil && count > 1 { options.processing.threadCount = 1 }

@@ -49,14 +49,16 @@ public struct TrackingOptions: Sendable, Hashable {
     /// `docs/tracking-quality.md`). Under 20 fps (``frameRate``), middling detections (from
     /// ``tentativeTrackThreshold`` up) take ``matchIoUThreshold`` instead.
     public var rescueMatchIoUThreshold: Double = 0.45
-    /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID,
-    /// coasting on its motion model, while its predicted box stays in the image (see ``outsideFraction``).
-    /// Default 30 (one second at 30 fps); 0 drops it at once; negative values act as 0. An object detected in
-    /// fewer than 3 frames so far is matched to detections for at most 3 frames without one (most such objects are
-    /// false detections). A lost object that comes back off its prediction within this time (it stopped while
-    /// hidden, or it was missed for more than 3 frames just after it appeared) takes its ID back when its new box
-    /// lies in the lost track's path, as `ObjectTracker` explains.
-    public var lostTrackBuffer: Int = 30
+    /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID, coasting
+    /// on its motion model, while its predicted box stays in the image (see ``outsideFraction``). Default 45 (1.5
+    /// seconds at 30 fps; ByteTrack's 30 until the thirty-second round of `docs/tracking-quality.md`, where 45 won 3
+    /// more of the tracking benchmark's 836 draws at the sequences' own frame rates, and as many under 20 fps, with
+    /// larger margins); 0 drops it at once; negative values act as 0. An object detected in fewer than 3 frames so far
+    /// is matched to detections for at most 3 frames without one (most such objects are false detections). A lost
+    /// object that comes back off its prediction within this time (it stopped while hidden, or it was missed for more
+    /// than 3 frames just after it appeared) takes its ID back when its new box lies in the lost track's path, as
+    /// `ObjectTracker` explains.
+    public var lostTrackBuffer: Int = 45
     /// How many consecutive frames a new object must be detected before it is reported and given an ID. Default 1 (at
     /// once, as ML Kit); 2 or 3 filter out one-frame false positives; values under 1 act as 1. An object started from
     /// ``tentativeTrackThreshold`` needs 3, or this if more; with this under 3, its frames need not be consecutive: a
@@ -165,9 +167,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without);
     /// the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why they wait
     /// for a low frame rate. From 20 fps up the tracker works as with no frame rate given. It does not scale
-    /// ``lostTrackBuffer``, which counts frames (the command line's `track --detections --frame-rate` scales it to a
-    /// second; at low rates neither did better on the benchmark: seventeenth round). Left `nil` in an object detector's
-    /// options, it is measured from the frames' timestamps when they are given (`ObjectDetector`'s
+    /// ``lostTrackBuffer``, which counts frames (the command line's `track --detections --frame-rate` scales it to 1.5
+    /// seconds; at low rates neither did better on the benchmark: seventeenth round). Left `nil` in an object
+    /// detector's options, it is measured from the frames' timestamps when they are given (`ObjectDetector`'s
     /// `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do; `litevision track --frame-rate`
     /// on video sets it, and leaves the buffer as it is).
     public var frameRate: Double? = nil

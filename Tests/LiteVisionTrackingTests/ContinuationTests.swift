@@ -192,7 +192,8 @@ struct ContinuationTests {
 
     @Test("A dormant track's ID goes to a new object in its path within the lost-track buffer, to no other")
     func dormantTrackOutsideItsPath() throws {
-        for (comebackX, unseen, expected) in [(300.0, 6, 1), (112.0, 30, 1), (112.0, 29, 0)] {
+        let buffer = TrackingOptions().lostTrackBuffer
+        for (comebackX, unseen, expected) in [(300.0, 6, 1), (112.0, buffer, 1), (112.0, buffer - 1, 0)] {
             var tracker = ObjectTracker()
             for frame in 0...1 {
                 _ = tracker.update(

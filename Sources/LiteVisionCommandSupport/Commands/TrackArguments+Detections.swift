@@ -4,8 +4,8 @@ import LiteVisionSystem
 import LiteVisionTracking
 
 extension TrackArguments {
-    /// The frame rate the tracker's defaults are counted in: ``TrackingOptions/lostTrackBuffer`` is 30 frames, one
-    /// second at this rate.
+    /// The frame rate the tracker's defaults are counted in: ``TrackingOptions/lostTrackBuffer`` is 45 frames, 1.5
+    /// seconds at this rate.
     static let defaultFrameRate = 30.0
 
     /// Runs `litevision track --detections FILE`: tracks the boxes of a MOTChallenge detection file with the

@@ -32,7 +32,7 @@ package struct TrackArguments: ParsableArguments {
             pace and drops frames as a camera would. A network stream that drops or stalls is reconnected \
             (--reconnect-timeout). The tracker measures the rate it sees frames at from their timestamps (under 20 \
             per second it follows stops and turns faster); --frame-rate F sets it instead, for every source (it then \
-            no longer follows frames dropped while the detector is busy; the lost-track buffer stays 30 frames). \
+            no longer follows frames dropped while the detector is busy; the lost-track buffer stays 45 frames). \
             --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, exit status 0). The \
             exit status is 1 when the source failed (a damaged file, a stream lost for good), after the outputs are \
             written; 2 when it cannot be opened. A password in a URL is shown as ***.
@@ -52,7 +52,7 @@ package struct TrackArguments: ParsableArguments {
             fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \
             has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
             taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
-            how long a hidden object keeps its ID (30 frames at 30 fps: one second); under 20 fps it also lets \
+            how long a hidden object keeps its ID (45 frames at 30 fps: 1.5 seconds); under 20 fps it also lets \
             the motion model follow sharper turns and stops, compares objects off their prediction with both \
             boxes grown, and (without --threshold) pairs middling boxes (0.3-0.7) with the confident gate. \
             --timing prints the tracker's own time on standard error. \
