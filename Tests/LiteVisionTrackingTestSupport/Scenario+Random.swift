@@ -28,7 +28,7 @@ package struct RandomScenarioSettings: Sendable, Equatable {
     package var backgrounds: [PhotoCrop] = BackgroundCatalog.all
     /// The longest an object may stay mostly hidden (less than half visible while inside the frame), in
     /// frames: draws with longer occlusions are rejected, so that the clips test *short* occlusions, the ones
-    /// a tracker is expected to bridge. Default 20 (under the tracker's default buffer of 30).
+    /// a tracker is expected to bridge. Default 20 (under the tracker's default buffer of 45).
     package var maximumOcclusion = 20
 
     /// The default settings.

@@ -154,7 +154,7 @@ struct ContinuationTests {
         // box (0.2, too weak to start a tentative object) there in the frame before each firing, when the track has
         // gone unseen for 4 frames. Each firing takes the dormant track's ID; the track's hits do not add up, so it
         // never reaches 3 hits: it is never followed for more than 3 frames unseen, and does not take the weak box.
-        // (Were its hits added, the third firing would make it a track followed for 30 frames.)
+        // (Were its hits added, the third firing would make it a track followed for the whole lost-track buffer.)
         var tracker = ObjectTracker()
         var ids: Set<Int> = []
         for frame in 0..<42 {

@@ -154,7 +154,7 @@ struct ObjectTrackerTests {
             frames += 1
         }
         // At 18 px/frame the 60-wide box is more than half out within about 4 frames (the filter may underestimate
-        // the speed a little): far sooner than the 30-frame buffer.
+        // the speed a little): far sooner than the 45-frame buffer.
         #expect(frames <= 5)
     }
 

@@ -24,8 +24,9 @@ struct ReidentificationTests {
     }
 
     /// A walker leaving through the right border of a 640x480 view at frame 14 and coming back through the left one
-    /// at frame 50 (absent 36 frames, past the 30-frame lost-track buffer), as detection `0` of the frames it is in;
-    /// `b`, standing at x 300, is always detected after it. Boxes are clipped to the view as a detector's are.
+    /// at frame 50 (absent 36 frames, out of the view: its track is dropped as it leaves, whatever the lost-track
+    /// buffer), as detection `0` of the frames it is in; `b`, standing at x 300, is always detected after it. Boxes are
+    /// clipped to the view as a detector's are.
     static func leaveAndReturn(a: [Float]?, b: [Float]?) -> [[TrackerDetection]] {
         (0..<90).map { t in
             var frame: [TrackerDetection] = []
