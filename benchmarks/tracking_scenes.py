@@ -384,10 +384,9 @@ def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
             cy = y + h / 2 + rng.normal(0, position * h)
             nw, nh = w * math.exp(rng.normal(0, size)), h * math.exp(rng.normal(0, size))
             frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score, (b[0], o)))
-        for _ in range(rng.poisson(fp_rate)):
-            w, h = sizes[int(rng.integers(len(sizes)))]
-            x, y = rng.uniform(-w / 2, seq.width - w / 2), rng.uniform(-h / 2, seq.height - h / 2)
-            frame.append(((x, y, w, h), float(rng.uniform(0.1, 0.7)), (0, 0.0)))
+        false_boxes = []
+        add_false_boxes(false_boxes, rng, sizes, seq, fp_rate, 0.1, 0.7)
+        frame += [(box, score, (0, 0.0)) for box, score in false_boxes]
         rng.shuffle(frame)
         for box, score, source in frame:
             row = detection_row(t, box, score, seq)

@@ -235,7 +235,7 @@ struct TrackDetectionsCLITests {
     func unseenNoiseModels(model: String) throws {
         // `TUD-Campus` draw 2 under `tracking_scenes.UNSEEN_NOISE_MODELS` (docs/tracking-quality.md, after the
         // thirty-first round), written after every rule was chosen: V hides a box by any overlap and adds duplicate
-        // boxes (HOTA 7.0 and IDF1 12.1 over the best peer), W jitters each person by an offset that drifts over the
+        // boxes (HOTA 6.4 and IDF1 10.5 over the best peer), W jitters each person by an offset that drifts over the
         // frames (6.1 and 12.7 over it).
         try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "TUD-Campus", seed: 2, level: model)
     }
