@@ -169,6 +169,17 @@ struct EvalCLITests {
         let mota = try #require(header.firstIndex(of: "MOTA"))
         #expect(rows.first { $0.first == "empty" }?[mota] == "0.0000", "\(table.output)")
         #expect(rows.first { $0.first == "combined" }?[mota] == "-2.0000", "\(table.output)")
+        // Every column ends where its header does, the wider negative MOTA too (it was one character out).
+        let lines = table.output.split(separator: "\n").prefix(3).map(String.init)
+        func ends(_ line: String) -> [Int] {
+            let characters = Array(line)
+            return characters.indices.filter {
+                characters[$0] != " " && ($0 + 1 == characters.count || characters[$0 + 1] == " ")
+            }
+        }
+        #expect(
+            lines.count == 3 && lines.allSatisfy { ends($0).dropFirst() == ends(lines[0]).dropFirst() },
+            "\(table.output)")
     }
 
     @Test("eval track --mot17 equals TrackEval with MOT17's preprocessing")
@@ -248,6 +259,25 @@ struct EvalCLITests {
         #expect(result.status == 2)
         #expect(result.errors.contains("the sequence C has two ground truths"), "\(result.errors)")
         #expect(result.output.isEmpty)
+    }
+
+    @Test("eval track names a --results-dir that is missing or a file, before any sequence")
+    func trackResultsFolderMissing() throws {
+        let folder = TestData.temporaryDirectory("eval-mot-no-results")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("gt"), withIntermediateDirectories: true)
+        try Data("1,1,10,10,20,20,1,1,1\n".utf8).write(to: folder.appendingPathComponent("gt/C.txt"))
+        try Data("1,1,10,10,20,20,1\n".utf8).write(to: folder.appendingPathComponent("file.txt"))
+        for results in [folder.path + "/missing", folder.path + "/file.txt"] {
+            let result = try LiteVisionExecutable.run([
+                "eval", "track", "--gt-dir", folder.path + "/gt", "--results-dir", results,
+            ])
+            // Before, it said "missing/C.txt: no results for the sequence C", as if only that file were missing.
+            #expect(result.status == 2)
+            #expect(result.errors.contains("\(results): not a folder (--results-dir)"), "\(result.errors)")
+            #expect(result.output.isEmpty)
+        }
     }
 
     @Test("eval track on `litevision track` output of a shared video equals TrackEval")

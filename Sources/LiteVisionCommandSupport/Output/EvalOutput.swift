@@ -153,7 +153,12 @@ package enum EvalOutput {
             rows.append([e.combined.name] + combinedCells)
         }
         let nameWidth = max(8, rows.map { $0[0].count }.max() ?? 0)
-        let widths = [nameWidth] + trackColumns.map { max(6, $0.count) }
+        // As wide as the widest cell: MOTA is negative when the errors outnumber the objects.
+        let widths =
+            [nameWidth]
+            + trackColumns.indices.map { column in
+                rows.map { $0[column + 1].count }.reduce(max(6, trackColumns[column].count), max)
+            }
         var lines: [ConsoleText] = ["\(row(["sequence"] + trackColumns, widths: widths))"]
         for cells in rows { lines.append("\(row(cells, widths: widths))") }
         let c = e.combined

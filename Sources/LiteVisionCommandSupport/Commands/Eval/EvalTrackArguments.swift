@@ -72,6 +72,10 @@ package struct EvalTrackArguments: ParsableArguments {
         }
         let gtFolder = gtDirectory ?? ""
         let resultsFolder = resultsDirectory ?? ""
+        // Checked first, so that a mistyped results folder is named as such, not as a sequence without results.
+        guard EvalFolders.isFolder(resultsFolder) else {
+            throw EvaluationError(file: resultsFolder, reason: "not a folder (--results-dir)")
+        }
         var found: [TrackingSequence] = []
         // The ground truth of each sequence found so far, to refuse a sequence given twice (SEQ.txt and SEQ/gt/gt.txt).
         var groundTruths: [String: String] = [:]
