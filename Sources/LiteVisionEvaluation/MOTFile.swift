@@ -6,9 +6,10 @@ import LiteVisionSystem
 /// counted from 1. The text, its bounds and its numbers are ``MOTTextReader``'s; this layer adds the id rule (a
 /// whole number from 0) and keeps the seventh and eighth columns.
 ///
-/// In a ground-truth file the seventh column is MOTChallenge's "consider" flag: a row whose flag is 0 is not
-/// evaluated (TrackEval drops it with or without its preprocessing); the eighth is the class, used only by the
-/// MOT17 rules. In a results file the seventh column is a confidence, not used.
+/// In a ground-truth file the seventh column is MOTChallenge's "consider" flag: a row whose flag cuts to 0 as a whole
+/// number (0, 0.87, -0.5; TrackEval's `astype(int)`) is not evaluated (TrackEval drops it with or without its
+/// preprocessing); the eighth is the class, used only by the MOT17 rules. In a results file the seventh column is a
+/// confidence, not used.
 package struct MOTFile: Sendable {
     /// One box.
     package struct Row: Sendable, Equatable {

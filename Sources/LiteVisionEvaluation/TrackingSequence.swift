@@ -2,10 +2,10 @@ import LiteVisionGeometry
 /// One sequence made ready for the tracking metrics, as TrackEval's `MotChallenge2DBox` prepares it: per frame,
 /// the ground-truth and tracker ids (renumbered from 0 in id order) and their box IoUs.
 ///
-/// Every ground-truth row is evaluated except those whose "consider" flag (seventh column) is 0, whatever their
-/// class: TrackEval with `DO_PREPROC: False`. With `mot17`, MOTChallenge's own rules are added (TrackEval's
-/// default for MOT17): only pedestrians (class 1) are evaluated, and tracker boxes matched (IoU ≥ 0.5, best
-/// assignment) to a distractor (classes 2, 7, 8, 12: person on vehicle, static person, distractor, reflection)
+/// Every ground-truth row is evaluated except those whose "consider" flag (seventh column) cuts to 0 as a whole
+/// number, whatever their class: TrackEval with `DO_PREPROC: False`. With `mot17`, MOTChallenge's own rules are added
+/// (TrackEval's default for MOT17): only pedestrians (class 1) are evaluated, and tracker boxes matched (IoU ≥ 0.5,
+/// best assignment) to a distractor (classes 2, 7, 8, 12: person on vehicle, static person, distractor, reflection)
 /// are removed.
 package struct TrackingSequence: Sendable {
     /// One frame's boxes.
@@ -30,7 +30,7 @@ package struct TrackingSequence: Sendable {
     package var groundTruthCount: Int
     /// Tracker boxes evaluated.
     package var trackerCount: Int
-    /// Ground-truth rows left out (consider flag 0, or not pedestrians with `mot17`).
+    /// Ground-truth rows left out (consider flag cut to 0, or not pedestrians with `mot17`).
     package var ignoredGroundTruthCount: Int
     /// Tracker rows removed by the `mot17` distractor rule.
     package var removedTrackerCount: Int

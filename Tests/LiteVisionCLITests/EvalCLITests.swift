@@ -99,6 +99,12 @@ struct EvalCLITests {
         }
         // The kite category has no ground truth: undefined (null), as pycocotools' -1.
         #expect(categories.last?["AP"] is NSNull)
+        // The table's per-category columns stay in line with the header, whatever the widths of ids and counts.
+        let table = try LiteVisionExecutable.run([
+            "eval", "detect", "--annotations", folder.path + "/gt.json", "--results", folder.path + "/dets.json",
+        ])
+        let lines = table.output.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("category ") }
+        #expect(lines.count == categories.count + 1 && Self.alignedRightColumns(Array(lines)), "\(table.output)")
     }
 
     @Test("eval detect with annotation ids repeated across images evaluates as pycocotools, with a warning")
@@ -171,15 +177,19 @@ struct EvalCLITests {
         #expect(rows.first { $0.first == "combined" }?[mota] == "-2.0000", "\(table.output)")
         // Every column ends where its header does, the wider negative MOTA too (it was one character out).
         let lines = table.output.split(separator: "\n").prefix(3).map(String.init)
+        #expect(lines.count == 3 && Self.alignedRightColumns(lines), "\(table.output)")
+    }
+
+    /// Whether every line's cells after the first end at the same characters as the first line's (a table whose
+    /// right-aligned columns are in line).
+    static func alignedRightColumns(_ lines: [String]) -> Bool {
         func ends(_ line: String) -> [Int] {
             let characters = Array(line)
             return characters.indices.filter {
                 characters[$0] != " " && ($0 + 1 == characters.count || characters[$0 + 1] == " ")
             }
         }
-        #expect(
-            lines.count == 3 && lines.allSatisfy { ends($0).dropFirst() == ends(lines[0]).dropFirst() },
-            "\(table.output)")
+        return lines.allSatisfy { ends($0).dropFirst() == ends(lines[0]).dropFirst() }
     }
 
     @Test("eval track --mot17 equals TrackEval with MOT17's preprocessing")
@@ -261,7 +271,7 @@ struct EvalCLITests {
         #expect(result.output.isEmpty)
     }
 
-    @Test("eval track names a --results-dir that is missing or a file, before any sequence")
+    @Test("eval track names a --gt-dir or --results-dir that is missing or a file, before any sequence")
     func trackResultsFolderMissing() throws {
         let folder = TestData.temporaryDirectory("eval-mot-no-results")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -278,6 +288,11 @@ struct EvalCLITests {
             #expect(result.errors.contains("\(results): not a folder (--results-dir)"), "\(result.errors)")
             #expect(result.output.isEmpty)
         }
+        let result = try LiteVisionExecutable.run([
+            "eval", "track", "--gt-dir", folder.path + "/missing", "--results-dir", folder.path + "/gt",
+        ])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("\(folder.path)/missing: not a folder (--gt-dir)"), "\(result.errors)")
     }
 
     @Test("eval track on `litevision track` output of a shared video equals TrackEval")

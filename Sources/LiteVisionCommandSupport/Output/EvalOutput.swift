@@ -20,6 +20,16 @@ package enum EvalOutput {
         }.joined(separator: "  ")
     }
 
+    /// The lines of a table, its header first: the first column left-aligned, the others right-aligned, each as wide
+    /// as its widest cell and at least `minimumWidth` (so that a negative MOTA, a large id or count, or a long
+    /// name keeps its row in line).
+    private static func table(_ header: [String], _ rows: [[String]], minimumWidth: Int) -> [ConsoleText] {
+        let widths = header.indices.map { column in
+            rows.map { $0[column].count }.reduce(max(column == 0 ? 0 : minimumWidth, header[column].count), max)
+        }
+        return ([header] + rows).map { "\(row($0, widths: widths))" }
+    }
+
     // MARK: classify
 
     /// Accuracy, the per-class table and the confusion matrix.
@@ -31,24 +41,17 @@ package enum EvalOutput {
             "macro F1        \(fraction(e.macroF1))",
             "",
         ]
-        let nameWidth = max(5, e.classes.map(\.name.count).max() ?? 0)
-        let widths = [nameWidth, 9, 9, 9, 7]
-        lines.append("\(row(["class", "precision", "recall", "F1", "photos"], widths: widths))")
-        for c in e.classes {
-            lines.append(
-                "\(row([c.name, fraction(c.precision), fraction(c.recall), fraction(c.f1), "\(c.support)"], widths: widths))"
-            )
-        }
+        lines += table(
+            ["class", "precision", "recall", "F1", "photos"],
+            e.classes.map { [$0.name, fraction($0.precision), fraction($0.recall), fraction($0.f1), "\($0.support)"] },
+            minimumWidth: 9)
         lines.append("")
         lines.append("confusion matrix (rows: expected class, columns: top label)")
         let labels = e.classes.map(\.name) + ["other"]
-        let cellWidth = max(5, labels.map(\.count).max() ?? 0)
-        lines.append("\(row([""] + labels, widths: [nameWidth] + labels.map { _ in cellWidth }))")
-        for (k, counts) in e.confusion.enumerated() {
-            lines.append(
-                "\(row([e.classes[k].name] + counts.map { "\($0)" }, widths: [nameWidth] + labels.map { _ in cellWidth }))"
-            )
-        }
+        let counts = e.confusion.enumerated().map { [e.classes[$0].name] + $1.map { "\($0)" } }
+        // Every count column as wide as the widest label or count, so that the matrix stays square.
+        let cellWidth = ([labels] + counts.map { Array($0.dropFirst()) }).joined().map(\.count).reduce(5, max)
+        lines += table([""] + labels, counts, minimumWidth: cellWidth)
         return .lines(lines)
     }
 
@@ -99,16 +102,13 @@ package enum EvalOutput {
             lines.append("\(padded(name, 6)) \(padded(statDescriptions[index], 41))  \(fraction(e.stats[index]))")
         }
         lines.append("")
-        let nameWidth = max(8, e.categories.map(\.category.name.count).max() ?? 0)
-        let widths = [nameWidth, 6, 6, 6, 6, 6, 6, 10]
-        lines.append("\(row(["category", "id", "AP", "AP50", "AP75", "AR100", "GT", "detections"], widths: widths))")
-        for c in e.categories {
-            let cells = [
+        let rows = e.categories.map { c in
+            [
                 c.category.name, "\(c.category.id)", fraction(c.ap), fraction(c.ap50), fraction(c.ap75),
                 fraction(c.ar100), "\(c.groundTruthCount)", "\(c.detectionCount)",
             ]
-            lines.append("\(row(cells, widths: widths))")
         }
+        lines += table(["category", "id", "AP", "AP50", "AP75", "AR100", "GT", "detections"], rows, minimumWidth: 6)
         return .lines(lines)
     }
 
@@ -152,15 +152,7 @@ package enum EvalOutput {
         if e.sequences.count != 1 || sequenceCells[0] != combinedCells {
             rows.append([e.combined.name] + combinedCells)
         }
-        let nameWidth = max(8, rows.map { $0[0].count }.max() ?? 0)
-        // As wide as the widest cell: MOTA is negative when the errors outnumber the objects.
-        let widths =
-            [nameWidth]
-            + trackColumns.indices.map { column in
-                rows.map { $0[column + 1].count }.reduce(max(6, trackColumns[column].count), max)
-            }
-        var lines: [ConsoleText] = ["\(row(["sequence"] + trackColumns, widths: widths))"]
-        for cells in rows { lines.append("\(row(cells, widths: widths))") }
+        var lines = table(["sequence"] + trackColumns, rows, minimumWidth: 6)
         let c = e.combined
         let ignored = c.ignoredGroundTruthCount > 0 ? " (\(c.ignoredGroundTruthCount) rows not evaluated)" : ""
         let removed = c.removedTrackerCount > 0 ? " (\(c.removedTrackerCount) on distractors removed)" : ""

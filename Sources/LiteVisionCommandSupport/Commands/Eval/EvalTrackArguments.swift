@@ -11,8 +11,9 @@ package struct EvalTrackArguments: ParsableArguments {
         discussion: """
             Both files are MOTChallenge text: frame,id,x,y,w,h[,conf,class,visibility], frames from 1. Every \
             ground-truth row is evaluated, whatever its class, except rows whose seventh column (MOTChallenge's \
-            "consider" flag) is 0 as an integer, so that a score below 1 counts as 0 (give `track --mot` output \
-            a 1 there to use it as ground truth) - TrackEval's MotChallenge2DBox with DO_PREPROC off. --mot17 adds \
+            "consider" flag) cuts to 0 as a whole number (0, or a score such as 0.87 or -0.5; -1 and 2 are \
+            evaluated; give `track --mot` output a 1 there to use it as ground truth) - TrackEval's \
+            MotChallenge2DBox with DO_PREPROC off. --mot17 adds \
             MOTChallenge's rules (pedestrians only, tracker boxes on distractors removed). Several sequences: \
             --gt-dir holds SEQ.txt files or MOTChallenge's SEQ/gt/gt.txt folders, --results-dir the SEQ.txt files; they are \
             combined as TrackEval combines sequences. MOTA can be negative (more errors than objects).
@@ -72,9 +73,10 @@ package struct EvalTrackArguments: ParsableArguments {
         }
         let gtFolder = gtDirectory ?? ""
         let resultsFolder = resultsDirectory ?? ""
-        // Checked first, so that a mistyped results folder is named as such, not as a sequence without results.
-        guard EvalFolders.isFolder(resultsFolder) else {
-            throw EvaluationError(file: resultsFolder, reason: "not a folder (--results-dir)")
+        // Both checked first, so that a mistyped results folder is named as such, not as a sequence without results.
+        for (folder, option) in [(gtFolder, "--gt-dir"), (resultsFolder, "--results-dir")]
+        where !EvalFolders.isFolder(folder) {
+            throw EvaluationError(file: folder, reason: "not a folder (\(option))")
         }
         var found: [TrackingSequence] = []
         // The ground truth of each sequence found so far, to refuse a sequence given twice (SEQ.txt and SEQ/gt/gt.txt).
