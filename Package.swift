@@ -312,7 +312,7 @@ let package = Package(
             name: "LiteVisionCLITests",
             dependencies: [
                 "LiteVision", "LiteVisionImaging", "LiteVisionVideo", "LiteVisionCommandSupport", "LiteVisionSystem",
-                "LiteVisionTestSupport",
+                "LiteVisionEvaluation", "LiteVisionTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The reference script of EvalCLITests (pycocotools, TrackEval), run with python3.

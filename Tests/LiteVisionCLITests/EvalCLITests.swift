@@ -1,4 +1,6 @@
 import Foundation
+import LiteVisionCommandSupport
+import LiteVisionEvaluation
 import LiteVisionImaging
 import LiteVisionTestSupport
 import Testing
@@ -181,15 +183,30 @@ struct EvalCLITests {
     }
 
     /// Whether every line's cells after the first end at the same characters as the first line's (a table whose
-    /// right-aligned columns are in line).
-    static func alignedRightColumns(_ lines: [String]) -> Bool {
+    /// right-aligned columns are in line). With `headerNamesFirstColumn` false, the first line's first cell is empty
+    /// (a matrix's corner), so all its cell ends are compared.
+    static func alignedRightColumns(_ lines: [String], headerNamesFirstColumn: Bool = true) -> Bool {
         func ends(_ line: String) -> [Int] {
             let characters = Array(line)
             return characters.indices.filter {
                 characters[$0] != " " && ($0 + 1 == characters.count || characters[$0 + 1] == " ")
             }
         }
-        return lines.allSatisfy { ends($0).dropFirst() == ends(lines[0]).dropFirst() }
+        let header = ends(lines[0]).dropFirst(headerNamesFirstColumn ? 1 : 0)
+        return lines.dropFirst().allSatisfy { ends($0).dropFirst() == header }
+    }
+
+    @Test("eval classify's tables stay in line with counts wider than the class names")
+    func classifyTableAlignment() {
+        // 100,000 photos of class "a", all labelled "a": a count of six digits under labels of one letter.
+        let evaluation = ClassificationEvaluation(
+            classNames: ["a", "b"], samples: Array(repeating: (expected: 0, labels: ["a"]), count: 100_000))
+        let lines = EvalOutput.classificationTable(evaluation).rendered.split(separator: "\n").map(String.init)
+        let perClass = Array(lines.drop { !$0.hasPrefix("class ") }.prefix(3))
+        let matrix = Array(lines.drop { !$0.hasPrefix("confusion matrix") }.dropFirst())
+        #expect(perClass.count == 3 && Self.alignedRightColumns(perClass), "\(lines)")
+        #expect(matrix.count == 3 && matrix.contains { $0.contains("100000") }, "\(lines)")
+        #expect(Self.alignedRightColumns(matrix, headerNamesFirstColumn: false), "\(lines)")
     }
 
     @Test("eval track --mot17 equals TrackEval with MOT17's preprocessing")

@@ -20,10 +20,11 @@ package enum EvalOutput {
         }.joined(separator: "  ")
     }
 
-    /// The lines of a table, its header first: the first column left-aligned, the others right-aligned, each as wide
-    /// as its widest cell and at least `minimumWidth` (so that a negative MOTA, a large id or count, or a long
-    /// name keeps its row in line).
+    /// The lines of a table, its header first: the first column left-aligned and as wide as its widest cell, the
+    /// others right-aligned, as wide as their widest cell and at least `minimumWidth` (so that a negative MOTA, a
+    /// large id or count, or a long name keeps its row in line). Every row has a cell for each header.
     private static func table(_ header: [String], _ rows: [[String]], minimumWidth: Int) -> [ConsoleText] {
+        precondition(rows.allSatisfy { $0.count == header.count }, "EvalOutput.table: a row without a cell per column")
         let widths = header.indices.map { column in
             rows.map { $0[column].count }.reduce(max(column == 0 ? 0 : minimumWidth, header[column].count), max)
         }
