@@ -23,6 +23,10 @@ struct TrackRecord: Sendable {
     var framesSinceUpdate: Int
     /// Score of the last matched detection.
     var score: Float
+    /// Score of the detection matched in the frame before the last match, or 0 when the track was unmatched there
+    /// (lost, or not started yet). With ``score``, it tells a track followed on weak detections: see
+    /// ``isFollowedWeakly(below:)``.
+    var previousScore: Float = 0
     /// Box of the last matched detection (with camera-motion compensation, carried into the current frame's pixels
     /// while the track is lost).
     var detectionBox: BoundingBox
@@ -61,6 +65,14 @@ struct TrackRecord: Sendable {
         detectionIndex = index
         horizontal = PartialObservation(size: detection.box.width)
         vertical = PartialObservation(size: detection.box.height)
+    }
+
+    /// Whether the track's detections in the last frame it was matched and in the frame before it both scored under
+    /// `threshold` (a frame without a match counting as such): the track follows an object seen only weakly, most
+    /// often one partly hidden behind another.
+    @inline(__always)
+    func isFollowedWeakly(below threshold: Float) -> Bool {
+        score < threshold && previousScore < threshold
     }
 
     /// Whether the track is reported (has an ID).
@@ -148,6 +160,7 @@ struct TrackRecord: Sendable {
             deviationScale: shared ? Self.sharedBoxDeviation : doubtful ? Self.doubtfulBoxDeviation : 1,
             followingManeuvers: !shared)
         hits += 1
+        previousScore = framesSinceUpdate == 0 ? score : 0
         framesSinceUpdate = 0
         score = detection.score
         detectionBox = detection.box
