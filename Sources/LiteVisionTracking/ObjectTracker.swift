@@ -48,11 +48,12 @@
 ///    in step 5), but is dropped at once when its predicted box has left the image
 ///    (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit (with
 ///    ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
-/// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame (a
-///    duplicate box on the same object; for a confident detection, not when that track is followed on weak
-///    detections, in this frame and the one before: the confident box is then most likely the object in front of
-///    it): one at or above ``TrackingOptions/newTrackThreshold`` a track reported once it has been matched in
-///    ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
+/// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame: a
+///    duplicate box on the same object. One from ``TrackingOptions/newTrackThreshold`` still starts a track there when
+///    that track's detections in this frame and the one before (a frame without one counting as weak) scored under
+///    ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly hidden one the
+///    track follows. One at or above ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
+///    matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
 ///    matched in three frames, never two in a row without a match (to boxes of any score from
 ///    ``TrackingOptions/rescueThreshold``) and once one of its boxes was partly hidden behind another reported object
@@ -229,16 +230,16 @@ public struct ObjectTracker: Sendable {
     /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
     /// through, or a part of the object), and a track started from it would fight the first one for the
-    /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves
-    /// out of the other one's box. A confident detection still starts a track on the box of a track followed on
-    /// weak detections (``TrackRecord/isFollowedWeakly(below:)``: scored under the detection threshold in this frame
-    /// and in the one before, or unmatched there): a detector's duplicates score below the box they double, so a
-    /// confident box around a weak one is most likely another object, in front of the partly hidden one the track
-    /// follows. Held back, it left that object without a track, and the other track took its boxes in the next
-    /// frames (`docs/tracking-quality.md`, thirty-third round). A middling detection, which starts only a tentative
-    /// object, is held back only when almost wholly on such a box (``tentativeDuplicateOverlap``): a person walking
-    /// behind another, mostly hidden, is detected weakly with a box that sticks out of the front one a little, and is
-    /// followed once detected in three frames.
+    /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves out of the
+    /// other one's box. A detection from ``TrackingOptions/newTrackThreshold`` still starts a track on the box of a
+    /// track followed on weak detections (``TrackRecord/isFollowedWeakly(below:)``: scored under the detection
+    /// threshold in this frame and in the one before, or unmatched there): a detector's duplicates score below the box
+    /// they double, so a confident box on a weak one (most often around it) is most likely another object, in front of
+    /// the partly hidden one the track follows. Held back, it left that object without a track, and the other track
+    /// took its boxes in the next frames (`docs/tracking-quality.md`, thirty-third round). A middling detection, which
+    /// starts only a tentative object, is held back only when almost wholly on such a box
+    /// (``tentativeDuplicateOverlap``): a person walking behind another, mostly hidden, is detected weakly with a box
+    /// that sticks out of the front one a little, and is followed once detected in three frames.
     private mutating func startTracks(_ detections: [TrackerDetection]) {
         for index in scratch.high where !scratch.detectionTaken[index] {
             startTrack(detections[index], index: index, confident: true)
