@@ -21,7 +21,8 @@ package enum ImageFiles {
     package static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
     /// The entries of the parsed arguments `arguments` (files named by bytes that are not UTF-8 included, see
-    /// ``CommandLinePath``), folders expanded to their images in name order.
+    /// ``CommandLinePath``), folders expanded to their images in name order (hidden files, whose names start with a
+    /// dot, left out; a file named on the command line is taken whatever its name).
     package static func expand(_ arguments: [String]) -> [Entry] {
         var entries: [Entry] = []
         for named in CommandLinePath.arguments(arguments) {
@@ -40,8 +41,9 @@ package enum ImageFiles {
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+            // Hidden files are left out: macOS's `._IMG_0001.jpg` companions carry a photo's extension and no photo.
             let images = names.filter { name in
-                guard let dot = name.lastIndex(of: ".") else { return false }
+                guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
                 return extensions.contains(name[name.index(after: dot)...].lowercased())
             }.sorted()
             if images.isEmpty {

@@ -36,8 +36,9 @@ enum COCOFields {
     static func box(_ object: JSONValue, in place: String, file: String) throws(EvaluationError) -> BoundingBox {
         guard let value = object["bbox"] else { throw EvaluationError(file: file, reason: "\(place) has no \"bbox\"") }
         guard case .array(let items) = value, items.count == 4 else {
-            throw EvaluationError(
-                file: file, reason: "\(place).bbox must be [x, y, width, height], not \(describe(value))")
+            var found = describe(value)
+            if case .array(let items) = value { found = "an array of \(items.count) values" }
+            throw EvaluationError(file: file, reason: "\(place).bbox must be [x, y, width, height], not \(found)")
         }
         var numbers: [Double] = []
         for item in items {

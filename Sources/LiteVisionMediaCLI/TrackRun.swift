@@ -161,8 +161,8 @@ extension TrackArguments {
     private func openSource(_ location: String) throws -> VideoSource {
         var options = VideoSource.Options()
         options.rtspTransport = rtspTransport == .udp ? .udp : .tcp
-        options.reconnectTimeout = reconnectTimeout
-        options.stallTimeout = stallTimeout
+        if let reconnectTimeout { options.reconnectTimeout = reconnectTimeout }
+        if let stallTimeout { options.stallTimeout = stallTimeout }
         if let deviceSize, let size = DeviceSize(deviceSize) {
             options.device.width = size.width
             options.device.height = size.height

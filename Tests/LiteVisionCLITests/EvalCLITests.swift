@@ -296,20 +296,21 @@ struct EvalCLITests {
             at: folder.appendingPathComponent("gt"), withIntermediateDirectories: true)
         try Data("1,1,10,10,20,20,1,1,1\n".utf8).write(to: folder.appendingPathComponent("gt/C.txt"))
         try Data("1,1,10,10,20,20,1\n".utf8).write(to: folder.appendingPathComponent("file.txt"))
-        for results in [folder.path + "/missing", folder.path + "/file.txt"] {
+        let badFolders = [(folder.path + "/missing", "no such folder"), (folder.path + "/file.txt", "not a folder")]
+        for (results, problem) in badFolders {
             let result = try LiteVisionExecutable.run([
                 "eval", "track", "--gt-dir", folder.path + "/gt", "--results-dir", results,
             ])
             // Before, it said "missing/C.txt: no results for the sequence C", as if only that file were missing.
             #expect(result.status == 2)
-            #expect(result.errors.contains("\(results): not a folder (--results-dir)"), "\(result.errors)")
+            #expect(result.errors.contains("\(results): \(problem) (--results-dir)"), "\(result.errors)")
             #expect(result.output.isEmpty)
         }
         let result = try LiteVisionExecutable.run([
             "eval", "track", "--gt-dir", folder.path + "/missing", "--results-dir", folder.path + "/gt",
         ])
         #expect(result.status == 2)
-        #expect(result.errors.contains("\(folder.path)/missing: not a folder (--gt-dir)"), "\(result.errors)")
+        #expect(result.errors.contains("\(folder.path)/missing: no such folder (--gt-dir)"), "\(result.errors)")
     }
 
     @Test("eval track on `litevision track` output of a shared video equals TrackEval")
@@ -432,6 +433,10 @@ struct EvalCLITests {
             try FileManager.default.createSymbolicLink(
                 atPath: classFolder.appendingPathComponent(photo).path, withDestinationPath: TestData.image(photo))
         }
+        // Hidden files are no photos of the class (macOS leaves `._NAME` companions beside photos copied off it).
+        for hidden in ["._daisy.jpeg", ".thumbnail.jpg"] {
+            try Data("not a photo".utf8).write(to: folder.appendingPathComponent("photos/daisy/\(hidden)"))
+        }
         // The expected numbers from the reference runtime's labels (shared/reference/labels.json).
         let labels = try #require(
             try JSONSerialization.jsonObject(
@@ -462,6 +467,79 @@ struct EvalCLITests {
         ])
         #expect(table.status == 0, "\(table.errors)")
         #expect(table.output.contains("top-1 accuracy  0.7143  (5 of 7)"), "\(table.output)")
+    }
+
+    @Test("eval classify refuses class folders naming one class twice, and a model whose labels name none of them")
+    func classifyFoldersChecked() throws {
+        let folder = TestData.temporaryDirectory("eval-classify-folders")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func place(_ photo: String, in name: String) throws {
+            let classFolder = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: classFolder, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: classFolder.appendingPathComponent(photo).path, withDestinationPath: TestData.image(photo))
+        }
+        func classify(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+            let result = try LiteVisionExecutable.run(
+                ["eval", "classify", "--model", TestData.model("automl_flowers.tflite")] + arguments + [folder.path])
+            return (result.status, result.output, result.errors)
+        }
+        let labels = ["--labels", TestData.model("automl_flowers.labels.txt")]
+        try place("daisy.jpeg", in: "daisy")
+        try place("roses.jpeg", in: "Daisy")
+        let twice = try classify(labels)
+        #expect(twice.status == 2 && twice.output.isEmpty)
+        #expect(twice.errors.contains("the folders 'Daisy' and 'daisy' name the same class"), "\(twice.errors)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Daisy"))
+        // The flower model has its labels in a file of their own, not in its metadata: forgetting it scored 0 before.
+        let unlabeled = try classify([])
+        #expect(unlabeled.status == 2 && unlabeled.output.isEmpty)
+        #expect(
+            unlabeled.errors.contains("has no labels in its metadata: give its label file with --labels FILE"),
+            "\(unlabeled.errors)")
+        try place("burger.jpg", in: "burger")
+        let partly = try classify(labels)
+        #expect(partly.status == 0, "\(partly.errors)")
+        #expect(partly.output.contains("top-1 accuracy  0.5000  (1 of 2)"), "\(partly.output)")
+        #expect(
+            partly.errors.contains("warning: \(folder.path): class folder 'burger' is none of the model's labels"),
+            "\(partly.errors)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("daisy"))
+        let none = try classify(labels)
+        #expect(none.status == 2 && none.output.isEmpty)
+        #expect(
+            none.errors.contains("no class folder is named as one of the model's 5 labels ('daisy', 'dandelion',"),
+            "\(none.errors)")
+        let missing = try LiteVisionExecutable.run([
+            "eval", "classify", "--model", TestData.model("automl_flowers.tflite"), folder.path + "/none",
+        ])
+        #expect(missing.status == 2)
+        #expect(missing.errors.contains("\(folder.path)/none: no such folder"), "\(missing.errors)")
+    }
+
+    @Test("eval detect checks --images is a folder before any work, and takes --results or --images, not both")
+    func detectImagesFolderChecked() throws {
+        let folder = TestData.temporaryDirectory("eval-detect-images")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gt = folder.appendingPathComponent("gt.json")
+        let json = """
+            {"images": [{"id": 1, "file_name": "a.jpg"}], "categories": [{"id": 1, "name": "a"}], "annotations": []}
+            """
+        try Data(json.utf8).write(to: gt)
+        for (images, problem) in [(folder.path + "/none", "no such folder"), (gt.path, "not a folder")] {
+            let result = try LiteVisionExecutable.run([
+                "eval", "detect", "--annotations", gt.path, "--images", images,
+            ])
+            #expect(result.status == 2 && result.output.isEmpty, "\(images)")
+            #expect(
+                result.errors.contains("--images \(images): \(problem): give the folder that holds the ground truth's"),
+                "\(result.errors)")
+        }
+        let both = try LiteVisionExecutable.run([
+            "eval", "detect", "--annotations", gt.path, "--images", folder.path, "--results", gt.path,
+        ])
+        #expect(both.status == 64)
+        #expect(both.errors.contains("not both"), "\(both.errors)")
     }
 
     @Test("hostile evaluation files get one specific error naming the file and line")
@@ -515,7 +593,7 @@ struct EvalCLITests {
             ),
             (
                 gt, try write("box3.json", "[{\"image_id\": 1, \"category_id\": 1, \"bbox\": [1,2,3], \"score\": 1}]"),
-                "detection [0].bbox must be [x, y, width, height]"
+                "detection [0].bbox must be [x, y, width, height], not an array of 3 values"
             ),
             (
                 gt,

@@ -8,7 +8,9 @@ package struct DetectorArguments: ParsableArguments {
     /// The arguments, as ArgumentParser fills them.
     package init() {}
 
-    @Flag(name: .long, help: "Return up to --max-objects objects instead of only the most prominent one.")
+    @Flag(
+        name: .long,
+        help: "Return up to --max-objects objects instead of only the most prominent one (always on in eval detect).")
     package var multiple = false
 
     @Flag(name: .long, help: "Classify objects: ML Kit's five coarse categories, or with --model.")
@@ -28,10 +30,16 @@ package struct DetectorArguments: ParsableArguments {
     @Option(name: .customLong("detector-labels"), help: "A label file for --detector, when its metadata has none.")
     package var detectorLabels: String?
 
-    @Option(name: .customLong("max-objects"), help: "Objects per image at most with --multiple (default 5).")
+    @Option(
+        name: .customLong("max-objects"),
+        help: "Objects per image at most with --multiple (default 5; 100 in eval detect).")
     package var maxObjects: Int?
 
-    @Option(name: .long, help: "Minimum detector score of an object, 0...1 (default 0.5).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Minimum detector score of an object, 0...1 (default 0.5; 0.05 in eval detect; "
+                + "for track --detections, see the overview)."))
     package var threshold: Float?
 
     @Option(

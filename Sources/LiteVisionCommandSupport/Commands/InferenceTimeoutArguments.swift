@@ -4,11 +4,15 @@ import ArgumentParser
 /// runtime stops it (``LiteVision/ProcessingOptions/inferenceTimeout``). A model whose loop never ends then fails
 /// with a message instead of keeping a core busy forever.
 package struct InferenceTimeoutArguments: ParsableArguments {
+    /// `--inference-timeout` as given: `nil` when it is not (see ``seconds``).
     @Option(
         name: .customLong("inference-timeout"),
         help: ArgumentHelp(
             "Seconds one inference may take before it is stopped (default 10; 0: no limit).", valueName: "seconds"))
-    package var seconds: Double = 10
+    package var given: Double?
+
+    /// The seconds one inference may take: `--inference-timeout`, else 10 (0: no limit).
+    package var seconds: Double { given ?? 10 }
 
     package init() {}
 

@@ -15,8 +15,13 @@ package struct ProcessingArguments<Default: ThreadCountDefault>: ParsableArgumen
     @Option(name: .long, help: ThreadCountArgument.help(defaultCount: Default.description))
     package var threads: Int?
 
-    @Option(name: .long, help: ProcessingOptions.Preprocessing.help)
-    package var preprocessing: ProcessingOptions.Preprocessing = .exact
+    /// `--preprocessing` as given: `nil` when it is not (see ``preprocessing``), so that a command can refuse it
+    /// where it does nothing (`track --detections`).
+    @Option(name: .customLong("preprocessing"), help: ProcessingOptions.Preprocessing.help)
+    package var preprocessingChoice: ProcessingOptions.Preprocessing?
+
+    /// The preprocessing to use: `--preprocessing`, else `exact`.
+    package var preprocessing: ProcessingOptions.Preprocessing { preprocessingChoice ?? .exact }
 
     @OptionGroup package var inference: InferenceTimeoutArguments
 

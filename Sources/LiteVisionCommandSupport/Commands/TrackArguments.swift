@@ -124,13 +124,16 @@ package struct TrackArguments: ParsableArguments {
     package var frames: Int?
 
     @Option(name: .long, help: "RTSP transport: tcp (the default) or udp.")
-    package var rtspTransport: RTSPTransportArgument = .tcp
+    package var rtspTransport: RTSPTransportArgument?
 
-    @Option(name: .long, help: "Seconds a lost stream keeps trying to reconnect before the run fails (0: never).")
-    package var reconnectTimeout: Double = 60
+    @Option(
+        name: .long,
+        help: "Seconds a lost stream keeps trying to reconnect before the run fails (default 60; 0: never).")
+    package var reconnectTimeout: Double?
 
-    @Option(name: .long, help: "Seconds without data before a stream counts as stalled and is reconnected.")
-    package var stallTimeout: Double = 10
+    @Option(
+        name: .long, help: "Seconds without data before a stream counts as stalled and is reconnected (default 10).")
+    package var stallTimeout: Double?
 
     @Option(name: .long, help: "Camera frame size, e.g. 1280x720 (V4L2 devices).")
     package var deviceSize: String?
@@ -168,10 +171,10 @@ package struct TrackArguments: ParsableArguments {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive, got \(frames)") }
-        guard reconnectTimeout >= 0 else {
+        if let reconnectTimeout, !(reconnectTimeout >= 0) {
             throw ValidationError("--reconnect-timeout must be 0 or more, got \(reconnectTimeout)")
         }
-        guard stallTimeout > 0 && stallTimeout.isFinite else {
+        if let stallTimeout, !(stallTimeout > 0 && stallTimeout.isFinite) {
             throw ValidationError("--stall-timeout must be a positive number of seconds, got \(stallTimeout)")
         }
         try reidentification.validate(withDetections: detections != nil)
@@ -228,12 +231,26 @@ extension TrackArguments {
             ("--annotate", annotate != nil), ("--serve", serve != nil), ("--mqtt", mqtt != nil), ("--live", live),
             ("--every-frame", everyFrame), ("--duration", duration != nil), ("--frames", frames != nil),
             ("--device-size", deviceSize != nil), ("--device-frame-rate", deviceFrameRate != nil),
-            ("--device-pixel-format", devicePixelFormat != nil), ("--multiple", detector.multiple),
-            ("--classify", detector.classification), ("--detector", detector.detector != nil),
-            ("--max-objects", detector.maxObjects != nil),
+            ("--device-pixel-format", devicePixelFormat != nil), ("--rtsp-transport", rtspTransport != nil),
+            ("--reconnect-timeout", reconnectTimeout != nil), ("--stall-timeout", stallTimeout != nil),
+            ("--serve-token-file", serveTokenFile != nil), ("--tls-cert", tlsCertificate != nil),
+            ("--tls-key", tlsKey != nil), ("--multiple", detector.multiple), ("--model", detector.model != nil),
+            ("--labels", detector.labels != nil), ("--remote-model", detector.remote.remoteModel != nil),
+            ("--classify", detector.classify), ("--detector", detector.detector != nil),
+            ("--detector-labels", detector.detectorLabels != nil), ("--max-objects", detector.maxObjects != nil),
+            ("--label-threshold", detector.labelThreshold != nil), ("--max-labels", detector.maxLabels != nil),
+            ("--model-dir", detector.modelDirectory != nil), ("--cache", detector.remote.cache != nil),
+            ("--registry", detector.remote.connection.registry != nil),
+            ("--token-file", detector.remote.connection.tokenFile != nil),
+            ("--cacert", detector.remote.connection.cacert != nil),
+            ("--download-timeout", detector.remote.connection.downloadTimeout != nil),
+            ("--threads", detector.processing.threads != nil),
+            ("--preprocessing", detector.processing.preprocessingChoice != nil),
+            ("--inference-timeout", detector.processing.inference.given != nil),
         ]
         if let name = video.first(where: \.1)?.0 {
-            throw ValidationError("\(name) does not go with --detections (a detection file has no video and no model)")
+            throw ValidationError(
+                "\(name) does not go with --detections (a detection file has no video and no model)")
         }
         try validateFrameRate()
         if let imageSize, DeviceSize(imageSize) == nil {

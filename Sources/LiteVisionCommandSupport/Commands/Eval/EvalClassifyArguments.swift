@@ -60,7 +60,14 @@ package struct EvalClassifyArguments: ParsableArguments {
     /// Runs the classifier over every photo, prints the evaluation, and draws it with `plotWriter` when `--plot`
     /// is given.
     package func run(plotWriter: EvaluationPlot.Writer?) throws {
-        let classes = try EvalFolders.subfolders(of: directory, limit: Self.maximumClassCount)
+        let classes: [String]
+        do {
+            classes = try EvalFolders.subfolders(of: directory, limit: Self.maximumClassCount)
+        } catch {
+            Console.error("litevision: \(error)")
+            throw ExitCode(2)
+        }
+        try checkDistinct(classes)
         var samples: [(path: String, name: String, expected: Int)] = []
         for (index, name) in classes.enumerated() {
             for entry in ImageFiles.expand([EvalFolders.join(directory, name)]) where entry.problem == nil {
@@ -83,6 +90,7 @@ package struct EvalClassifyArguments: ParsableArguments {
         processing.apply(to: &options.processing, defaultThreadCount: 1)
         options.processing.allowsDamagedImageData = decoding.lenient
         let labeler = try LabelArguments.makeLabeler(options: options)
+        try checkNamed(classes, by: labeler.labels ?? [])
         var outcomes = [[String]?](repeating: nil, count: samples.count)
         var failures = 0
         labeler.labelFiles(samples.map(\.path)) { index, result in
@@ -109,6 +117,52 @@ package struct EvalClassifyArguments: ParsableArguments {
         if failures > 0 {
             Console.error("litevision: \(failures) of \(samples.count) photos could not be classified")
             throw ExitCode(1)
+        }
+    }
+
+    /// Ends the command with status 2 when two class folders name the same class (names are compared ignoring case
+    /// and surrounding spaces, as with the labels): each would get only some of the photos the label counts for.
+    private func checkDistinct(_ classes: [String]) throws {
+        var first: [String: String] = [:]
+        for name in classes {
+            let key = ClassificationEvaluation.normalized(name)
+            if let earlier = first[key] {
+                Console.error(
+                    """
+                    litevision: \(directory): the folders '\(earlier)' and '\(name)' name the same class (folder \
+                    names are compared with the labels ignoring case): put their photos in one folder
+                    """)
+                throw ExitCode(2)
+            }
+            first[key] = name
+        }
+    }
+
+    /// Ends the command with status 2 when the model has no labels or no class folder is named as one of them (every
+    /// photo would count as wrong); warns of each class folder that is none of them.
+    private func checkNamed(_ classes: [String], by labels: [String]) throws {
+        let known = Set(labels.map(ClassificationEvaluation.normalized).filter { !$0.isEmpty })
+        guard !known.isEmpty else {
+            Console.error(
+                "litevision: --model \(model) has no labels in its metadata: give its label file with --labels FILE")
+            throw ExitCode(2)
+        }
+        let unnamed = classes.filter { !known.contains(ClassificationEvaluation.normalized($0)) }
+        guard unnamed.count < classes.count else {
+            let some = labels.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            Console.error(
+                """
+                litevision: \(directory): no class folder is named as one of the model's \(labels.count) labels \
+                (\(some)\(labels.count > 5 ? ", …" : "")): name each folder as the label of its class
+                """)
+            throw ExitCode(2)
+        }
+        for name in unnamed {
+            Console.error(
+                """
+                litevision: warning: \(directory): class folder '\(name)' is none of the model's labels: its photos \
+                count as wrong
+                """)
         }
     }
 }

@@ -51,8 +51,12 @@ package struct EvalDetectArguments: ParsableArguments {
     package var plot: String?
 
     package func validate() throws {
-        if (results == nil) == (images == nil) {
+        if results == nil && images == nil {
             throw ValidationError("Give the detections with --results FILE, or run a detector with --images DIR.")
+        }
+        if results != nil && images != nil {
+            throw ValidationError(
+                "Give --results FILE (detections made already) or --images DIR (run a detector now), not both.")
         }
         if images == nil {
             let d = detector
@@ -69,6 +73,11 @@ package struct EvalDetectArguments: ParsableArguments {
 
     /// Evaluates, prints, writes `--save-results`, and draws with `plotWriter` when `--plot` is given.
     package func run(plotWriter: EvaluationPlot.Writer?) throws {
+        if let images, let problem = EvalFolders.folderProblem(images) {
+            Console.error(
+                "litevision: --images \(images): \(problem): give the folder that holds the ground truth's photos")
+            throw ExitCode(2)
+        }
         let groundTruth: COCOGroundTruth
         do {
             groundTruth = try COCOGroundTruth(contentsOfFile: annotations)

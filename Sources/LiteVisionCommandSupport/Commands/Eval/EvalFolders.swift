@@ -15,6 +15,13 @@ enum EvalFolders {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// What keeps `path` from being read as a folder: "no such folder" or "not a folder"; `nil` for a folder.
+    static func folderProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "no such folder" }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "not a folder"
+    }
+
     /// Whether `path` is a regular file (or a link to one).
     static func isFile(_ path: String) -> Bool {
         var info = stat()
@@ -23,7 +30,7 @@ enum EvalFolders {
 
     /// The names in `folder`, sorted, hidden ones left out; at most `limit`.
     static func entries(of folder: String, limit: Int) throws(EvaluationError) -> [String] {
-        guard isFolder(folder) else { throw EvaluationError(file: folder, reason: "not a folder") }
+        if let problem = folderProblem(folder) { throw EvaluationError(file: folder, reason: problem) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)

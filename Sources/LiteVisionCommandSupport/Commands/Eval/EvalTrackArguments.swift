@@ -74,9 +74,10 @@ package struct EvalTrackArguments: ParsableArguments {
         let gtFolder = gtDirectory ?? ""
         let resultsFolder = resultsDirectory ?? ""
         // Both checked first, so that a mistyped results folder is named as such, not as a sequence without results.
-        for (folder, option) in [(gtFolder, "--gt-dir"), (resultsFolder, "--results-dir")]
-        where !EvalFolders.isFolder(folder) {
-            throw EvaluationError(file: folder, reason: "not a folder (\(option))")
+        for (folder, option) in [(gtFolder, "--gt-dir"), (resultsFolder, "--results-dir")] {
+            if let problem = EvalFolders.folderProblem(folder) {
+                throw EvaluationError(file: folder, reason: "\(problem) (\(option))")
+            }
         }
         var found: [TrackingSequence] = []
         // The ground truth of each sequence found so far, to refuse a sequence given twice (SEQ.txt and SEQ/gt/gt.txt).
