@@ -18,6 +18,8 @@ For each sequence (ground truth: tracking_scenes.py) and noise seed, detections 
 - each roboflow tracker (SORT, ByteTrack, OC-SORT, BoT-SORT with camera-motion compensation off), with its defaults
   and the sequence's frame rate, fed the same rows as `supervision.Detections` made beforehand, timing the loop of
   `update()` calls alone;
+`--variant "filled=--interpolate 20" --interpolate-peers 20` adds LiteVision with each object's gaps of up to 20
+frames filled offline (`track --interpolate`), and the peers with theirs filled the same way (`interpolated`).
 A variant whose arguments hold `--reidentify` reads the same rows with an appearance vector after the tenth field
 (`tracking_scenes.with_appearance`), from a second file; the others, and the peers, read the rows without one.
 Every output is scored by TrackEval 1.3.0 (MotChallenge2DBox, benchmark MOT15: no distractor preprocessing)
@@ -157,8 +159,29 @@ def score(jobs, folder):
     return out
 
 
-def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_seed=0):
-    """Runs every tracker on every case `(sequence name, seed)` (simulated scenes made with `scene_seed`); returns
+def interpolated(rows, max_gap):
+    """MOT rows with each ID's gaps of 1 to `max_gap` frames filled on the line between the boxes on either side,
+    with the earlier box's score, as `litevision track --detections --interpolate` fills LiteVision's own
+    (`ObjectTracker.interpolatingGaps`): for the peers' rows, so that they can be compared with it on equal terms."""
+    reports = {}
+    for row in rows:
+        p = row.split(",")
+        reports.setdefault(int(float(p[1])), []).append((int(p[0]), [float(v) for v in p[2:6]], p[6]))
+    out = list(rows)
+    for tid, seen in reports.items():
+        seen.sort(key=lambda r: r[0])
+        for (first, a, score), (last, b, _) in zip(seen, seen[1:]):
+            if 2 <= last - first <= max_gap + 1:
+                for frame in range(first + 1, last):
+                    share = (frame - first) / (last - first)
+                    x, y, w, h = (a[i] + (b[i] - a[i]) * share for i in range(4))
+                    out.append(f"{frame},{tid},{x:.2f},{y:.2f},{w:.2f},{h:.2f},{score},-1,-1,-1")
+    return out
+
+
+def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_seed=0, interpolate_peers=None):
+    """Runs every tracker on every case `(sequence name, seed)` (simulated scenes made with `scene_seed`), and with
+    `interpolate_peers` also scores each peer's rows interpolated (`interpolated`) as `PEER+iN`; returns
     {(case key, tracker): metrics + fps}."""
     jobs, fps = {}, {}
     for name, seed in cases:
@@ -182,6 +205,9 @@ def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_see
             outputs[label] = open(out_path).read().splitlines()
         for peer in PEERS:
             outputs[peer], fps[(key, peer)] = run_peer(peer, det_rows, seq)
+            if interpolate_peers:
+                label = f"{peer}+i{interpolate_peers}"
+                outputs[label], fps[(key, label)] = interpolated(outputs[peer], interpolate_peers), fps[(key, peer)]
         jobs[key] = (seq, outputs)
     scores = score(jobs, os.path.join(folder, "eval"))
     for k in scores:
@@ -211,9 +237,10 @@ def table(args):
     variants = parse_variants(args.variant)
     with tempfile.TemporaryDirectory(prefix="litevision-tracking-bench-") as folder:
         scores = evaluate(args.litevision, [(n, s) for n in names for s in seeds], args.level, variants, folder,
-                          args.frame_step)
+                          args.frame_step, interpolate_peers=args.interpolate_peers)
     ours = variants[0][0]
-    trackers = [label for label, _ in variants] + list(PEERS)
+    filled_peers = [f"{p}+i{args.interpolate_peers}" for p in PEERS] if args.interpolate_peers else []
+    trackers = [label for label, _ in variants] + list(PEERS) + filled_peers
     played = f", 1/{args.frame_step} of the frame rate" if args.frame_step > 1 else ""
     print(f"| sequence (noise seed, {args.level} noise{played}) | tracker | HOTA | IDF1 | MOTA | IDSW | "
           "fps (tracker only) |")
@@ -251,6 +278,14 @@ def table(args):
         print(f"Over the {n} sequences x draws: HOTA ≥ best peer in {sum(v[1] for v in verdicts)}, IDF1 ≥ best peer in "
               f"{sum(v[2] for v in verdicts)}, both in {both}; mean HOTA − best peer {mean_h:+.1f}, mean IDF1 − best "
               f"peer {mean_i:+.1f}; ID switches {ours_sw} (the best peer's by HOTA: {best_sw}).")
+    for label, extra in variants:
+        if filled_peers and "--interpolate" in extra:
+            keys = [f"{name}-s{seed}" for name in names for seed in seeds]
+            wins = [(scores[(k, label)]["HOTA"] >= max(scores[(k, p)]["HOTA"] for p in filled_peers),
+                     scores[(k, label)]["IDF1"] >= max(scores[(k, p)]["IDF1"] for p in filled_peers)) for k in keys]
+            print(f"{label} next to the peers interpolated the same way ({', '.join(filled_peers)}): HOTA ≥ the best "
+                  f"in {sum(h for h, _ in wins)} of {len(keys)}, IDF1 ≥ the best in {sum(i for _, i in wins)}, both in "
+                  f"{sum(h and i for h, i in wins)}.")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({f"{k[0]}|{k[1]}": v for k, v in scores.items()}, f, indent=1)
@@ -295,6 +330,9 @@ def main():
     t.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     t.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision row")
     t.add_argument("--json", help="also write every number to this file")
+    t.add_argument("--interpolate-peers", type=int, metavar="N",
+                   help="also score each peer with its gaps of up to N frames filled as --interpolate N fills "
+                   "LiteVision's (rows PEER+iN; a variant with --interpolate is then compared with them)")
     c = sub.add_parser("compare")
     c.add_argument("--litevision", required=True)
     c.add_argument("--sequence", required=True)

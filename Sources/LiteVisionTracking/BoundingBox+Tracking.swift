@@ -29,4 +29,12 @@ extension BoundingBox {
             x: x - fraction * width, y: y - fraction * height,
             width: width * (1 + 2 * fraction), height: height * (1 + 2 * fraction))
     }
+
+    /// The box `share` of the way from this one to `other` (0: this box, 1: `other`), each coordinate and size on a
+    /// straight line.
+    func interpolated(to other: BoundingBox, by share: Double) -> BoundingBox {
+        BoundingBox(
+            x: x + (other.x - x) * share, y: y + (other.y - y) * share,
+            width: width + (other.width - width) * share, height: height + (other.height - height) * share)
+    }
 }

@@ -8,11 +8,17 @@ extension TrackArguments {
     /// seconds at this rate.
     static let defaultFrameRate = 30.0
 
+    /// The most boxes `--interpolate` may add: about 250 MB of `--mot` rows, far more than a tracking benchmark's
+    /// sequence holds, so that a hostile file cannot make the command fill memory.
+    static let maximumInterpolatedBoxes = 5_000_000
+
     /// Runs `litevision track --detections FILE`: tracks the boxes of a MOTChallenge detection file with the
     /// tracker of stream mode (``ObjectTracker``), without a model or a video, in `litevision` itself (no FFmpeg).
     /// Writes `--mot` and `--json` (or prints a line per frame), and with `--timing` the time of the tracker's
-    /// update loop alone. A file that cannot be read or has a malformed row, and an output that cannot be made,
-    /// end the command with status 2 before any tracking; an output that cannot be completed, with 1.
+    /// update loop alone; `--interpolate` fills each object's gaps afterwards (see
+    /// ``ObjectTracker/interpolatingGaps(in:upTo:)``). A file that cannot be read or has a malformed row, and an output
+    /// that cannot be made, end the command with status 2 before any tracking, as do more boxes to interpolate than
+    /// ``maximumInterpolatedBoxes`` after it; an output that cannot be completed, with 1.
     package func runDetections() throws {
         guard let detections else { return }
         try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
@@ -41,6 +47,18 @@ extension TrackArguments {
             Console.error(
                 "litevision: tracker: \(tracks.count) frames in \(fixed(Float(ms), digits: 3)) ms (\(rate) frames per second, \(file.rowCount) detections, \(width)x\(height))"
             )
+        }
+        if let interpolate {
+            let added = ObjectTracker.interpolatedGapCount(in: tracks, upTo: interpolate)
+            guard added <= Self.maximumInterpolatedBoxes else {
+                Console.error(
+                    """
+                    litevision: --interpolate \(interpolate) would add \(added) boxes, more than \
+                    \(Self.maximumInterpolatedBoxes): give a shorter gap
+                    """)
+                throw ExitCode(2)
+            }
+            tracks = ObjectTracker.interpolatingGaps(in: tracks, upTo: interpolate)
         }
         var motText = "", jsonText = ""
         for (index, frameTracks) in tracks.enumerated() {

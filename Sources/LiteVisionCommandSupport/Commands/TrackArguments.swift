@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiteVisionTracking
 
 /// The arguments of `litevision track`. `litevision` parses them (so that its help and errors are complete) and
 /// hands the command to `litevision-media`, which decodes the video with FFmpeg.
@@ -97,6 +98,14 @@ package struct TrackArguments: ParsableArguments {
 
     @Option(
         name: .long,
+        help: ArgumentHelp(
+            "With --detections: give each object boxes on the line between its boxes in the frames it was missed, for "
+                + "gaps up to this many frames (1...1000; offline, not ML Kit's stream mode).",
+            valueName: "frames"))
+    package var interpolate: Int?
+
+    @Option(
+        name: .long,
         help: "With --detections: fixed (the default: a still camera) or auto (estimate a moving camera's motion).")
     package var cameraMotion: CameraMotionArgument?
 
@@ -182,8 +191,8 @@ package struct TrackArguments: ParsableArguments {
             try validateDetections()
             return
         }
-        if imageSize != nil || timing || filteredBoxes {
-            throw ValidationError("--image-size, --timing and --filtered-boxes go with --detections")
+        if imageSize != nil || timing || filteredBoxes || interpolate != nil {
+            throw ValidationError("--image-size, --timing, --filtered-boxes and --interpolate go with --detections")
         }
         try validateFrameRate()
         if cameraMotion != nil {
@@ -253,6 +262,11 @@ extension TrackArguments {
                 "\(name) does not go with --detections (a detection file has no video and no model)")
         }
         try validateFrameRate()
+        if let interpolate, !(1...ObjectTracker.maximumInterpolatedGap).contains(interpolate) {
+            throw ValidationError(
+                "--interpolate takes the longest gap to fill, 1 to \(ObjectTracker.maximumInterpolatedGap) frames, got "
+                    + "\(interpolate)")
+        }
         if let imageSize, DeviceSize(imageSize) == nil {
             throw ValidationError("--image-size must be WIDTHxHEIGHT, such as 640x480, got '\(imageSize)'")
         }
