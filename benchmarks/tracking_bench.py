@@ -179,6 +179,16 @@ def interpolated(rows, max_gap):
     return out
 
 
+def interpolate_gap(extra):
+    """The N of `--interpolate N` (or `--interpolate=N`) in a variant's arguments, or None."""
+    for i, argument in enumerate(extra):
+        if argument == "--interpolate" and i + 1 < len(extra) and extra[i + 1].isdigit():
+            return int(extra[i + 1])
+        if argument.startswith("--interpolate=") and argument.partition("=")[2].isdigit():
+            return int(argument.partition("=")[2])
+    return None
+
+
 def evaluate(litevision, cases, level, variants, folder, frame_step=1, scene_seed=0, interpolate_peers=None):
     """Runs every tracker on every case `(sequence name, seed)` (simulated scenes made with `scene_seed`), and with
     `interpolate_peers` also scores each peer's rows interpolated (`interpolated`) as `PEER+iN`; returns
@@ -279,7 +289,7 @@ def table(args):
               f"{sum(v[2] for v in verdicts)}, both in {both}; mean HOTA − best peer {mean_h:+.1f}, mean IDF1 − best "
               f"peer {mean_i:+.1f}; ID switches {ours_sw} (the best peer's by HOTA: {best_sw}).")
     for label, extra in variants:
-        if filled_peers and "--interpolate" in extra:
+        if filled_peers and interpolate_gap(extra) == args.interpolate_peers:
             keys = [f"{name}-s{seed}" for name in names for seed in seeds]
             wins = [(scores[(k, label)]["HOTA"] >= max(scores[(k, p)]["HOTA"] for p in filled_peers),
                      scores[(k, label)]["IDF1"] >= max(scores[(k, p)]["IDF1"] for p in filled_peers)) for k in keys]
@@ -313,6 +323,13 @@ def write(args):
                       "frameRate": seq.frame_rate}))
 
 
+def gap_frames(text):
+    """`--interpolate-peers`: a whole number 1...1000, as `track --interpolate` takes."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"a whole number of frames from 1 to 1000, got {text!r}")
+    return int(text)
+
+
 def frame_step(text):
     """`--frame-step`: a whole number 1...100."""
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 100:
@@ -330,7 +347,7 @@ def main():
     t.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
     t.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision row")
     t.add_argument("--json", help="also write every number to this file")
-    t.add_argument("--interpolate-peers", type=int, metavar="N",
+    t.add_argument("--interpolate-peers", type=gap_frames, metavar="N",
                    help="also score each peer with its gaps of up to N frames filled as --interpolate N fills "
                    "LiteVision's (rows PEER+iN; a variant with --interpolate is then compared with them)")
     c = sub.add_parser("compare")

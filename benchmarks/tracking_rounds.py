@@ -2,7 +2,7 @@
 trackers on each draw, summed per set, as the rounds' tables give them.
 
     python3 benchmarks/tracking_rounds.py --litevision .build/release/litevision --sets K,L [--label NAME]
-        [--cache DIR] [--jobs N] [--extra="TRACK ARGUMENTS"]
+        [--cache DIR] [--jobs N] [--extra="TRACK ARGUMENTS"] [--interpolate-peers N]
 
 A draw is a sequence, a scene seed (the simulated scenes only), a noise seed and a noise level
 (tracking_scenes.noisy_detections); the sets are those the rounds name (`SETS` below): `chosen` (the first round's 50
@@ -21,7 +21,9 @@ For each draw the detections and the four peers' outputs and scores are made onc
 are both at least the best peer's, the mean differences to the best peer (HOTA, IDF1: each the best of the four on
 that draw), and LiteVision's ID switches (the best peer's by HOTA in parentheses). `--label` names LiteVision's
 outputs in the cache, and a JSON file of every draw's numbers beside them (lv-LABEL.json). Nothing in the cache
-records the noise model or the peers' version: delete it after changing either.
+records the noise model or the peers' version: delete it after changing either. `--interpolate-peers N` compares with
+the peers' outputs with their gaps of up to N frames filled (`tracking_bench.interpolated`, as `--extra="--interpolate
+N"` fills LiteVision's): docs/tracking-quality.md's "Filling gaps offline".
 """
 
 import argparse
@@ -127,6 +129,17 @@ def prepare(job):
             write_atomically(out, rows_text(tracking_bench.run_peer(peer, rows, seq)[0]))
 
 
+def fill_peers(job):
+    """Writes the four peers' outputs of a draw with their gaps filled (`PEER+iN.txt`), unless they are there."""
+    draw, cache, gap = job
+    folder = os.path.join(cache, key(draw))
+    for peer in tracking_bench.PEERS:
+        out = os.path.join(folder, f"{peer}+i{gap}.txt")
+        if not os.path.exists(out):
+            rows = open(os.path.join(folder, peer + ".txt")).read().splitlines()
+            write_atomically(out, rows_text(tracking_bench.interpolated(rows, gap)))
+
+
 def run_litevision(job):
     draw, cache, binary, label, extra = job
     folder = os.path.join(cache, key(draw))
@@ -163,6 +176,8 @@ def main():
                                                         "tracking-rounds"))
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 64))
     parser.add_argument("--extra", default="", help="more `litevision track` arguments, space-separated")
+    parser.add_argument("--interpolate-peers", type=int, metavar="N",
+                        help="compare with the peers' outputs with gaps of up to N frames filled (1 to 1000)")
     args = parser.parse_args()
     names = args.sets.split(",")
     unknown = [n for n in names if n not in SETS]
@@ -170,6 +185,8 @@ def main():
         raise SystemExit(f"unknown set {', '.join(unknown)}: {', '.join(SETS)}")
     if not args.label.replace("-", "").replace("_", "").isalnum():
         raise SystemExit(f"--label takes letters, digits, - and _, got {args.label!r}")
+    if args.interpolate_peers is not None and not 1 <= args.interpolate_peers <= 1000:
+        raise SystemExit(f"--interpolate-peers takes 1 to 1000 frames, got {args.interpolate_peers}")
     if not 1 <= args.jobs <= 64:
         raise SystemExit(f"--jobs takes 1 to 64, got {args.jobs}")
     if not os.access(args.litevision, os.X_OK):
@@ -181,9 +198,13 @@ def main():
     with Pool(args.jobs) as pool:
         pool.map(prepare, [(d, cache) for d in draws])
         peers = json.load(open(peer_file)) if os.path.exists(peer_file) else {}
-        missing = [d for d in draws if f"{key(d)}|SORT" not in peers]
+        peer_names = list(tracking_bench.PEERS)
+        if args.interpolate_peers:
+            pool.map(fill_peers, [(d, cache, args.interpolate_peers) for d in draws])
+            peer_names = [f"{p}+i{args.interpolate_peers}" for p in tracking_bench.PEERS]
+        missing = [d for d in draws if f"{key(d)}|{peer_names[0]}" not in peers]
         if missing:
-            peers.update(scored(pool, missing, cache, list(tracking_bench.PEERS), args.jobs))
+            peers.update(scored(pool, missing, cache, peer_names, args.jobs))
             write_atomically(peer_file, json.dumps(peers))
         pool.map(run_litevision, [(d, cache, args.litevision, args.label, args.extra.split()) for d in draws])
         ours = scored(pool, draws, cache, ["lv-" + args.label], args.jobs)
@@ -191,7 +212,7 @@ def main():
     for d in draws:
         k = key(d)
         r = ours[f"{k}|lv-{args.label}"]
-        theirs = {p: peers[f"{k}|{p}"] for p in tracking_bench.PEERS}
+        theirs = {p: peers[f"{k}|{p}"] for p in peer_names}
         best_hota, best_idf1, best_peer = tracking_bench.best_of_peers(theirs)
         results[k] = dict(r, dHOTA=r["HOTA"] - best_hota, dIDF1=r["IDF1"] - best_idf1,
                           both=r["HOTA"] >= best_hota and r["IDF1"] >= best_idf1,

@@ -8,7 +8,9 @@
 # tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,
 # IDSW, frames per second of the tracker alone) and the goals of issue 28.
 #   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--frame-step K]
-#                             [--variant LABEL="ARGS"]...
+#                             [--variant LABEL="ARGS"]... [--interpolate-peers N]
+# --interpolate-peers N adds each peer with its gaps of up to N frames filled (as `track --interpolate N` fills
+# LiteVision's), and compares a variant run with --interpolate N with them.
 # --frame-step K plays every sequence at 1/K of its frame rate (every K-th frame: objects move K times farther between
 # frames, as with a slower camera or a detector run on every K-th frame).
 # Moving-camera variants of the simulated scenes (sim-crowd-pan, sim-crowd-shake, sim-crowd-zoom, ...: any sim scene

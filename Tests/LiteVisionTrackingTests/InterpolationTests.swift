@@ -57,6 +57,17 @@ struct InterpolationTests {
             #expect(ObjectTracker.interpolatedGapCount(in: frames, upTo: limit) == 0)
         }
         #expect(ObjectTracker.interpolatingGaps(in: [], upTo: 5).isEmpty)
+        // Gaps are filled up to `maximumInterpolatedGap` frames, whatever the limit asked for.
+        var long = [[Track]](repeating: [], count: ObjectTracker.maximumInterpolatedGap + 4)
+        long[0] = [Self.track(0, x: 0)]
+        long[ObjectTracker.maximumInterpolatedGap + 1] = [Self.track(0, x: 1001)]
+        long[ObjectTracker.maximumInterpolatedGap + 3] = [Self.track(0, x: 1003), Self.track(1, x: 0)]
+        #expect(ObjectTracker.interpolatedGapCount(in: long, upTo: .max) == ObjectTracker.maximumInterpolatedGap + 1)
+        let capped = ObjectTracker.interpolatingGaps(in: long, upTo: .max)
+        #expect(capped[500].first?.box.x == 500 && capped[ObjectTracker.maximumInterpolatedGap + 2].count == 1)
+        long[ObjectTracker.maximumInterpolatedGap + 1] = []
+        #expect(
+            ObjectTracker.interpolatedGapCount(in: long, upTo: .max) == 0, "a gap of 1002 frames is over the cap")
     }
 
     @Test("A person missed for a few frames by the detector is given the frames back, on the tracker's own output")

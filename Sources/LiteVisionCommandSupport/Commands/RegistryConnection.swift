@@ -30,9 +30,12 @@ package struct RegistryConnection: ParsableArguments {
     @Option(
         name: .customLong("request-timeout"),
         help: ArgumentHelp(
-            "Seconds a registry request other than a model file's transfer may take in all.",
+            "Seconds a registry request other than a model file's transfer may take in all (default 60).",
             valueName: "seconds"))
-    package var requestTimeout: Int = 60
+    package var requestTimeout: Int?
+
+    /// The seconds a registry request may take: `--request-timeout`, else 60.
+    package var requestDeadline: Int { requestTimeout ?? 60 }
 
     @Option(
         name: .customLong("download-timeout"),
@@ -42,7 +45,7 @@ package struct RegistryConnection: ParsableArguments {
     package var downloadTimeout: Int?
 
     package func validate() throws {
-        guard requestTimeout >= 1 else {
+        if let requestTimeout, requestTimeout < 1 {
             throw ValidationError("--request-timeout must be at least 1 second, got \(requestTimeout).")
         }
         if let downloadTimeout, downloadTimeout < 1 {
@@ -86,14 +89,14 @@ package struct RegistryConnection: ParsableArguments {
     /// A client of the registry with these options.
     package func client() throws -> RegistryClient {
         var client = RegistryClient(registry: try address(), token: try token(), caFile: caFile)
-        client.settings.requestDeadline = requestTimeout
+        client.settings.requestDeadline = requestDeadline
         return client
     }
 
     /// `downloader` with the certificates and time limits of these options.
     package func configure(_ downloader: inout ModelDownloader) {
         downloader.settings.caFile = caFile
-        downloader.settings.requestDeadline = requestTimeout
+        downloader.settings.requestDeadline = requestDeadline
         downloader.settings.downloadDeadline = downloadTimeout
     }
 }

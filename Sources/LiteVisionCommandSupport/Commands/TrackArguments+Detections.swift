@@ -8,8 +8,8 @@ extension TrackArguments {
     /// seconds at this rate.
     static let defaultFrameRate = 30.0
 
-    /// The most boxes `--interpolate` may add: about 250 MB of `--mot` rows, far more than a tracking benchmark's
-    /// sequence holds, so that a hostile file cannot make the command fill memory.
+    /// The most boxes `--interpolate` may add: about 250 MB of `--mot` rows (and 700 MB of tracks while they are
+    /// made), far more than a tracking benchmark's sequence holds, so that a hostile file cannot fill memory.
     static let maximumInterpolatedBoxes = 5_000_000
 
     /// Runs `litevision track --detections FILE`: tracks the boxes of a MOTChallenge detection file with the

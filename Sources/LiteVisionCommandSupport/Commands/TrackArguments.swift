@@ -191,8 +191,12 @@ package struct TrackArguments: ParsableArguments {
             try validateDetections()
             return
         }
-        if imageSize != nil || timing || filteredBoxes || interpolate != nil {
-            throw ValidationError("--image-size, --timing, --filtered-boxes and --interpolate go with --detections")
+        let fileOnly: [(String, Bool)] = [
+            ("--image-size", imageSize != nil), ("--timing", timing), ("--filtered-boxes", filteredBoxes),
+            ("--interpolate", interpolate != nil),
+        ]
+        if let name = fileOnly.first(where: \.1)?.0 {
+            throw ValidationError("\(name) goes with --detections (a video is tracked as its frames come)")
         }
         try validateFrameRate()
         if cameraMotion != nil {
@@ -253,6 +257,7 @@ extension TrackArguments {
             ("--token-file", detector.remote.connection.tokenFile != nil),
             ("--cacert", detector.remote.connection.cacert != nil),
             ("--download-timeout", detector.remote.connection.downloadTimeout != nil),
+            ("--request-timeout", detector.remote.connection.requestTimeout != nil),
             ("--threads", detector.processing.threads != nil),
             ("--preprocessing", detector.processing.preprocessingChoice != nil),
             ("--inference-timeout", detector.processing.inference.given != nil),

@@ -143,17 +143,24 @@ package struct EvalClassifyArguments: ParsableArguments {
     private func checkNamed(_ classes: [String], by labels: [String]) throws {
         let known = Set(labels.map(ClassificationEvaluation.normalized).filter { !$0.isEmpty })
         guard !known.isEmpty else {
-            Console.error(
-                "litevision: --model \(model) has no labels in its metadata: give its label file with --labels FILE")
+            if let labels = self.labels {
+                Console.error(
+                    "litevision: --labels \(labels): no labels in it: give one label per line, in model order")
+            } else {
+                Console.error(
+                    "litevision: --model \(model) has no labels in its metadata: give its label file with --labels FILE"
+                )
+            }
             throw ExitCode(2)
         }
         let unnamed = classes.filter { !known.contains(ClassificationEvaluation.normalized($0)) }
         guard unnamed.count < classes.count else {
-            let some = labels.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            let named = labels.filter { !ClassificationEvaluation.normalized($0).isEmpty }
+            let some = named.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
             Console.error(
                 """
-                litevision: \(directory): no class folder is named as one of the model's \(labels.count) labels \
-                (\(some)\(labels.count > 5 ? ", …" : "")): name each folder as the label of its class
+                litevision: \(directory): no class folder is named as one of the model's \(named.count) labels \
+                (\(some)\(named.count > 5 ? ", …" : "")): name each folder as the label of its class
                 """)
             throw ExitCode(2)
         }
