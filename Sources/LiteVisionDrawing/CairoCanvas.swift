@@ -92,6 +92,17 @@ struct CairoCanvas: ~Copyable {
         cairo_new_path(context)
     }
 
+    /// Draws `text` reading upwards (turned a quarter turn anticlockwise), its baseline starting at (`x`, `y`)
+    /// and running towards smaller `y`.
+    func showTextUpwards(_ text: String, x: Double, y: Double) {
+        cairo_save(context)
+        cairo_move_to(context, x, y)
+        cairo_rotate(context, -Double.pi / 2)
+        cairo_show_text(context, text)
+        cairo_new_path(context)
+        cairo_restore(context)
+    }
+
     /// Restricts drawing to a rectangle until ``resetClip()``.
     func clip(x: Double, y: Double, width: Double, height: Double) {
         cairo_rectangle(context, x, y, width, height)

@@ -8,7 +8,7 @@ package enum ChartRenderer {
     private static let grey = AnnotationColor(red: 200, green: 200, blue: 200)
 
     /// A confusion matrix: one cell per (row, column), shaded by its share of the row, with its count written in
-    /// it; row labels on the left, column labels above.
+    /// it; row labels on the left, column labels above, reading upwards so that long names never overlap.
     package static func confusionMatrix(
         title: String, rowLabels: [String], columnLabels: [String], counts: [[Int]]
     ) -> ImageBuffer {
@@ -16,7 +16,7 @@ package enum ChartRenderer {
         let columns = max(1, min(columnLabels.count, 60))
         let cell = 56.0
         let labelWidth = 150.0
-        let top = 90.0
+        let top = 170.0
         let width = Int(labelWidth + cell * Double(columns) + 20)
         let height = Int(top + cell * Double(rows) + 20)
         return render(width: width, height: height) { canvas in
@@ -24,9 +24,15 @@ package enum ChartRenderer {
             canvas.setFont(size: 16)
             canvas.showText(title, x: 10, baseline: 24)
             canvas.setFont(size: 11)
+            canvas.showText("rows: expected", x: 6, baseline: top - 24)
+            canvas.showText("columns: found", x: 6, baseline: top - 8)
+            // Each column's label stands in its own column, its baseline a little right of the centre (11 px text).
+            canvas.clip(x: 0, y: 36, width: Double(width), height: top - 36)
             for c in 0..<columns {
-                canvas.showText(shortened(columnLabels[c], 9), x: labelWidth + cell * Double(c) + 3, baseline: top - 8)
+                let x = labelWidth + cell * Double(c) + (cell - 2) / 2 + 4
+                canvas.showTextUpwards(shortened(columnLabels[c], 22), x: x, y: top - 6)
             }
+            canvas.resetClip()
             for r in 0..<rows {
                 let rowCounts = r < counts.count ? counts[r] : []
                 let total = max(1, rowCounts.reduce(0, +))

@@ -333,8 +333,12 @@ struct EvalCLITests {
             #expect(result.status == 0, "\(result.errors)")
         }
         // `track --mot` writes the score in the seventh column, which in a ground truth is the "consider" flag
-        // (TrackEval, and eval track, drop rows whose flag is 0 as an integer): as an annotation tool exports it,
-        // the ground truth has 1 there, and class 1.
+        // (TrackEval, and eval track, drop rows whose flag is 0 as an integer). Used as it is, it is warned of.
+        let raw = try LiteVisionExecutable.run(["eval", "track", "--gt", runs[0].0, "--results", runs[1].0])
+        #expect(raw.status == 0, "\(raw.errors)")
+        #expect(raw.errors.contains("sequence 'traffic': none of its"), "\(raw.errors)")
+        #expect(raw.errors.contains("Put 1 there to evaluate it."), "\(raw.errors)")
+        // As an annotation tool exports it, the ground truth has 1 there, and class 1: no warning.
         let rows = try String(contentsOfFile: runs[0].0, encoding: .utf8).split(separator: "\n").map {
             $0.split(separator: ",").prefix(6).joined(separator: ",") + ",1,1,1\n"
         }
@@ -346,6 +350,8 @@ struct EvalCLITests {
         ])
         Self.expectSame(mine, expected, "traffic_frames")
         #expect((mine["TP"] as? Int ?? 0) > 0)
+        let fixed = try LiteVisionExecutable.run(["eval", "track", "--gt", runs[0].0, "--results", runs[1].0])
+        #expect(fixed.status == 0 && !fixed.errors.contains("warning"), "\(fixed.errors)")
     }
 
     @Test("eval detect --images runs the COCO SSD detector on shared photos; equals pycocotools on its results")

@@ -63,6 +63,16 @@ package struct EvalTrackArguments: ParsableArguments {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
         }
+        // A tracker's output given as ground truth: its seventh column is a score, which cuts to 0, so nothing counts.
+        for sequence in evaluation.sequences
+        where sequence.groundTruthCount == 0 && sequence.ignoredGroundTruthCount > 0 {
+            Console.error(
+                """
+                litevision: warning: sequence '\(sequence.name)': none of its \(sequence.ignoredGroundTruthCount) \
+                ground-truth rows is evaluated, as each has a seventh column that cuts to 0 (MOTChallenge's "consider" \
+                flag); is the ground truth a tracker's output, whose seventh column is a score? Put 1 there to evaluate it.
+                """)
+        }
         Console.output(json ? EvalOutput.trackingJSON(evaluation) : EvalOutput.trackingTable(evaluation))
     }
 
