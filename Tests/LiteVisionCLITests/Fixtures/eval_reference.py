@@ -27,7 +27,7 @@ KITE = 1234567  # a category id wider than the table's columns
 
 def coco_make(seed, folder, ids_per_image=False):
     rng = random.Random(seed)
-    # No ground truth for kite: its AP is undefined. Its id is wider than the table's columns.
+    # No ground truth for kite: its AP is undefined.
     categories = [{"id": 1, "name": "person"}, {"id": 3, "name": "car"}, {"id": 7, "name": "dog"},
                   {"id": KITE, "name": "kite"}]
     images = [{"id": i, "file_name": f"{i}.jpg", "width": 640, "height": 480} for i in range(1, 31)]
