@@ -2,9 +2,10 @@
 all scored by TrackEval. scripts/bench-tracking.sh runs it and prints its one table; Tests/LiteVisionCLITests runs
 its `compare` command on two simulated draws.
 
-    python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision [--seeds 1,2,3] [--level normal]
+    python3 benchmarks/tracking_bench.py table --litevision .build/release/litevision [--seeds 1,2,3]
+        [--level normal|heavy|Fn|Fh]
     python3 benchmarks/tracking_bench.py compare --litevision PATH --sequence sim-crossing --seed 1 [--scene-seed 0]
-        [--level normal|heavy|U|P|Pp|Ppp|S|Q] [--frame-step K] [--variant ...]
+        [--level normal|heavy|U|P|Pp|Ppp|S|Q|V|W|Fn|Fh] [--frame-step K] [--variant ...]
     python3 benchmarks/tracking_bench.py write --sequence TUD-Campus --seed 1 --folder DIR   (gt.txt, det.txt)
 
 Sequences: TUD-Campus, TUD-Stadtmitte and the simulated scenes by default; `--sequences` also takes the
@@ -344,7 +345,9 @@ def main():
     t.add_argument("--litevision", required=True)
     t.add_argument("--sequences")
     t.add_argument("--seeds", default="1")
-    t.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
+    t.add_argument("--level", default="normal",
+                   choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.CONFIDENT_FALSE_MODELS),
+                   help="normal or heavy, or Fn or Fh: those with false boxes scored as surely as real ones")
     t.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision row")
     t.add_argument("--json", help="also write every number to this file")
     t.add_argument("--interpolate-peers", type=gap_frames, metavar="N",
@@ -358,14 +361,15 @@ def main():
                    help="another simulated scene of the sequence (0: the one by default; TUD sequences have one)")
     c.add_argument("--level", default="normal",
                    choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.OTHER_NOISE_MODELS)
-                   + sorted(tracking_scenes.UNSEEN_NOISE_MODELS),
+                   + sorted(tracking_scenes.UNSEEN_NOISE_MODELS) + sorted(tracking_scenes.CONFIDENT_FALSE_MODELS),
                    help="normal or heavy, or one of the other noise models (tracking_scenes.OTHER_NOISE_MODELS, "
-                   "UNSEEN_NOISE_MODELS)")
+                   "UNSEEN_NOISE_MODELS, CONFIDENT_FALSE_MODELS)")
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")
     w.add_argument("--sequence", required=True)
     w.add_argument("--seed", type=int, default=1)
-    w.add_argument("--level", default="normal", choices=sorted(tracking_scenes.NOISE_LEVELS))
+    w.add_argument("--level", default="normal",
+                   choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.CONFIDENT_FALSE_MODELS))
     w.add_argument("--folder", required=True)
     w.add_argument("--appearance", action="store_true", help="also det-appearance.txt, rows with appearance vectors")
     for sub_parser in (t, c, w):

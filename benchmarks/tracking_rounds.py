@@ -12,7 +12,9 @@ and B in the seventh round, C and D in the eighth, E and F in the ninth, G to L 
 levels: the fifteenth round's), and `other`, `other-low` (156 and 60 draws of the six other noise models of
 tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the twenty-seventh round's), and `unseen`,
 `unseen-low` (52 and 20 draws of the two models of tracking_scenes.UNSEEN_NOISE_MODELS, made after the thirty-first
-round as a check on detectors no rule was tuned on). Groups of sets are summed too when all their sets are named:
+round as a check on detectors no rule was tuned on), and `confident-false`, `confident-false-low` (40 and 20 draws of
+tracking_scenes.CONFIDENT_FALSE_MODELS, false boxes scored as surely as real ones, at the own and a third of the frame
+rate: the thirty-fourth round's). Groups of sets are summed too when all their sets are named:
 `older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
@@ -79,13 +81,19 @@ SETS["unseen"] = [(n, 0, s, m, 1) for m in tracking_scenes.UNSEEN_NOISE_MODELS f
 SETS["unseen"] += [(n, c, 5, m, 1) for m in tracking_scenes.UNSEEN_NOISE_MODELS
                    for n in tracking_scenes.SIM_SEQUENCES for c in (1, 2)]
 SETS["unseen-low"] = [(n, 0, s, m, 2) for m in tracking_scenes.UNSEEN_NOISE_MODELS for n in FIVE for s in (1, 2)]
+# False boxes scored as surely as the real ones (tracking_scenes.CONFIDENT_FALSE_MODELS, the thirty-fourth round's).
+SETS["confident-false"] = [(n, 0, s, m, 1) for m in tracking_scenes.CONFIDENT_FALSE_MODELS for n in FIVE
+                           for s in (1, 2, 3, 4)]
+SETS["confident-false-low"] = [(n, 0, s, m, 3) for m in tracking_scenes.CONFIDENT_FALSE_MODELS for n in FIVE
+                               for s in (1, 2)]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}
 
 
 def key(draw):
     name, scene, noise, level, step = draw
-    named = level in tracking_scenes.OTHER_NOISE_MODELS or level in tracking_scenes.UNSEEN_NOISE_MODELS
+    named = (level in tracking_scenes.OTHER_NOISE_MODELS or level in tracking_scenes.UNSEEN_NOISE_MODELS
+             or level in tracking_scenes.CONFIDENT_FALSE_MODELS)
     model = level if named else level[0]
     return f"{name}{'@' + str(step) if step > 1 else ''}-c{scene}-s{noise}-{model}"
 

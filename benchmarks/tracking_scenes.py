@@ -335,10 +335,19 @@ NOISE_LEVELS = {
 }
 
 
+# The benchmark's own model at a level, but with every false box scored uniformly in 0.5-1.0, as sure as the real ones
+# (docs/tracking-quality.md, thirty-fourth round): a detector whose scores do not tell its false boxes. The same random
+# draws as the level's, but for those scores. name: level.
+CONFIDENT_FALSE_MODELS = {"Fn": "normal", "Fh": "heavy"}
+CONFIDENT_FALSE_SCORES = (0.5, 1.0)
+
+
 def noisy_detections(seq, seed, level="normal", sources=None):
     """Detector-like rows from the ground truth of `seq` under the noise model `level`: "normal" or "heavy" (below),
-    or one of `OTHER_NOISE_MODELS` or `UNSEEN_NOISE_MODELS` (see `other_noisy_detections` and
-    `unseen_noisy_detections`; no `sources` there)."""
+    one of `CONFIDENT_FALSE_MODELS`, or one of `OTHER_NOISE_MODELS` or `UNSEEN_NOISE_MODELS` (see
+    `other_noisy_detections` and `unseen_noisy_detections`; no `sources` there)."""
+    if level in CONFIDENT_FALSE_MODELS:
+        return benchmark_noisy_detections(seq, seed, CONFIDENT_FALSE_MODELS[level], sources, CONFIDENT_FALSE_SCORES)
     if level in OTHER_NOISE_MODELS or level in UNSEEN_NOISE_MODELS:
         if sources is not None:
             raise SystemExit(f"noise model {level}: no appearance vectors (those need the normal or heavy level)")
@@ -348,7 +357,7 @@ def noisy_detections(seq, seed, level="normal", sources=None):
     return benchmark_noisy_detections(seq, seed, level, sources)
 
 
-def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
+def benchmark_noisy_detections(seq, seed, level="normal", sources=None, false_scores=(0.1, 0.7)):
     """Detector-like rows `frame,-1,x,y,w,h,score,-1,-1,-1` from the ground truth of `seq`, seeded.
 
     The noise model, per ground-truth box in each frame, with `o` the share of the box hidden by nearer people or
@@ -360,7 +369,8 @@ def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
     - its centre jittered by N(0, position * w) and N(0, position * h), its width and height multiplied by
       exp(N(0, size)) each;
     - plus false positives, Poisson(fp) per frame: a box of the size of a random ground-truth box of the sequence, at
-      a uniform place, score uniform in 0.1...0.7 (most below a tracker's high threshold, some above);
+      a uniform place, score uniform in `false_scores` (0.1...0.7 by default: most below a tracker's high threshold,
+      some above);
     - every box is clipped to the image (detectors report boxes inside it) and rows are shuffled within a frame.
     `level` picks (position, size, miss, fp): normal (0.04, 0.06, 0.05, 0.5) or heavy (0.07, 0.10, 0.12, 1.5).
     `sources`, a list, receives for each row the ground-truth ID it comes from (0 for a false positive) and the
@@ -385,7 +395,7 @@ def benchmark_noisy_detections(seq, seed, level="normal", sources=None):
             nw, nh = w * math.exp(rng.normal(0, size)), h * math.exp(rng.normal(0, size))
             frame.append(((cx - nw / 2, cy - nh / 2, nw, nh), score, (b[0], o)))
         false_boxes = []
-        add_false_boxes(false_boxes, rng, sizes, seq, fp_rate, 0.1, 0.7)
+        add_false_boxes(false_boxes, rng, sizes, seq, fp_rate, *false_scores)
         frame += [(box, score, (0, 0.0)) for box, score in false_boxes]
         rng.shuffle(frame)
         for box, score, source in frame:

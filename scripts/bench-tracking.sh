@@ -7,7 +7,7 @@
 # tracking_scenes.noisy_detections. LiteVision runs as `litevision track --detections` (its --timing line is the
 # tracker's update loop alone); the peers' update() loop is timed in Python. Prints one table (HOTA, IDF1, MOTA,
 # IDSW, frames per second of the tracker alone) and the goals of issue 28.
-#   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy] [--sequences A,B] [--frame-step K]
+#   scripts/bench-tracking.sh [--seeds 1,2,3] [--level normal|heavy|Fn|Fh] [--sequences A,B] [--frame-step K]
 #                             [--variant LABEL="ARGS"]... [--interpolate-peers N]
 # --interpolate-peers N adds each peer with its gaps of up to N frames filled (as `track --interpolate N` fills
 # LiteVision's), and compares a variant run with --interpolate N with them.

@@ -15,11 +15,15 @@ struct AssociationScratch: Sendable {
     /// Reported tracks lost since an earlier frame and not matched in this one (dormant ones aside), as the current
     /// stage's matches are corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
-    /// Tentative objects matched in the previous frame (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave the
-    /// detections they fit clearly better (see ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as
+    /// Tentative objects (and objects held in the open) matched in the previous frame
+    /// (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave the detections they fit clearly better (see
+    /// ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as
     /// each frame's association starts, with tentative objects on (``TrackingOptions/startsTentativeObjects``); valid
     /// until it ends.
     var recentTentative: [Int] = []
+    /// Objects held in the open (``TrackRecord/isHeldInOpen``) matched in this frame to their last awaited box,
+    /// reported once every stage has run (see ``ObjectTracker/associate(_:imageWidth:imageHeight:)``).
+    var heldReady: [Int] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
     /// The index of each reported track's record by its ID, for the contacts of crossings (see
@@ -36,9 +40,12 @@ extension ObjectTracker {
         case tentative
     }
 
-    /// Matches the frame's detections to the predicted tracks: one assignment of all of them, then the tracks not
-    /// reported yet.
+    /// Matches the frame's detections to the predicted tracks: one assignment of all of them (with the objects held
+    /// in the open, see ``TrackingOptions/openObjectHits``), then the tracks not reported yet. An object held in the
+    /// open that is matched to its last awaited box is reported after the last stage, so that the lost track whose ID
+    /// it may continue (``confirm(_:beforeRetiring:)``) has had every chance to take a detection.
     mutating func associate(_ detections: [TrackerDetection], imageWidth: Double, imageHeight: Double) {
+        scratch.heldReady.removeAll(keepingCapacity: true)
         scratch.high.removeAll(keepingCapacity: true)
         scratch.low.removeAll(keepingCapacity: true)
         scratch.detectionTaken.removeAll(keepingCapacity: true)
@@ -82,6 +89,7 @@ extension ObjectTracker {
                 .tentative, detections: detections, imageWidth: imageWidth, imageHeight: imageHeight,
                 weakDetections: options.startsTentativeObjects)
         }
+        for index in scratch.heldReady { confirm(index, beforeRetiring: true) }
     }
 
     /// How much a weak detection's gain is scaled in the assignment: a confident box fitting a track as well is
@@ -175,7 +183,8 @@ extension ObjectTracker {
     /// fewer ID switches at the own rate; 6, 4 and 2 lost 1, 2 and 9 of 680 draws; 12 no longer reached that case.
     static let depthUnknownAfter = 8
 
-    /// Whether the track `index` is hidden: a reported track matched in the previous frame (whose last detection was
+    /// Whether the track `index` is hidden: a reported track (or an object held in the open, see
+    /// ``TrackingOptions/openObjectHits``) matched in the previous frame (whose last detection was
     /// confident, when the track `index` is not lost: it was then followed on a weak detection) covers at least
     /// ``hiddenCoverage`` of its predicted box and reaches about as low in the image or lower (to within
     /// ``depthTolerance``) — nearer to the camera, for a camera looking down on a floor or a street (the pseudo-depth
@@ -194,7 +203,7 @@ extension ObjectTracker {
         let depthKnown = records[index].framesSinceUpdate < Self.depthUnknownAfter
         for other in records.indices where other != index {
             let front = records[other]
-            guard front.isConfirmed, front.framesSinceUpdate == 0, front.score >= threshold,
+            guard front.isConfirmed || front.isHeldInOpen, front.framesSinceUpdate == 0, front.score >= threshold,
                 depthKnown ? Self.hides(front.matchBox, box) : Self.covers(front.matchBox, box)
             else { continue }
             guard let detection else { return true }
@@ -301,10 +310,13 @@ extension ObjectTracker {
         scratch.rows.removeAll(keepingCapacity: true)
         for i in records.indices {
             let record = records[i]
-            guard record.detectionIndex < 0, !record.isDormant else { continue }
+            // A lost track whose ID a new one took this frame (`hitsToConfirm` 0) takes nothing more.
+            guard record.detectionIndex < 0, !record.isDormant, record.isConfirmed || record.hitsToConfirm > 0 else {
+                continue
+            }
             switch stage {
-            case .confirmed: if !record.isConfirmed { continue }
-            case .tentative: if record.isConfirmed { continue }
+            case .confirmed: if !record.isConfirmed && !record.isHeldInOpen { continue }
+            case .tentative: if record.isConfirmed || record.isHeldInOpen { continue }
             }
             scratch.rows.append(i)
         }
@@ -417,8 +429,11 @@ extension ObjectTracker {
                 observeAppearance(detections[detectionIndex], record: recordIndex)
             }
             if !records[recordIndex].isConfirmed {
-                // A tentative object detected confidently counts as one a confident detection started.
-                if confident, detections[detectionIndex].score >= options.newTrackThreshold {
+                // A tentative object detected confidently counts as one a confident detection started (an object
+                // held in the open was started so already, and keeps its count).
+                if confident, detections[detectionIndex].score >= options.newTrackThreshold,
+                    !records[recordIndex].isHeldInOpen
+                {
                     records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
                     records[recordIndex].isBelievable = true
                 } else if !records[recordIndex].isBelievable {
@@ -428,7 +443,11 @@ extension ObjectTracker {
                 if records[recordIndex].hits >= records[recordIndex].hitsToConfirm,
                     records[recordIndex].isBelievable || continuedLostTrack(recordIndex, beforeRetiring: true) != nil
                 {
-                    confirm(recordIndex, beforeRetiring: true)
+                    if records[recordIndex].isHeldInOpen {
+                        scratch.heldReady.append(recordIndex)
+                    } else {
+                        confirm(recordIndex, beforeRetiring: true)
+                    }
                 }
             }
         }

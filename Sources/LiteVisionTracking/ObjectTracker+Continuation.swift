@@ -24,6 +24,7 @@ extension ObjectTracker {
     ///   a caller after that removes it itself.
     @discardableResult
     mutating func confirm(_ index: Int, beforeRetiring: Bool) -> Int? {
+        records[index].isHeldInOpen = false
         guard let lost = continuedLostTrack(index, beforeRetiring: beforeRetiring) else {
             records[index].id = newID(record: index)
             return nil

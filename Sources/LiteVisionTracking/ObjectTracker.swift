@@ -38,7 +38,8 @@
 ///    (when classes are matched) and fitting the detection by an IoU at least 0.3 higher than the track's similarity to
 ///    it: most often a person coming out from behind another while the lost one is still hidden. Tracks not reported
 ///    yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1) then take what detections are left:
-///    confident ones and, with tentative objects on (a tracker used alone), weak ones too.
+///    confident ones and, with tentative objects on (a tracker used alone), weak ones too. Objects held in the open
+///    (see step 4) take part in the first assignment, as reported tracks.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the object's
 ///    remembered size first, so that the filter keeps the object's true size and speed (under 20 fps, with tentative
 ///    objects on, a weak box that could not start one moves the track less: see ``TrackingOptions/frameRate``). An
@@ -52,8 +53,9 @@
 ///    duplicate box on the same object. One from ``TrackingOptions/newTrackThreshold`` still starts a track there when
 ///    that track's detections in this frame and the one before (a frame without one counting as weak) scored under
 ///    ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly hidden one the
-///    track follows. One at or above ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
-///    matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default); one from
+///    track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
+///    matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default; for a tracker used alone, in
+///    two frames when the object appears in the open: see ``TrackingOptions/openObjectHits``); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
 ///    matched in three frames, never two in a row without a match (to boxes of any score from
 ///    ``TrackingOptions/rescueThreshold``) and once one of its boxes was partly hidden behind another reported object
@@ -101,13 +103,15 @@ public struct ObjectTracker: Sendable {
 
     /// A tracker with the given options (out-of-range values clamped as ``TrackingOptions`` documents). Used
     /// alone, detections at or above ``TrackingOptions/detectionThreshold`` (0.7) are confident and may start
-    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7; from ``TrackingOptions/tentativeTrackThreshold``,
-    /// 0.3, once detected in three frames, never two in a row without a detection, and seen partly hidden behind
-    /// another object or cut by the image border).
+    /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7, at once, or from their second box when they appear in
+    /// the open: ``TrackingOptions/openObjectHits``; from ``TrackingOptions/tentativeTrackThreshold``, 0.3, once
+    /// detected in three frames, never two in a row without a detection, and seen partly hidden behind another object
+    /// or cut by the image border).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
         options.minimumHits = max(1, options.minimumHits)
+        options.openObjectHits = max(1, options.openObjectHits)
         options.reidentification = options.reidentification?.clamped
         self.options = options
     }
@@ -223,7 +227,8 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
-    /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default); from
+    /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default; in two frames when the object appears in
+    /// the open, see ``TrackingOptions/openObjectHits``); from
     /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits`` and believable
     /// (``TrackRecord/isBelievable``).
     ///
@@ -277,10 +282,20 @@ public struct ObjectTracker: Sendable {
         let hits = starts ? options.minimumHits : max(options.minimumHits, Self.tentativeTrackHits)
         let believable = starts || isPartlyHidden(box, except: records.count)
         records.append(TrackRecord(detection: detection, index: index, hitsToConfirm: hits, isBelievable: believable))
-        if options.reidentification != nil, starts { observeAppearance(detection, record: records.count - 1) }
+        let started = records.count - 1
+        // An object appearing in the open, out of nowhere, waits for its next box (see `openObjectHits`).
+        if starts, hits < options.openObjectHits, frameCount > 1, !isPartlyHidden(box, except: started),
+            continuedLostTrack(started, beforeRetiring: false) == nil
+        {
+            records[started].hitsToConfirm = options.openObjectHits
+            records[started].isHeldInOpen = true
+        }
+        if options.reidentification != nil, starts { observeAppearance(detection, record: started) }
         // The lost track whose ID the new one takes, if any, is unmatched after the association: no stage is left to
         // drop it.
-        if hits <= 1, let lost = confirm(records.count - 1, beforeRetiring: false) { records.remove(at: lost) }
+        if records[started].hitsToConfirm <= 1, let lost = confirm(started, beforeRetiring: false) {
+            records.remove(at: lost)
+        }
     }
 
     /// How many frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see
@@ -289,14 +304,14 @@ public struct ObjectTracker: Sendable {
     static let tentativeTrackHits = 3
 
     /// Whether `box`, matched to the tentative object `index` (or starting one, if `index` is past the records), is
-    /// partly hidden: at least ``hiddenCoverage`` of it under the box of another reported object in front of it (not
-    /// dormant; the box detected in this frame if it has one, else its predicted box; in front: reaching as low in the
-    /// image, give or take ``depthTolerance``, as for a hidden track), or touching the image border (within
-    /// ``TrackRecord/borderContact``). A tentative object is reported only once one of its boxes has been
-    /// (see ``TrackRecord/isBelievable``), or once it is detected confidently, or when its box lies in a lost track's
-    /// path (``continuedLostTrack(_:beforeRetiring:)``: most likely that object, back). A detector scores a person
-    /// partly hidden behind another, or partly out of the image, in the middle, while a box it scores so in the open,
-    /// frame after frame at one spot, is most often something it half takes for a person (a poster, a coat on a
+    /// partly hidden: at least ``hiddenCoverage`` of it under the box of another reported object in front of it (or of
+    /// an object held in the open; not dormant; the box detected in this frame if it has one, else its predicted box;
+    /// in front: reaching as low in the image, give or take ``depthTolerance``, as for a hidden track), or touching the
+    /// image border (within ``TrackRecord/borderContact``). A tentative object is reported only once one of its boxes
+    /// has been (see ``TrackRecord/isBelievable``), or once it is detected confidently, or when its box lies in a lost
+    /// track's path (``continuedLostTrack(_:beforeRetiring:)``: most likely that object, back). A detector scores a
+    /// person partly hidden behind another, or partly out of the image, in the middle, while a box it scores so in the
+    /// open, frame after frame at one spot, is most often something it half takes for a person (a poster, a coat on a
     /// stand). The price: a person in the open whom the detector only ever scores in the middle (small, far, blurred)
     /// is not reported until detected confidently; nor are two such people overlapping, since only a reported object
     /// counts as in front. On the tracking benchmark (`docs/tracking-quality.md`, thirtieth round) this won 4 more of
@@ -311,7 +326,9 @@ public struct ObjectTracker: Sendable {
         {
             return true
         }
-        for other in records.indices where other != index && records[other].isConfirmed && !records[other].isDormant {
+        for other in records.indices
+        where other != index && (records[other].isConfirmed || records[other].isHeldInOpen) && !records[other].isDormant
+        {
             let front = records[other].detectionIndex >= 0 ? records[other].detectionBox : records[other].matchBox
             if Self.hides(front, box) { return true }
         }
@@ -320,16 +337,17 @@ public struct ObjectTracker: Sendable {
 
     /// Whether a track not reported yet and unmatched in this frame survives it: a tentative object (one that must be
     /// matched in more frames than ``TrackingOptions/minimumHits``, started by a middling detection and not detected
-    /// confidently since). Such an object is most often partly hidden, and detected weakly in some frames only (in one
-    /// draw of the tracking benchmark, a person walking behind another was first followed 90 frames after SORT): its
-    /// ``tentativeTrackHits`` frames may each come one frame apart. It is dropped at its second frame in a row without
-    /// one (matched in the last frame: `framesSinceUpdate` 0), and, as a reported track, when
-    /// ``isDropped(_:framesUnseen:)`` says so (``TrackingOptions/lostTrackBuffer`` 0, or its prediction out of the
-    /// image). A lost track whose ID a new one took is unreported but never bridged (its `hitsToConfirm` is 0). A track
-    /// started confidently and waiting for ``TrackingOptions/minimumHits`` needs consecutive frames, as that option
-    /// promises (`docs/tracking-quality.md`, twenty-second round). Asked as a frame's association starts, it tells
-    /// the tentative objects matched in the previous frame, which lost tracks leave the detections they fit clearly
-    /// better (``tentativeObjectFitsBetter(_:than:lostFor:)``).
+    /// confidently since), or an object held in the open (``TrackingOptions/openObjectHits``). A tentative object is
+    /// most often partly hidden, and detected weakly in some frames only (in one draw of the tracking benchmark, a
+    /// person walking behind another was first followed 90 frames after SORT): its ``tentativeTrackHits`` frames may
+    /// each come one frame apart. It is dropped at its second frame in a row without one (matched in the last frame:
+    /// `framesSinceUpdate` 0), and, as a reported track, when ``isDropped(_:framesUnseen:)`` says so
+    /// (``TrackingOptions/lostTrackBuffer`` 0, or its prediction out of the image). A lost track whose ID a new one
+    /// took is unreported but never bridged (its `hitsToConfirm` is 0). A track started confidently and waiting for
+    /// ``TrackingOptions/minimumHits`` (not held in the open) needs consecutive frames, as that option promises
+    /// (`docs/tracking-quality.md`, twenty-second round). Asked as a frame's association starts, it tells the tentative
+    /// objects matched in the previous frame, which lost tracks leave the detections they fit clearly better
+    /// (``tentativeObjectFitsBetter(_:than:lostFor:)``).
     func bridgesMiss(_ record: TrackRecord) -> Bool {
         !record.isConfirmed && record.framesSinceUpdate == 0 && record.hitsToConfirm > options.minimumHits
     }

@@ -17,6 +17,9 @@ struct TrackRecord: Sendable {
     /// detection from ``TrackingOptions/newTrackThreshold`` or detected so since, or, for a tentative object, seen
     /// partly hidden or cut by the image border in one of its frames (``ObjectTracker/isPartlyHidden(_:except:)``).
     var isBelievable: Bool
+    /// Whether the track, started confidently in the open, waits for more boxes before it is reported, meanwhile
+    /// taking part in the association with the reported tracks (see ``TrackingOptions/openObjectHits``).
+    var isHeldInOpen = false
     /// Frames since the track started, counting the first.
     var age: Int
     /// Frames since the last match.

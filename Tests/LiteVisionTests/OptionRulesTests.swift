@@ -39,6 +39,8 @@ struct OptionRulesTests {
         expected.detectionThreshold = 0.5
         expected.newTrackThreshold = 0.5
         expected.tentativeTrackThreshold = nil  // nothing under a detector's threshold starts an object
+        expected.openObjectHits = 1  // every new object reported at once, as in ML Kit
+        #expect(TrackingOptions().openObjectHits == 2)
         #expect(TrackingOptions().tentativeTrackThreshold == 0.3)
         #expect(TrackingOptions().resolved(detectionThreshold: 0.5) == expected)
 

@@ -17,20 +17,23 @@ struct BorderEntryTests {
     }
 
     /// A walker entering from the right, `shift` px from the border: a sliver 5 px wide, two frames unseen, then
-    /// 18 px wide (each box holds the last; their IoU is 5/18 = 0.28, under the confident gate 0.3).
+    /// 18 px wide twice (each box holds the last; their IoU is 5/18 = 0.28, under the confident gate 0.3).
     static func entering(shift: Double) -> [[Int]] {
-        reported([
-            (BoundingBox(x: 1275 - shift, y: 284, width: 5, height: 181), 0.9), nil, nil,
-            (BoundingBox(x: 1262 - shift, y: 294, width: 18, height: 154), 0.9),
+        let second = BoundingBox(x: 1262 - shift, y: 294, width: 18, height: 154)
+        return reported([
+            (BoundingBox(x: 1275 - shift, y: 284, width: 5, height: 181), 0.9), nil, nil, (second, 0.9),
+            (second, 0.9),
         ])
     }
 
     @Test("A walker entering from the right keeps one ID; the same boxes inside the image get two")
     func enteringFromTheRight() {
-        #expect(Self.entering(shift: 0) == [[0], [], [], [0]])
-        #expect(Self.entering(shift: 1) == [[0], [], [], [0]], "within 2 px of the border")
-        #expect(Self.entering(shift: 3) == [[0], [], [], [1]], "3 px from the border: not touching it")
-        #expect(Self.entering(shift: 500) == [[0], [], [], [1]])
+        #expect(Self.entering(shift: 0) == [[0], [], [], [0], [0]])
+        #expect(Self.entering(shift: 1) == [[0], [], [], [0], [0]], "within 2 px of the border")
+        // Inside the image, the second box is a new object in the open: reported from its second box
+        // (`openObjectHits`).
+        #expect(Self.entering(shift: 3) == [[0], [], [], [], [1]], "3 px from the border: not touching it")
+        #expect(Self.entering(shift: 500) == [[0], [], [], [], [1]])
     }
 
     @Test("A weak second box at the border is matched by its extent along it; inside the image it is not")
