@@ -88,6 +88,22 @@ struct TrackDetectionsCLITests {
         #expect(result.errors.contains("2 detections, 42x61"), "\(result.errors)")
     }
 
+    @Test("Scores above 1 are warned of: the thresholds are for scores from 0 to 1")
+    func scoresAboveOne() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-scale")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detections = folder.appendingPathComponent("det.txt")
+        try "1,-1,10,20,30,40,92\n2,-1,12,21,30,40,35\n".write(to: detections, atomically: true, encoding: .utf8)
+        let scaled = try LiteVisionExecutable.run(["track", "--detections", detections.path])
+        #expect(scaled.status == 0, "\(scaled.errors)")
+        #expect(
+            scaled.errors.contains("scores go up to 92.0, while the tracker's thresholds are for"), "\(scaled.errors)")
+        #expect(scaled.output == "frame 0: #0 (10,20 30x40)\nframe 1: #0 (12,21 30x40)\n", "\(scaled.output)")
+        try "1,-1,10,20,30,40,0.92\n".write(to: detections, atomically: true, encoding: .utf8)
+        let usual = try LiteVisionExecutable.run(["track", "--detections", detections.path])
+        #expect(usual.status == 0 && usual.errors.isEmpty, "\(usual.errors)")
+    }
+
     @Test("--frame-rate under 20 reaches the tracker: a middling box off an object's prediction keeps its ID")
     func lowFrameRate() throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-rate")

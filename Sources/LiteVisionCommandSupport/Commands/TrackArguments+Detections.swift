@@ -18,7 +18,8 @@ extension TrackArguments {
     /// update loop alone; `--interpolate` fills each object's gaps afterwards (see
     /// ``ObjectTracker/interpolatingGaps(in:upTo:)``). A file that cannot be read or has a malformed row, and an output
     /// that cannot be made, end the command with status 2 before any tracking, as do more boxes to interpolate than
-    /// ``maximumInterpolatedBoxes`` after it; an output that cannot be completed, with 1.
+    /// ``maximumInterpolatedBoxes`` after it; an output that cannot be completed, with 1. Scores above 1 are
+    /// warned of: the tracker's thresholds are for scores from 0 to 1.
     package func runDetections() throws {
         guard let detections else { return }
         try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
@@ -33,6 +34,14 @@ extension TrackArguments {
         } catch {
             Console.error("litevision: \(error)")
             throw ExitCode(2)
+        }
+        // The thresholds are in a detector's 0-1 scale: scores of another scale would all count as confident.
+        if let highest = file.frames.lazy.flatMap({ $0 }).map(\.score).max(), highest > 1 {
+            Console.error(
+                """
+                litevision: warning: \(detections): scores go up to \(highest), while the tracker's thresholds are for \
+                scores from 0 to 1 (0.7 confident, 0.3 tentative, 0.1 kept alive, or --threshold): scale them to 0-1
+                """)
         }
         let (width, height) = frameSize(of: file)
         var tracker = ObjectTracker(options: trackingOptions())
