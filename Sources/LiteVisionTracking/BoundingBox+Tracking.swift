@@ -10,6 +10,14 @@ extension BoundingBox {
         return 1 - clamped(width: imageWidth, height: imageHeight).area / area
     }
 
+    /// Whether the box reaches within ``TrackRecord/borderContact`` of an edge of a `width` × `height` image (or past
+    /// it): a detector's box clipped by the border, give or take rounding.
+    @inline(__always)
+    func touchesBorder(imageWidth: Double, imageHeight: Double) -> Bool {
+        let contact = TrackRecord.borderContact
+        return x <= contact || y <= contact || maxX >= imageWidth - contact || maxY >= imageHeight - contact
+    }
+
     /// Intersection over union without building intermediate boxes (the tracker's inner loop).
     @inline(__always)
     func fastIoU(_ other: BoundingBox) -> Double {

@@ -45,7 +45,7 @@ struct BoxKalmanFilter: Sendable, Equatable {
     /// `docs/tracking-quality.md` used `1/20`, as for positions; on the tracking benchmark 7/100 won 5 more of 680
     /// draws at the sequences' own frame rate with 5 % fewer ID switches, and 3 fewer of 120 at lower rates with about
     /// as many (and larger margins); under six other noise models, 8 more of 216 with 5 % fewer switches. 6/100, 8/100
-    /// and 1/10 did less well at the own rate.
+    /// and 1/10 did less well at the own rate. A detector that jitters more gets a larger one (see `DetectorJitter`).
     static let measurementWeight = 7.0 / 100
     /// Velocity noise weight (fraction of the box size, per frame).
     static let velocityWeight = 1.0 / 250
@@ -107,8 +107,9 @@ struct BoxKalmanFilter: Sendable, Equatable {
     }
 
     /// Corrects with a measured box, whose deviation is `deviationScale` times the usual one (``measurementWeight`` of
-    /// the box size): a larger one moves the state, and above all the velocity, less. With `followingManeuvers`, the
-    /// center follows maneuvers (see the type's description); a box two objects may share lies between them frame
+    /// the box size; the tracker scales it for a shared or doubtful box, and for a jittery detector: see
+    /// `DetectorJitter`): a larger one moves the state, and above all the velocity, less. With `followingManeuvers`,
+    /// the center follows maneuvers (see the type's description); a box two objects may share lies between them frame
     /// after frame, which is no maneuver of either, and must move the velocity less, not more.
     @inline(__always)
     mutating func update(with box: BoundingBox, deviationScale: Double = 1, followingManeuvers: Bool = true) {

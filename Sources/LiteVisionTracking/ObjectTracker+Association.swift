@@ -90,6 +90,7 @@ extension ObjectTracker {
                 weakDetections: options.startsTentativeObjects)
         }
         for index in scratch.heldReady { confirm(index, beforeRetiring: true) }
+        jitter.settle()
     }
 
     /// How much a weak detection's gain is scaled in the assignment: a confident box fitting a track as well is
@@ -417,12 +418,21 @@ extension ObjectTracker {
             // no look for tracks near them.
             let box = detections[detectionIndex].box
             let (narrow, short) = records[recordIndex].smallAxes(box)
+            let shared = sharesLostTrack(box)
+            // A settled track's confident box, whole, inside the image and nobody else's, measures the detector's
+            // jitter.
+            if confident, !narrow, !short, !shared, records[recordIndex].ownHits >= DetectorJitter.settledHits,
+                records[recordIndex].framesSinceUpdate == 0,
+                !box.touchesBorder(imageWidth: imageWidth, imageHeight: imageHeight)
+            {
+                jitter.observe(box, predicted: records[recordIndex].predictedBox)
+            }
             records[recordIndex].correct(
                 with: detections[detectionIndex], index: detectionIndex, confident: confident,
                 unobstructed: confident && (narrow || short) && isUnobstructed(box, except: recordIndex),
-                shared: sharesLostTrack(box),
+                shared: shared,
                 doubtful: doubtfulBelow.map { !confident && detections[detectionIndex].score < $0 } ?? false,
-                imageWidth: imageWidth, imageHeight: imageHeight)
+                jitterScale: jitter.deviationScale, imageWidth: imageWidth, imageHeight: imageHeight)
             scratch.detectionTaken[detectionIndex] = true
             // Weak detections, often partly hidden, would blend the occluder into the appearance.
             if options.reidentification != nil, confident {

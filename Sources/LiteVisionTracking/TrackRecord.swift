@@ -10,6 +10,9 @@ struct TrackRecord: Sendable {
     var classIndex: Int?
     /// Frames matched.
     var hits: Int
+    /// Frames matched by this record's own motion model: ``hits`` without those of a lost track whose ID it continues
+    /// (see ``ObjectTracker/confirm(_:beforeRetiring:)``).
+    var ownHits = 1
     /// How many frames the track must be matched in before it is reported: consecutive frames, or with at most one
     /// frame between two for a tentative object (``ObjectTracker/bridgesMiss(_:)``).
     var hitsToConfirm: Int
@@ -141,11 +144,12 @@ struct TrackRecord: Sendable {
 
     /// Corrects the track with its matched detection; `shared` for a box that may cover another, hidden object too
     /// (see ``sharedBoxDeviation``), `doubtful` for one that may be no part of the object (see
-    /// ``doubtfulBoxDeviation``).
+    /// ``doubtfulBoxDeviation``). `jitterScale` multiplies the box's measurement deviation for a detector that jitters
+    /// more than most (``DetectorJitter/deviationScale``).
     @inline(__always)
     mutating func correct(
         with detection: TrackerDetection, index: Int, confident: Bool, unobstructed: Bool, shared: Bool,
-        doubtful: Bool, imageWidth: Double, imageHeight: Double
+        doubtful: Bool, jitterScale: Double = 1, imageWidth: Double, imageHeight: Double
     ) {
         let box = detection.box, predicted = predictedBox
         let x = horizontal.measure(
@@ -160,9 +164,10 @@ struct TrackRecord: Sendable {
             unobstructed: unobstructed)
         filter.update(
             with: BoundingBox(x: x.low, y: y.low, width: x.size, height: y.size),
-            deviationScale: shared ? Self.sharedBoxDeviation : doubtful ? Self.doubtfulBoxDeviation : 1,
+            deviationScale: (shared ? Self.sharedBoxDeviation : doubtful ? Self.doubtfulBoxDeviation : 1) * jitterScale,
             followingManeuvers: !shared)
         hits += 1
+        ownHits += 1
         previousScore = framesSinceUpdate == 0 ? score : 0
         framesSinceUpdate = 0
         score = detection.score
