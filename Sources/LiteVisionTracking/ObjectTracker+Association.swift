@@ -282,11 +282,7 @@ extension ObjectTracker {
         let wanted = similarity + Self.tentativeClearFit
         guard wanted <= 1 else { return false }
         for index in scratch.recentTentative where records[index].age > lostFor + 1 {
-            if options.matchesClasses, let objectClass = records[index].classIndex,
-                let detectionClass = detection.classIndex, objectClass != detectionClass
-            {
-                continue
-            }
+            if classesDiffer(records[index].classIndex, detection.classIndex) { continue }
             if records[index].matchBox.fastIoU(detection.box) >= wanted { return true }
         }
         return false

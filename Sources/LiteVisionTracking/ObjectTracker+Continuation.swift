@@ -73,7 +73,7 @@ extension ObjectTracker {
             let unseen = lost.framesSinceUpdate + (beforeRetiring ? 1 : 0)
             guard unseen >= record.age else { continue }
             if beforeRetiring, isDropped(lost, framesUnseen: unseen) { continue }
-            if options.matchesClasses, let a = record.classIndex, let b = lost.classIndex, a != b { continue }
+            if classesDiffer(record.classIndex, lost.classIndex) { continue }
             let ratio = box.height / max(lost.detectionBox.height, 1)
             guard ratio <= Self.continuationHeightRatio, ratio >= 1 / Self.continuationHeightRatio,
                 lost.detectionBox.union(lost.matchBox).intersection(box).area >= Self.continuationCoverage * box.area

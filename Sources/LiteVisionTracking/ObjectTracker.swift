@@ -231,13 +231,22 @@ public struct ObjectTracker: Sendable {
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 
+    /// Whether ``TrackingOptions/matchesClasses`` keeps objects of classes `a` and `b` apart: both known and
+    /// different. Such an object neither takes the other's boxes nor holds them back as its duplicates.
+    @inline(__always)
+    func classesDiffer(_ a: Int?, _ b: Int?) -> Bool {
+        guard options.matchesClasses, let a, let b else { return false }
+        return a != b
+    }
+
     /// Starts tracks from unmatched detections: from ``TrackingOptions/newTrackThreshold``, reported once matched in
     /// ``TrackingOptions/minimumHits`` consecutive frames (at once by default; in two frames when the object appears in
     /// the open, see ``TrackingOptions/openObjectHits``); from
     /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits`` and believable
     /// (``TrackRecord/isBelievable``).
     ///
-    /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing:
+    /// A detection lying mostly (80 % of its area) on the box of a track of its class (see
+    /// ``TrackingOptions/matchesClasses``) matched in this frame starts nothing:
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
     /// through, or a part of the object), and a track started from it would fight the first one for the
     /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves out of the
@@ -277,7 +286,8 @@ public struct ObjectTracker: Sendable {
         }
         let matchedShare = starts ? Self.duplicateOverlap : Self.tentativeDuplicateOverlap
         let duplicate = records.contains { record in
-            record.detectionIndex >= 0
+            guard !classesDiffer(record.classIndex, detection.classIndex) else { return false }
+            return record.detectionIndex >= 0
                 ? lies(on: record.detectionBox, share: matchedShare)
                     && !(starts && record.isFollowedWeakly(below: options.detectionThreshold))
                 : !starts && record.isConfirmed && !record.isDormant

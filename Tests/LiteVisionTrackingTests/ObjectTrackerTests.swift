@@ -258,6 +258,27 @@ struct ObjectTrackerTests {
         #expect(ids(matchesClasses: true, classes: [1, nil, 1, nil, 1]) == [0])
     }
 
+    @Test("A box on an object of another class is its own object; of the same class, a duplicate")
+    func duplicatesWithinAClass() {
+        // A person standing in front of a car: the person's box lies wholly on the car's.
+        func ids(personClass: Int?, matchesClasses: Bool = true) -> Set<Int> {
+            var options = TrackingOptions()
+            options.matchesClasses = matchesClasses
+            var tracker = ObjectTracker(options: options)
+            let frames = (0..<5).map { t in
+                [
+                    detection(box(100 + Double(t), 100, 300, 200), classIndex: 2),
+                    detection(box(200, 150, 40, 110), classIndex: personClass),
+                ]
+            }
+            return Set(run(&tracker, frames).joined().map(\.id))
+        }
+        #expect(ids(personClass: 0) == [0, 1])
+        #expect(ids(personClass: 2) == [0])
+        #expect(ids(personClass: nil) == [0])
+        #expect(ids(personClass: 0, matchesClasses: false) == [0])
+    }
+
     @Test("Invalid detections are ignored")
     func invalidDetections() {
         var tracker = ObjectTracker()
