@@ -104,6 +104,28 @@ struct TrackDetectionsCLITests {
         #expect(usual.status == 0 && usual.errors.isEmpty, "\(usual.errors)")
     }
 
+    @Test("Boxes wholly outside the frame are warned of: a wrong --image-size or other coordinates")
+    func boxesOutsideTheFrame() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-outside")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detections = folder.appendingPathComponent("det.txt")
+        try "1,-1,10,20,30,40,0.9\n2,-1,700,21,30,40,0.9\n3,-1,-50,21,30,40,0.9\n"
+            .write(to: detections, atomically: true, encoding: .utf8)
+        let sized = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--image-size", "640x480"])
+        #expect(sized.status == 0, "\(sized.errors)")
+        #expect(
+            sized.errors.contains("2 of 3 boxes lie wholly outside the 640x480 frame (the first in frame 2)"),
+            "\(sized.errors)")
+        // Without --image-size the frame reaches the furthest edges: only the box left of the origin is outside.
+        let unsized = try LiteVisionExecutable.run(["track", "--detections", detections.path])
+        #expect(unsized.errors.contains("1 of 3 boxes lie wholly outside the 730x61 frame (the first in frame 3)"))
+        let inside = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--image-size", "800x100"])
+        #expect(inside.errors.contains("1 of 3 boxes"), "\(inside.errors)")
+        try "1,-1,10,20,30,40,0.9\n2,-1,630,21,30,40,0.9\n".write(to: detections, atomically: true, encoding: .utf8)
+        let partly = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--image-size", "640x480"])
+        #expect(partly.status == 0 && partly.errors.isEmpty, "\(partly.errors)")
+    }
+
     @Test("--frame-rate under 20 reaches the tracker: a middling box off an object's prediction keeps its ID")
     func lowFrameRate() throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-rate")

@@ -19,7 +19,7 @@ extension TrackArguments {
     /// ``ObjectTracker/interpolatingGaps(in:upTo:)``). A file that cannot be read or has a malformed row, and an output
     /// that cannot be made, end the command with status 2 before any tracking, as do more boxes to interpolate than
     /// ``maximumInterpolatedBoxes`` after it; an output that cannot be completed, with 1. Scores above 1 are
-    /// warned of: the tracker's thresholds are for scores from 0 to 1.
+    /// warned of (the tracker's thresholds are for scores from 0 to 1), as are boxes wholly outside the frame.
     package func runDetections() throws {
         guard let detections else { return }
         try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
@@ -44,6 +44,7 @@ extension TrackArguments {
                 """)
         }
         let (width, height) = frameSize(of: file)
+        warnOfBoxesOutside(file, width: width, height: height)
         var tracker = ObjectTracker(options: trackingOptions())
         var tracks: [[Track]] = []
         tracks.reserveCapacity(file.frames.count)
@@ -124,6 +125,29 @@ extension TrackArguments {
     func frameSize(of file: MOTDetectionFile) -> (Int, Int) {
         if let imageSize, let size = DeviceSize(imageSize) { return (size.width, size.height) }
         return (max(1, Int(file.extent.maxX.rounded(.up))), max(1, Int(file.extent.maxY.rounded(.up))))
+    }
+
+    /// Warns when boxes lie wholly outside the `width`×`height` frame (`--image-size`; without it, the frame reaches
+    /// every box's right and bottom edges, and only boxes left of or above the origin lie outside): a size too small,
+    /// or boxes in other coordinates (normalized, another resolution). They are tracked as given.
+    private func warnOfBoxesOutside(_ file: MOTDetectionFile, width: Int, height: Int) {
+        let frameWidth = Double(width), frameHeight = Double(height)
+        var count = 0, first: Int?
+        for (index, frame) in file.frames.enumerated() {
+            for detection in frame {
+                let box = detection.box
+                guard box.maxX <= 0 || box.maxY <= 0 || box.x >= frameWidth || box.y >= frameHeight else { continue }
+                count += 1
+                if first == nil { first = index + 1 }
+            }
+        }
+        guard let first else { return }
+        Console.error(
+            """
+            litevision: warning: \(detections ?? ""): \(count) of \(file.rowCount) boxes lie wholly outside the \
+            \(width)x\(height) frame (the first in frame \(first)): check --image-size and the boxes' coordinates \
+            (pixels of the frame)
+            """)
     }
 
     /// The temporary file of the output `path`; one that cannot be made is printed and ends the command with
