@@ -10,6 +10,13 @@ extension BoundingBox {
         return 1 - clamped(width: imageWidth, height: imageHeight).area / area
     }
 
+    /// Whether the box lies within a `width` × `height` image, its edges included (a box with a coordinate that is not
+    /// finite does not).
+    @inline(__always)
+    func lies(inWidth width: Double, height: Double) -> Bool {
+        x >= 0 && y >= 0 && maxX <= width && maxY <= height
+    }
+
     /// Whether the box reaches within ``TrackRecord/borderContact`` of an edge of a `width` × `height` image (or past
     /// it): a detector's box clipped by the border, give or take rounding.
     @inline(__always)

@@ -24,6 +24,9 @@ struct AssociationScratch: Sendable {
     /// Objects held in the open (``TrackRecord/isHeldInOpen``) matched in this frame to their last awaited box,
     /// reported once every stage has run (see ``ObjectTracker/associate(_:imageWidth:imageHeight:)``).
     var heldReady: [Int] = []
+    /// The frame's detections with their boxes limited to the image, when one of them reaches past it (see
+    /// ``ObjectTracker/update(_:imageWidth:imageHeight:)``).
+    var inView: [TrackerDetection] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
     /// The index of each reported track's record by its ID, for the contacts of crossings (see

@@ -128,7 +128,9 @@ public struct ObjectTracker: Sendable {
 
     /// Processes the detections of the next frame and returns the tracks matched in it, sorted by ID.
     ///
-    /// Detections with a non-finite or empty box, or a non-finite score, are ignored.
+    /// Detections with a non-finite or empty box, or a non-finite score, are ignored. A box reaching past the frame
+    /// (as ground truth and some detectors give them) is matched as limited to the frame — as a detector that clips
+    /// its boxes gives it, cut by the border — and reported as given; a box wholly outside it is ignored.
     /// - Parameters:
     ///   - detections: the frame's detections, in pixels of the frame.
     ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view); it must be
@@ -145,11 +147,38 @@ public struct ObjectTracker: Sendable {
         for i in records.indices {
             records[i].advance(imageWidth: width, imageHeight: height, lowFrameRate: lowFrameRate)
         }
-        compensateCameraMotion(detections, imageWidth: width, imageHeight: height)
-        associate(detections, imageWidth: width, imageHeight: height)
+        // A box reaching past the image is limited to it, as a detector that clips its boxes (ML Kit's does) gives
+        // it: detections are compared with predictions limited to the image, and a box at its border is taken as cut
+        // there. It is reported as detected.
+        var inView: [TrackerDetection] = []
+        let reachesOut = detections.contains { !$0.box.lies(inWidth: width, height: height) }
+        if reachesOut {
+            swap(&inView, &scratch.inView)
+            inView.removeAll(keepingCapacity: true)
+            for detection in detections {
+                var limited = detection
+                let box = detection.box
+                // A box that is not finite stays as it is, to be ignored.
+                if !box.lies(inWidth: width, height: height), box.x.isFinite, box.y.isFinite, box.width.isFinite,
+                    box.height.isFinite
+                {
+                    limited.box = box.clamped(width: width, height: height)
+                }
+                inView.append(limited)
+            }
+        }
+        let seen = reachesOut ? inView : detections
+        compensateCameraMotion(seen, imageWidth: width, imageHeight: height)
+        associate(seen, imageWidth: width, imageHeight: height)
         retireUnmatched()
         resolveCrossings()
-        startTracks(detections)
+        startTracks(seen)
+        if reachesOut {
+            for i in records.indices where records[i].detectionIndex >= 0 {
+                records[i].reportedBox = detections[records[i].detectionIndex].box
+            }
+            swap(&inView, &scratch.inView)
+        }
 
         var result: [Track] = []
         result.reserveCapacity(records.count)

@@ -36,6 +36,9 @@ struct TrackRecord: Sendable {
     /// Box of the last matched detection (with camera-motion compensation, carried into the current frame's pixels
     /// while the track is lost).
     var detectionBox: BoundingBox
+    /// Box of the last matched detection as the detector gave it, reported for the track: ``detectionBox`` is the
+    /// box limited to the image (see ``ObjectTracker/update(_:imageWidth:imageHeight:)``).
+    var reportedBox: BoundingBox
     /// The whole predicted box for the current frame (may extend past the image).
     var predictedBox: BoundingBox
     /// The predicted box limited to the image: what detections are compared with.
@@ -65,6 +68,7 @@ struct TrackRecord: Sendable {
         framesSinceUpdate = 0
         score = detection.score
         detectionBox = detection.box
+        reportedBox = detection.box
         predictedBox = detection.box
         matchBox = detection.box
         bufferedMatchBox = detection.box
@@ -172,6 +176,7 @@ struct TrackRecord: Sendable {
         framesSinceUpdate = 0
         score = detection.score
         detectionBox = detection.box
+        reportedBox = detection.box
         detectionIndex = index
     }
 
@@ -337,7 +342,7 @@ struct TrackRecord: Sendable {
     func track(reportingFilteredBox: Bool, imageWidth: Double, imageHeight: Double) -> Track {
         let filtered = filter.box.clamped(width: imageWidth, height: imageHeight)
         let matched = detectionIndex >= 0
-        let box = matched ? (reportingFilteredBox ? filtered : detectionBox) : matchBox
+        let box = matched ? (reportingFilteredBox ? filtered : reportedBox) : matchBox
         return Track(
             id: id, box: box, filteredBox: filtered, score: score, classIndex: classIndex,
             detectionIndex: matched ? detectionIndex : nil, age: age, hits: hits,

@@ -2,7 +2,8 @@ import LiteVisionGeometry
 
 /// One object found by a detector in one frame: what ``ObjectTracker/update(_:imageWidth:imageHeight:)`` consumes.
 public struct TrackerDetection: Sendable, Equatable {
-    /// The object's box in pixels of the frame (it may have been clipped to the frame by the detector).
+    /// The object's box in pixels of the frame. It may have been clipped to the frame by the detector, or reach past
+    /// it: the tracker matches it as limited to the frame and reports it as given.
     public var box: BoundingBox
     /// The detector's confidence, normally in `0...1`. It decides the association stage: see ``TrackingOptions``.
     public var score: Float

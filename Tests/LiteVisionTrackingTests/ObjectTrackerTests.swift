@@ -158,6 +158,28 @@ struct ObjectTrackerTests {
         #expect(frames <= 5)
     }
 
+    @Test("Boxes reaching past the image are matched as limited to it and reported as detected")
+    func boxesPastTheBorder() {
+        // A person leaving through the left border, detected with whole boxes (as ground truth gives them), then
+        // one standing mostly outside: each keeps its ID. A box wholly outside is no object in view.
+        var tracker = ObjectTracker()
+        let leaving = (0..<12).map { t in [detection(box(40 - 8 * Double(t), 100, 60, 160))] }
+        let leavingTracks = run(&tracker, leaving)
+        #expect(leavingTracks.map { $0.map(\.id) } == Array(repeating: [0], count: 12))
+        #expect(leavingTracks.last?.first?.box == box(-48, 100, 60, 160))
+        let standing = (0..<8).map { _ in [detection(box(-85, 300, 100, 160))] }
+        #expect(Set(run(&tracker, standing).joined().map(\.id)) == [1])
+        let outside = [[detection(box(-200, 100, 60, 160)), detection(box(300, 500, 60, 160))]]
+        #expect(run(&tracker, outside) == [[]])
+        // The same boxes clipped by the detector give the same IDs.
+        var whole = ObjectTracker(), clipped = ObjectTracker()
+        let clippedFrames = (leaving + standing).map {
+            $0.map { detection($0.box.clamped(width: 640, height: 480), score: $0.score) }
+        }
+        #expect(
+            run(&clipped, clippedFrames).map { $0.map(\.id) } == run(&whole, leaving + standing).map { $0.map(\.id) })
+    }
+
     @Test("The track buffer decides how long an unseen object keeps its ID", arguments: [(3, false), (10, true)])
     func trackBuffer(buffer: Int, keeps: Bool) {
         var options = TrackingOptions()

@@ -129,7 +129,8 @@ extension TrackArguments {
 
     /// Warns when boxes lie wholly outside the `width`×`height` frame (`--image-size`; without it, the frame reaches
     /// every box's right and bottom edges, and only boxes left of or above the origin lie outside): a size too small,
-    /// or boxes in other coordinates (normalized, another resolution). They are tracked as given.
+    /// or boxes in other coordinates (normalized, another resolution). The tracker ignores them (see
+    /// ``ObjectTracker/update(_:imageWidth:imageHeight:)``).
     private func warnOfBoxesOutside(_ file: MOTDetectionFile, width: Int, height: Int) {
         let frameWidth = Double(width), frameHeight = Double(height)
         var count = 0, first: Int?
@@ -145,8 +146,8 @@ extension TrackArguments {
         Console.error(
             """
             litevision: warning: \(detections ?? ""): \(count) of \(file.rowCount) boxes lie wholly outside the \
-            \(width)x\(height) frame (the first in frame \(first)): check --image-size and the boxes' coordinates \
-            (pixels of the frame)
+            \(width)x\(height) frame (the first in frame \(first)) and are not tracked: check --image-size and \
+            the boxes' coordinates (pixels of the frame)
             """)
     }
 
