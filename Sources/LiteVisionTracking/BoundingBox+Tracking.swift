@@ -10,11 +10,22 @@ extension BoundingBox {
         return 1 - clamped(width: imageWidth, height: imageHeight).area / area
     }
 
-    /// Whether the box lies within a `width` × `height` image, its edges included (a box with a coordinate that is not
-    /// finite does not).
+    /// Whether the box lies within a `width` × `height` image, its edges included.
     @inline(__always)
     func lies(inWidth width: Double, height: Double) -> Bool {
         x >= 0 && y >= 0 && maxX <= width && maxY <= height
+    }
+
+    /// The box as the tracker matches it in a `width` × `height` image (see
+    /// ``ObjectTracker/update(_:imageWidth:imageHeight:)``): the box itself when it lies inside the image or is not
+    /// finite (to be ignored), else the part of it inside the image — as a detector that clips its boxes gives it —
+    /// or `nil` when that part is under a pixel wide or tall (nothing of an object a detector could see).
+    package func inView(width: Double, height: Double) -> BoundingBox? {
+        guard !lies(inWidth: width, height: height), x.isFinite, y.isFinite, self.width.isFinite,
+            self.height.isFinite
+        else { return self }
+        let part = clamped(width: width, height: height)
+        return part.width >= 1 && part.height >= 1 ? part : nil
     }
 
     /// Whether the box reaches within ``TrackRecord/borderContact`` of an edge of a `width` × `height` image (or past

@@ -331,7 +331,6 @@ extension ObjectTracker {
         }
         guard !scratch.columns.isEmpty else { return }
 
-        let checkClasses = options.matchesClasses
         let middling = options.tentativeTrackThreshold ?? .infinity
         let vetoes = gatingAppearance && options.reidentification?.matchSimilarity != nil
         let confidentGate = options.matchIoUThreshold, weakGate = options.rescueMatchIoUThreshold
@@ -353,11 +352,7 @@ extension ObjectTracker {
             let youngGain = !lowFrameRate && record.isYoung ? Self.youngTrackGain : 1
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
-                if checkClasses, let trackClass, let detectionClass = detection.classIndex,
-                    trackClass != detectionClass
-                {
-                    continue
-                }
+                if classesDiffer(trackClass, detection.classIndex) { continue }
                 let weak = c >= firstWeak
                 let gate = !weak ? confidentGate : detection.score >= middling ? middlingGate : weakGate
                 // Weak detections may be partial views of the object; lost tracks get some slack.

@@ -52,10 +52,11 @@
 ///    (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit (with
 ///    ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame: a
-///    duplicate box on the same object. One from ``TrackingOptions/newTrackThreshold`` still starts a track there when
-///    that track's detections in this frame and the one before (a frame without one counting as weak) scored under
-///    ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly hidden one the
-///    track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
+///    duplicate box on the same object (a box of another class, with ``TrackingOptions/matchesClasses``, only when it
+///    is nearly the same box: IoU 0.5 or more). One from ``TrackingOptions/newTrackThreshold`` still starts a track
+///    there when that track's detections in this frame and the one before (a frame without one counting as weak)
+///    scored under ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly
+///    hidden one the track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
 ///    matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default; for a tracker used alone, in
 ///    two frames when the object appears in the open: see ``TrackingOptions/openObjectHits``); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
@@ -130,11 +131,13 @@ public struct ObjectTracker: Sendable {
     ///
     /// Detections with a non-finite or empty box, or a non-finite score, are ignored. A box reaching past the frame
     /// (as ground truth and some detectors give them) is matched as limited to the frame — as a detector that clips
-    /// its boxes gives it, cut by the border — and reported as given; a box wholly outside it is ignored.
+    /// its boxes gives it, cut by the border — and reported as given (unless
+    /// ``TrackingOptions/reportsFilteredBoxes``); a box with less than a pixel inside the frame, wide or tall, is
+    /// ignored.
     /// - Parameters:
     ///   - detections: the frame's detections, in pixels of the frame.
-    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view); it must be
-    ///     positive.
+    ///   - imageWidth: the frame's width in pixels (used to tell when a track has left the view, and which boxes reach
+    ///     past the frame: a size too small drops boxes); it must be positive.
     ///   - imageHeight: the frame's height in pixels; it must be positive.
     /// - Returns: one ``Track`` per reported object of this frame, each with ``Track/detectionIndex`` set.
     public mutating func update(_ detections: [TrackerDetection], imageWidth: Int, imageHeight: Int) -> [Track] {
@@ -154,16 +157,12 @@ public struct ObjectTracker: Sendable {
         let reachesOut = detections.contains { !$0.box.lies(inWidth: width, height: height) }
         if reachesOut {
             swap(&inView, &scratch.inView)
-            inView.removeAll(keepingCapacity: true)
+            inView.reserveCapacity(detections.count)
             for detection in detections {
                 var limited = detection
-                let box = detection.box
-                // A box that is not finite stays as it is, to be ignored.
-                if !box.lies(inWidth: width, height: height), box.x.isFinite, box.y.isFinite, box.width.isFinite,
-                    box.height.isFinite
-                {
-                    limited.box = box.clamped(width: width, height: height)
-                }
+                // An empty box is ignored.
+                limited.box =
+                    detection.box.inView(width: width, height: height) ?? BoundingBox(x: 0, y: 0, width: 0, height: 0)
                 inView.append(limited)
             }
         }
@@ -177,6 +176,8 @@ public struct ObjectTracker: Sendable {
             for i in records.indices where records[i].detectionIndex >= 0 {
                 records[i].reportedBox = detections[records[i].detectionIndex].box
             }
+            // Emptied now, so that the buffer holds no appearance vector until the next such frame.
+            inView.removeAll(keepingCapacity: true)
             swap(&inView, &scratch.inView)
         }
 
@@ -261,7 +262,8 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Whether ``TrackingOptions/matchesClasses`` keeps objects of classes `a` and `b` apart: both known and
-    /// different. Such an object neither takes the other's boxes nor holds them back as its duplicates.
+    /// different. Such an object neither takes the other's boxes nor holds them back as its duplicates (unless nearly
+    /// the same box: see ``crossClassDuplicateIoU``).
     @inline(__always)
     func classesDiffer(_ a: Int?, _ b: Int?) -> Bool {
         guard options.matchesClasses, let a, let b else { return false }
@@ -274,8 +276,9 @@ public struct ObjectTracker: Sendable {
     /// ``TrackingOptions/tentativeTrackThreshold``, once matched in ``tentativeTrackHits`` and believable
     /// (``TrackRecord/isBelievable``).
     ///
-    /// A detection lying mostly (80 % of its area) on the box of a track of its class (see
-    /// ``TrackingOptions/matchesClasses``) matched in this frame starts nothing:
+    /// A detection lying mostly (80 % of its area) on the box of a track matched in this frame starts nothing (of
+    /// another class, with ``TrackingOptions/matchesClasses``, only when nearly the same box: see
+    /// ``crossClassDuplicateIoU``):
     /// it is most likely a second box on the same object (a duplicate the detector's suppression let
     /// through, or a part of the object), and a track started from it would fight the first one for the
     /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves out of the
@@ -315,7 +318,12 @@ public struct ObjectTracker: Sendable {
         }
         let matchedShare = starts ? Self.duplicateOverlap : Self.tentativeDuplicateOverlap
         let duplicate = records.contains { record in
-            guard !classesDiffer(record.classIndex, detection.classIndex) else { return false }
+            if classesDiffer(record.classIndex, detection.classIndex),
+                (record.detectionIndex >= 0 ? record.detectionBox : record.matchBox).fastIoU(box)
+                    < Self.crossClassDuplicateIoU
+            {
+                return false
+            }
             return record.detectionIndex >= 0
                 ? lies(on: record.detectionBox, share: matchedShare)
                     && !(starts && record.isFollowedWeakly(below: options.detectionThreshold))
@@ -402,6 +410,12 @@ public struct ObjectTracker: Sendable {
     /// fifth). After that it is dormant (``TrackRecord/isDormant``): a real object missed longer than this just after
     /// appearing gets its ID back only when it is reported again in the track's path.
     static let newTrackBuffer = 3
+
+    /// The IoU from which a detection of another class than a track's (with ``TrackingOptions/matchesClasses``) may
+    /// still be its duplicate: a detector that suppresses overlapping boxes class by class gives one object a box for
+    /// each class it half takes it for (a car and a truck), nearly the same box. A smaller object of another class on
+    /// it (a person in front of the car) is its own object.
+    static let crossClassDuplicateIoU = 0.5
 
     /// The share of a new detection's area (or of the matched box's, if smaller) covered by a matched track's
     /// box above which the detection is taken as a duplicate and starts no track.

@@ -33,8 +33,8 @@ struct TrackRecord: Sendable {
     /// (lost, or not started yet). With ``score``, it tells a track followed on weak detections: see
     /// ``isFollowedWeakly(below:)``.
     var previousScore: Float = 0
-    /// Box of the last matched detection (with camera-motion compensation, carried into the current frame's pixels
-    /// while the track is lost).
+    /// Box of the last matched detection, limited to the image (with camera-motion compensation, carried into the
+    /// current frame's pixels while the track is lost).
     var detectionBox: BoundingBox
     /// Box of the last matched detection as the detector gave it, reported for the track: ``detectionBox`` is the
     /// box limited to the image (see ``ObjectTracker/update(_:imageWidth:imageHeight:)``).

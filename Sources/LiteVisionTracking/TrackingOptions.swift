@@ -88,7 +88,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// object still a fifth inside, missed once at the border, keeps its ID).
     public var outsideFraction: Double = 0.8
     /// Whether an object only matches detections of its own class (when both have a class). Default `true`;
-    /// it makes no difference with a class-agnostic detector.
+    /// it makes no difference with a class-agnostic detector. It also keeps a detection of another class lying on an
+    /// object's box (a person in front of a car) from being taken as that object's duplicate box, unless the two
+    /// boxes are nearly the same (IoU 0.5 or more: a detector that gives one object a box for each of two classes).
     public var matchesClasses: Bool = true
     /// Report the motion model's filtered box (smoother, may lag a little) instead of exactly the detected box
     /// (as ML Kit reports). Default `false`.

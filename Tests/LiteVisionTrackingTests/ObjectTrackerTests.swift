@@ -169,8 +169,11 @@ struct ObjectTrackerTests {
         #expect(leavingTracks.last?.first?.box == box(-48, 100, 60, 160))
         let standing = (0..<8).map { _ in [detection(box(-85, 300, 100, 160))] }
         #expect(Set(run(&tracker, standing).joined().map(\.id)) == [1])
+        // Wholly outside, or a sliver of 0.3 px inside: nothing a detector could see.
         let outside = [[detection(box(-200, 100, 60, 160)), detection(box(300, 500, 60, 160))]]
         #expect(run(&tracker, outside) == [[]])
+        let slivers = (0..<3).map { _ in [detection(box(-59.7, 100, 60, 160)), detection(box(639.7, 100, 60, 160))] }
+        #expect(run(&tracker, slivers) == [[], [], []])
         // The same boxes clipped by the detector give the same IDs.
         var whole = ObjectTracker(), clipped = ObjectTracker()
         let clippedFrames = (leaving + standing).map {
@@ -280,25 +283,30 @@ struct ObjectTrackerTests {
         #expect(ids(matchesClasses: true, classes: [1, nil, 1, nil, 1]) == [0])
     }
 
-    @Test("A box on an object of another class is its own object; of the same class, a duplicate")
+    @Test(
+        "A box on an object of another class is its own object; of the same class, or nearly the same box, a duplicate")
     func duplicatesWithinAClass() {
-        // A person standing in front of a car: the person's box lies wholly on the car's.
-        func ids(personClass: Int?, matchesClasses: Bool = true) -> Set<Int> {
+        // A person standing in front of a car: the person's box lies wholly on the car's. Or the car's box again, a
+        // little smaller, as a truck (a detector suppressing boxes class by class).
+        func ids(_ second: BoundingBox, secondClass: Int?, matchesClasses: Bool = true) -> Set<Int> {
             var options = TrackingOptions()
             options.matchesClasses = matchesClasses
             var tracker = ObjectTracker(options: options)
             let frames = (0..<5).map { t in
                 [
                     detection(box(100 + Double(t), 100, 300, 200), classIndex: 2),
-                    detection(box(200, 150, 40, 110), classIndex: personClass),
+                    detection(
+                        box(second.x + Double(t), second.y, second.width, second.height), classIndex: secondClass),
                 ]
             }
             return Set(run(&tracker, frames).joined().map(\.id))
         }
-        #expect(ids(personClass: 0) == [0, 1])
-        #expect(ids(personClass: 2) == [0])
-        #expect(ids(personClass: nil) == [0])
-        #expect(ids(personClass: 0, matchesClasses: false) == [0])
+        let person = box(200, 150, 40, 110), truck = box(110, 105, 280, 190)
+        #expect(ids(person, secondClass: 0) == [0, 1])
+        #expect(ids(person, secondClass: 2) == [0])
+        #expect(ids(person, secondClass: nil) == [0])
+        #expect(ids(person, secondClass: 0, matchesClasses: false) == [0])
+        #expect(ids(truck, secondClass: 7) == [0])
     }
 
     @Test("Invalid detections are ignored")

@@ -19,7 +19,8 @@ extension TrackArguments {
     /// ``ObjectTracker/interpolatingGaps(in:upTo:)``). A file that cannot be read or has a malformed row, and an output
     /// that cannot be made, end the command with status 2 before any tracking, as do more boxes to interpolate than
     /// ``maximumInterpolatedBoxes`` after it; an output that cannot be completed, with 1. Scores above 1 are
-    /// warned of (the tracker's thresholds are for scores from 0 to 1), as are boxes wholly outside the frame.
+    /// warned of (the tracker's thresholds are for scores from 0 to 1), as are boxes outside the frame and boxes
+    /// normalized to it.
     package func runDetections() throws {
         guard let detections else { return }
         try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
@@ -127,28 +128,38 @@ extension TrackArguments {
         return (max(1, Int(file.extent.maxX.rounded(.up))), max(1, Int(file.extent.maxY.rounded(.up))))
     }
 
-    /// Warns when boxes lie wholly outside the `width`×`height` frame (`--image-size`; without it, the frame reaches
-    /// every box's right and bottom edges, and only boxes left of or above the origin lie outside): a size too small,
-    /// or boxes in other coordinates (normalized, another resolution). The tracker ignores them (see
-    /// ``ObjectTracker/update(_:imageWidth:imageHeight:)``).
+    /// Warns when boxes lie outside the `width`×`height` frame (`--image-size`; without it, the frame reaches every
+    /// box's right and bottom edges, and only boxes left of or above the origin lie outside), less than a pixel of
+    /// them inside (see `BoundingBox.inView(width:height:)`): a size too small, or boxes of another resolution. The
+    /// tracker ignores them (see ``ObjectTracker/update(_:imageWidth:imageHeight:)``). Also warns when every box lies
+    /// within 0–1 in a larger frame: coordinates normalized to the frame's size, not pixels.
     private func warnOfBoxesOutside(_ file: MOTDetectionFile, width: Int, height: Int) {
         let frameWidth = Double(width), frameHeight = Double(height)
-        var count = 0, first: Int?
+        var count = 0, first: Int?, normalized = width > 2 && height > 2
         for (index, frame) in file.frames.enumerated() {
             for detection in frame {
                 let box = detection.box
-                guard box.maxX <= 0 || box.maxY <= 0 || box.x >= frameWidth || box.y >= frameHeight else { continue }
+                if box.maxX > 1 || box.maxY > 1 { normalized = false }
+                guard box.inView(width: frameWidth, height: frameHeight) == nil else { continue }
                 count += 1
                 if first == nil { first = index + 1 }
             }
         }
-        guard let first else { return }
-        Console.error(
-            """
-            litevision: warning: \(detections ?? ""): \(count) of \(file.rowCount) boxes lie wholly outside the \
-            \(width)x\(height) frame (the first in frame \(first)) and are not tracked: check --image-size and \
-            the boxes' coordinates (pixels of the frame)
-            """)
+        if let first {
+            Console.error(
+                """
+                litevision: warning: \(detections ?? ""): \(count) of \(file.rowCount) boxes lie outside the \
+                \(width)x\(height) frame (the first in frame \(first)) and are not tracked: check --image-size \
+                and the boxes' coordinates (pixels of the frame)
+                """)
+        }
+        if normalized, file.rowCount > 0 {
+            Console.error(
+                """
+                litevision: warning: \(detections ?? ""): every box lies within 0-1 in the \(width)x\(height) frame: \
+                give the boxes in pixels of the frame (x and width times its width, y and height times its height)
+                """)
+        }
     }
 
     /// The temporary file of the output `path`; one that cannot be made is printed and ends the command with

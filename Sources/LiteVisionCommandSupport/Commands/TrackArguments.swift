@@ -51,8 +51,10 @@ package struct TrackArguments: ParsableArguments {
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
             camera's motion between frames from the boxes and moves every object's prediction by it (default \
             fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \
-            has left the view (it then gets a new ID if it comes back, as in ML Kit); without it the frames are \
-            taken to reach the furthest right and bottom box edges of the file. --frame-rate F (default 30) scales \
+            has left the view (it then gets a new ID if it comes back, as in ML Kit) and where boxes reaching past \
+            the frame are cut (they are matched as cut and written as given; boxes outside it are not tracked); \
+            without it the frames are taken to reach the furthest right and bottom box edges of the file (give it \
+            when boxes reach past the frame). --frame-rate F (default 30) scales \
             how long a hidden object keeps its ID (45 frames at 30 fps: 1.5 seconds); under 20 fps it also lets \
             the motion model follow sharper turns and stops, compares objects off their prediction with both \
             boxes grown, and (without --threshold) pairs middling boxes (0.3-0.7) with the confident gate. \
@@ -87,7 +89,11 @@ package struct TrackArguments: ParsableArguments {
                 + " or of every video source (default: measured from the timestamps)."))
     package var frameRate: Double?
 
-    @Option(name: .long, help: "With --detections: the frames' size, WIDTHxHEIGHT (default: the boxes' extent).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --detections: the frames' size, WIDTHxHEIGHT (default: the boxes' extent);"
+                + " boxes outside it are not tracked."))
     package var imageSize: String?
 
     @Flag(name: .long, help: "With --detections: print the time of the tracker alone on standard error.")
