@@ -56,9 +56,10 @@
 ///    is nearly the same box: IoU 0.5 or more). One from ``TrackingOptions/newTrackThreshold`` still starts a track
 ///    there when that track's detections in this frame and the one before (a frame without one counting as weak)
 ///    scored under ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly
-///    hidden one the track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported once it has been
-///    matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default; for a tracker used alone, in
-///    two frames when the object appears in the open: see ``TrackingOptions/openObjectHits``); one from
+///    hidden one the track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported
+///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default; for a
+///    tracker used alone, in two frames when the object appears in the open: see
+///    ``TrackingOptions/openObjectHits``); one from
 ///    ``TrackingOptions/tentativeTrackThreshold`` (0.3 for a tracker used alone) a tentative track, reported once
 ///    matched in three frames, never two in a row without a match (to boxes of any score from
 ///    ``TrackingOptions/rescueThreshold``) and once one of its boxes was partly hidden behind another reported object
