@@ -32,12 +32,18 @@ package struct MOTDetectionFile: Sendable {
     /// The format's bounds and column names, for ``MOTTextReader``: 7 to 10 columns, or with appearance vectors
     /// (`appearance`) up to ``maximumAppearanceLength`` more and lines of up to ``maximumAppearanceLineLength`` bytes.
     static func format(appearance: Bool) -> MOTTextReader.Format {
-        MOTTextReader.Format(
+        var format = MOTTextReader.Format(
             columnNames: ["frame", "id", "x", "y", "width", "height", "score"],
             columns: 7...(MOTTextReader.standardColumnCount + (appearance ? maximumAppearanceLength : 0)),
             shape: appearance ? "frame,-1,x,y,w,h,score,-1,-1,-1[,f1,f2,…]" : "frame,-1,x,y,w,h,score[,…]",
             maximumFileSize: maximumFileSize, maximumLineLength: appearance ? maximumAppearanceLineLength : 4096,
             maximumRows: maximumRows, maximumFrame: maximumFrame, maximumCoordinate: maximumCoordinate)
+        if !appearance {
+            format.extraColumnsHint =
+                "columns after the tenth are read as an appearance vector with --reidentify, as DeepSORT's files carry"
+                + " them; without it, keep the first ten"
+        }
+        return format
     }
 
     /// The detections of frames 1 up to the largest frame given (`frames[0]` is frame 1), in file order.

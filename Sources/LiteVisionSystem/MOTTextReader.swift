@@ -34,6 +34,9 @@ package struct MOTTextReader: Sendable {
         package var maximumFrame: Int
         /// The largest magnitude of x, y, width and height (columns 3 to 6), in pixels.
         package var maximumCoordinate: Double
+        /// What a row with more columns than ``columns`` allows is told besides (what the extra columns could be
+        /// and how to read them), or empty.
+        package var extraColumnsHint = ""
 
         /// A format: `columnNames` name the columns in messages, `columns` bounds their count, and `shape` shows a
         /// row in messages.
@@ -192,9 +195,12 @@ package struct MOTTextReader: Sendable {
         guard columns.contains(fields.count) else {
             let expected =
                 columns.count == 1 ? "\(columns.lowerBound)" : "\(columns.lowerBound) to \(columns.upperBound)"
+            let hint =
+                fields.count > columns.upperBound && !format.extraColumnsHint.isEmpty
+                ? " (\(format.extraColumnsHint))" : ""
             throw error(
                 line: lineNumber,
-                "\(fields.count) column\(fields.count == 1 ? "" : "s"), expected \(expected): \(format.shape)")
+                "\(fields.count) column\(fields.count == 1 ? "" : "s"), expected \(expected): \(format.shape)\(hint)")
         }
         var values: [Double] = []
         var texts: [String] = []

@@ -41,7 +41,12 @@ struct MOTDetectionFileTests {
             ("1,-1,10,20,30,-1e-9,0.9\n", "det.txt:1: the box is 30x-1e-9: its width and height must be positive"),
             ("1,-1,10,20,30,40,1e39\n", "det.txt:1: column 7 (score) is 1e39: write a number within ±3.4028235e+38"),
             ("1,-1,10,20,30,40\n", "det.txt:1: 6 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"),
-            ("1,-1,10,20,30,40,1,2,3,4,5\n", "det.txt:1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"),
+            (
+                "1,-1,10,20,30,40,1,2,3,4,5\n",
+                "det.txt:1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…] (columns after the tenth "
+                    + "are read as an appearance vector with --reidentify, as DeepSORT's files carry them; without "
+                    + "it, keep the first ten)"
+            ),
             (
                 "1000001,-1,10,20,30,40,1\n",
                 "det.txt:1: column 1 (frame) is 1000001: write a whole number from 1 to 1000000"

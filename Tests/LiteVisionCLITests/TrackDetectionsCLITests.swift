@@ -167,7 +167,12 @@ struct TrackDetectionsCLITests {
             ("1,-1,ten,10,20,20,0.9\n", "1: column 3 (x) is not a number: 'ten'"),
             ("2000000,-1,10,10,20,20,0.9\n", "1: column 1 (frame) is 2000000: write a whole number from 1 to 1000000"),
             ("1,-1,1e9,10,20,20,0.9\n", "1: column 3 (x) is 1e9: write a number from -1000000 to 1000000 (pixels)"),
-            ("1,-1,10,10,20,20,0.9,-1,-1,-1,7\n", "1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…]"),
+            (
+                "1,-1,10,10,20,20,0.9,-1,-1,-1,7\n",
+                "1: 11 columns, expected 7 to 10: frame,-1,x,y,w,h,score[,…] (columns after the tenth are read as an "
+                    + "appearance vector with --reidentify, as DeepSORT's files carry them; without it, keep the first "
+                    + "ten)"
+            ),
             ("1,-1,10,10,20,20,0.9\n1,-1,\u{FF}0,10,20,20,0.9\n", "2: column 3 (x) is not a number: '\u{FF}0'"),
         ])
     func malformed(text: String, message: String) throws {
