@@ -167,12 +167,15 @@ public struct ObjectTracker: Sendable {
                 inView.append(limited)
             }
         }
-        let seen = reachesOut ? inView : detections
-        compensateCameraMotion(seen, imageWidth: width, imageHeight: height)
-        associate(seen, imageWidth: width, imageHeight: height)
-        retireUnmatched()
-        resolveCrossings()
-        startTracks(seen)
+        do {
+            // Scoped: the limited copies' buffer is referenced once again when emptied below (no copy).
+            let seen = reachesOut ? inView : detections
+            compensateCameraMotion(seen, imageWidth: width, imageHeight: height)
+            associate(seen, imageWidth: width, imageHeight: height)
+            retireUnmatched()
+            resolveCrossings()
+            startTracks(seen)
+        }
         if reachesOut {
             for i in records.indices where records[i].detectionIndex >= 0 {
                 records[i].reportedBox = detections[records[i].detectionIndex].box
