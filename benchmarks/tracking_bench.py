@@ -42,6 +42,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tracking_generic  # noqa: E402
 import tracking_scenes  # noqa: E402
 
 PEERS = ("SORT", "ByteTrack", "OC-SORT", "BoT-SORT")
@@ -361,9 +362,11 @@ def main():
                    help="another simulated scene of the sequence (0: the one by default; TUD sequences have one)")
     c.add_argument("--level", default="normal",
                    choices=sorted(tracking_scenes.NOISE_LEVELS) + sorted(tracking_scenes.OTHER_NOISE_MODELS)
-                   + sorted(tracking_scenes.UNSEEN_NOISE_MODELS) + sorted(tracking_scenes.CONFIDENT_FALSE_MODELS),
+                   + sorted(tracking_scenes.UNSEEN_NOISE_MODELS) + sorted(tracking_scenes.CONFIDENT_FALSE_MODELS)
+                   + sorted(tracking_generic.GENERIC_NOISE_MODELS),
                    help="normal or heavy, or one of the other noise models (tracking_scenes.OTHER_NOISE_MODELS, "
-                   "UNSEEN_NOISE_MODELS, CONFIDENT_FALSE_MODELS)")
+                   "UNSEEN_NOISE_MODELS, CONFIDENT_FALSE_MODELS; tracking_generic.GENERIC_NOISE_MODELS for the gen-* "
+                   "scenes)")
     c.add_argument("--variant", action="append", help="LABEL=EXTRA TRACK ARGUMENTS: another LiteVision entry")
     w = sub.add_parser("write")
     w.add_argument("--sequence", required=True)

@@ -14,7 +14,9 @@ tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the t
 `unseen-low` (52 and 20 draws of the two models of tracking_scenes.UNSEEN_NOISE_MODELS, made after the thirty-first
 round as a check on detectors no rule was tuned on), and `confident-false`, `confident-false-low` (40 and 20 draws of
 tracking_scenes.CONFIDENT_FALSE_MODELS, false boxes scored as surely as real ones, at the own and a third of the frame
-rate: the thirty-fourth round's). Groups of sets are summed too when all their sets are named:
+rate: the thirty-fourth round's), and `generic` (70 draws of tracking_generic.py's scenes and noise: walkers, cars and
+bouncing boxes, made with code of their own: the thirty-seventh round's). Groups of sets are summed too when all their
+sets are named:
 `older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
@@ -37,6 +39,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tracking_bench  # noqa: E402
+import tracking_generic  # noqa: E402
 import tracking_scenes  # noqa: E402
 
 FIVE = tracking_scenes.TUD_SEQUENCES + tracking_scenes.SIM_SEQUENCES
@@ -86,6 +89,10 @@ SETS["confident-false"] = [(n, 0, s, m, 1) for m in tracking_scenes.CONFIDENT_FA
                            for s in (1, 2, 3, 4)]
 SETS["confident-false-low"] = [(n, 0, s, m, 3) for m in tracking_scenes.CONFIDENT_FALSE_MODELS for n in FIVE
                                for s in (1, 2)]
+# The generic scenes and noise model of tracking_generic.py (made after the thirty-sixth round, unlike the benchmark's
+# pedestrians): each scene made with seeds 1-5, its noise drawn with the same seed, at both levels (70 draws).
+SETS["generic"] = [(n, s, s, m, 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)
+                   for m in tracking_generic.GENERIC_NOISE_MODELS]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}
 
@@ -93,7 +100,7 @@ GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E"
 def key(draw):
     name, scene, noise, level, step = draw
     named = (level in tracking_scenes.OTHER_NOISE_MODELS or level in tracking_scenes.UNSEEN_NOISE_MODELS
-             or level in tracking_scenes.CONFIDENT_FALSE_MODELS)
+             or level in tracking_scenes.CONFIDENT_FALSE_MODELS or level in tracking_generic.GENERIC_NOISE_MODELS)
     model = level if named else level[0]
     return f"{name}{'@' + str(step) if step > 1 else ''}-c{scene}-s{noise}-{model}"
 

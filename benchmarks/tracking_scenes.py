@@ -51,7 +51,10 @@ def load(name, scene_seed=0):
         return simulate(name, scene_seed)
     if name.rpartition("-")[2] in CAMERA_MOTIONS:
         return simulate_moving(name, scene_seed)
-    names = TUD_SEQUENCES + SIM_SEQUENCES + REID_SEQUENCES + MOVING_SEQUENCES
+    import tracking_generic  # the generic scenes (tracking_generic.py), made with their own code
+    if name in tracking_generic.GENERIC_SEQUENCES:
+        return tracking_generic.generic_sequence(name, scene_seed)
+    names = TUD_SEQUENCES + SIM_SEQUENCES + REID_SEQUENCES + MOVING_SEQUENCES + tracking_generic.GENERIC_SEQUENCES
     raise SystemExit(f"unknown sequence {name}: {', '.join(names)} (or any sim scene with -pan, -shake, -zoom)")
 
 
@@ -346,6 +349,11 @@ def noisy_detections(seq, seed, level="normal", sources=None):
     """Detector-like rows from the ground truth of `seq` under the noise model `level`: "normal" or "heavy" (below),
     one of `CONFIDENT_FALSE_MODELS`, or one of `OTHER_NOISE_MODELS` or `UNSEEN_NOISE_MODELS` (see
     `other_noisy_detections` and `unseen_noisy_detections`; no `sources` there)."""
+    import tracking_generic
+    if level in tracking_generic.GENERIC_NOISE_MODELS:
+        if sources is not None:
+            raise SystemExit(f"noise model {level}: no appearance vectors (those need the normal or heavy level)")
+        return tracking_generic.generic_detections(seq, seed, level)
     if level in CONFIDENT_FALSE_MODELS:
         return benchmark_noisy_detections(seq, seed, CONFIDENT_FALSE_MODELS[level], sources, CONFIDENT_FALSE_SCORES)
     if level in OTHER_NOISE_MODELS or level in UNSEEN_NOISE_MODELS:

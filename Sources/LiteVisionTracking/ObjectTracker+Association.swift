@@ -57,6 +57,8 @@ extension ObjectTracker {
             scratch.vetoed.removeAll(keepingCapacity: true)
             scratch.vetoed.append(contentsOf: repeatElement(false, count: detections.count))
         }
+        // A tracker used alone keeps objects alive on boxes of any score (see `TrackingOptions.rescueThreshold`).
+        let rescueThreshold = options.rescueThreshold ?? -.infinity
         for (index, detection) in detections.enumerated() {
             let box = detection.box
             guard detection.score.isFinite, box.x.isFinite, box.y.isFinite, box.width.isFinite,
@@ -64,7 +66,7 @@ extension ObjectTracker {
             else { continue }
             if detection.score >= options.detectionThreshold {
                 scratch.high.append(index)
-            } else if detection.score >= options.rescueThreshold {
+            } else if detection.score >= rescueThreshold {
                 scratch.low.append(index)
             }
         }

@@ -39,9 +39,17 @@
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
-    /// those from ``tentativeTrackThreshold``). Default 0.1; values above the detection threshold act as the
-    /// detection threshold.
-    public var rescueThreshold: Float = 0.1
+    /// those from ``tentativeTrackThreshold``). Values above the detection threshold act as the detection threshold.
+    ///
+    /// Default `nil`: in an `ObjectTracker` used alone, detections of any score (it is fed what a detector kept, and
+    /// roboflow's trackers likewise keep objects alive on boxes of any score); in an object detector,
+    /// ``detectorRescueThreshold`` (0.1), down to which the detector asks its model for boxes. Until the
+    /// thirty-seventh round of `docs/tracking-quality.md` a tracker used alone ignored boxes under 0.1 too: a detector
+    /// that scores some real boxes under 0.1 then cost it a box per such detection, where the peers' trackers kept it.
+    public var rescueThreshold: Float?
+    /// The rescue threshold of an object detector when ``rescueThreshold`` is `nil`: 0.1. The detector asks its model
+    /// for boxes down to it (lower, a model such as the SSD detectors' gives hundreds of boxes of near-zero score).
+    public static let detectorRescueThreshold: Float = 0.1
     /// The least IoU between an object's predicted box and a detection for them to be paired (the cost
     /// `1 - IoU` must not exceed `1 - matchIoUThreshold`). Default 0.3.
     public var matchIoUThreshold: Double = 0.3
@@ -217,7 +225,8 @@ public struct TrackingOptions: Sendable, Hashable {
     public init() {}
 
     /// These options as a detector whose detection threshold is `detectionThreshold` runs them: both
-    /// thresholds set to it, the rescue threshold capped at it, no tentative objects below it
+    /// thresholds set to it, the rescue threshold (``detectorRescueThreshold`` when `nil`) capped at it, no tentative
+    /// objects below it
     /// (``tentativeTrackThreshold`` `nil`), new objects reported at once wherever they appear (``openObjectHits`` 1),
     /// and out-of-range values clamped
     /// (``lostTrackBuffer`` to at least 0, ``minimumHits`` to at least 1). Computed once when the detector is
@@ -226,7 +235,7 @@ public struct TrackingOptions: Sendable, Hashable {
         var options = self
         options.detectionThreshold = detectionThreshold
         options.newTrackThreshold = detectionThreshold
-        options.rescueThreshold = min(rescueThreshold, detectionThreshold)
+        options.rescueThreshold = min(rescueThreshold ?? Self.detectorRescueThreshold, detectionThreshold)
         options.tentativeTrackThreshold = nil
         options.lostTrackBuffer = max(0, lostTrackBuffer)
         options.minimumHits = max(1, minimumHits)

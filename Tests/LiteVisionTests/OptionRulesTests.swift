@@ -40,6 +40,8 @@ struct OptionRulesTests {
         expected.newTrackThreshold = 0.5
         expected.tentativeTrackThreshold = nil  // nothing under a detector's threshold starts an object
         expected.openObjectHits = 1  // every new object reported at once, as in ML Kit
+        expected.rescueThreshold = 0.1  // unset: a detector's boxes kept alive from 0.1 (a tracker alone: any score)
+        #expect(TrackingOptions().rescueThreshold == nil)
         #expect(TrackingOptions().openObjectHits == 2)
         #expect(TrackingOptions().tentativeTrackThreshold == 0.3)
         #expect(TrackingOptions().resolved(detectionThreshold: 0.5) == expected)

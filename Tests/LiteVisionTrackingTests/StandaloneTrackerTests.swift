@@ -53,9 +53,25 @@ struct StandaloneTrackerTests {
         #expect(tracker.update([TrackerDetection(box: box, score: 0.65)], imageWidth: 640, imageHeight: 480).isEmpty)
         let started = tracker.update([TrackerDetection(box: box, score: 0.75)], imageWidth: 640, imageHeight: 480)
         #expect(started.map(\.id) == [0])
-        // Under the detection threshold but above the rescue threshold: the object is kept.
+        // Under the detection threshold: the object is kept, at any score (no rescue threshold by default).
         let kept = tracker.update([TrackerDetection(box: box, score: 0.2)], imageWidth: 640, imageHeight: 480)
         #expect(kept.map(\.id) == [0])
         #expect(kept.first?.score == 0.2)
+        let faint = tracker.update([TrackerDetection(box: box, score: 0.02)], imageWidth: 640, imageHeight: 480)
+        #expect(faint.map(\.id) == [0] && faint.first?.score == 0.02)
+    }
+
+    @Test("A rescue threshold, when set, is the lowest score that keeps an object; an object detector's is 0.1")
+    func rescueThreshold() {
+        var options = TrackingOptions()
+        options.rescueThreshold = 0.1
+        var tracker = ObjectTracker(options: options)
+        let box = BoundingBox(x: 100, y: 100, width: 50, height: 100)
+        #expect(tracker.update([TrackerDetection(box: box, score: 0.9)], imageWidth: 640, imageHeight: 480).count == 1)
+        #expect(tracker.update([TrackerDetection(box: box, score: 0.9)], imageWidth: 640, imageHeight: 480).count == 1)
+        // A box under it is no detection: the object goes unreported (lost) in that frame.
+        #expect(tracker.update([TrackerDetection(box: box, score: 0.05)], imageWidth: 640, imageHeight: 480).isEmpty)
+        #expect(TrackingOptions().resolved(detectionThreshold: 0.5).rescueThreshold == 0.1)
+        #expect(TrackingOptions().resolved(detectionThreshold: 0.05).rescueThreshold == 0.05)
     }
 }

@@ -67,11 +67,16 @@ struct TentativeTrackTests {
     @Test("An object detected at 0.5 frame after frame is reported from its third frame, with the first ID")
     func reportedFromThirdFrame() {
         #expect(Self.reported([0.5, 0.5, 0.5, 0.45, 0.6]) == [[], [], [0], [0], [0]])
-        // After the first, boxes of any score from the rescue threshold (0.1) count.
+        // After the first, boxes of any score count (a tracker used alone has no rescue threshold by default).
         #expect(Self.reported([0.35, 0.2, 0.15, 0.3]) == [[], [], [0], [0]])
-        // A box under it is no detection: two of them in a row drop the object.
-        #expect(Self.reported([0.35, 0.2, 0.05, 0.3]) == [[], [], [], [0]])
-        #expect(Self.reported([0.35, 0.2, 0.05, 0.05, 0.3]) == [[], [], [], [], []])
+        #expect(Self.reported([0.35, 0.2, 0.05, 0.3]) == [[], [], [0], [0]])
+        #expect(Self.reported([0.35, 0.01, 0.001, 0.3]) == [[], [], [0], [0]])
+        // With one, a box under it is no detection: two of them in a row drop the object.
+        var rescuing = TrackingOptions()
+        rescuing.rescueThreshold = 0.1
+        #expect(Self.reported([0.35, 0.2, 0.15, 0.3], options: rescuing) == [[], [], [0], [0]])
+        #expect(Self.reported([0.35, 0.2, 0.05, 0.3], options: rescuing) == [[], [], [], [0]])
+        #expect(Self.reported([0.35, 0.2, 0.05, 0.05, 0.3], options: rescuing) == [[], [], [], [], []])
         // A confident detection reports it at once, as it would have started an object.
         #expect(Self.reported([0.5, 0.9, 0.5]) == [[], [0], [0]])
     }

@@ -104,7 +104,8 @@ final class DetectionEngine: VisionEngine {
                     detectorLabel: detectorLabel(classIndex: detection.classIndex, score: detection.score))
             }
         case .stream:
-            let found = try detector.detect(oriented, minimumScore: trackingOptions.rescueThreshold)
+            let found = try detector.detect(
+                oriented, minimumScore: trackingOptions.rescueThreshold ?? TrackingOptions.detectorRescueThreshold)
             return try track(found, in: oriented, space: frameSpace(of: image, oriented), timestamp: timestamp)
         }
     }

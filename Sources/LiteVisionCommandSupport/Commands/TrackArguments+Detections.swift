@@ -41,7 +41,7 @@ extension TrackArguments {
             Console.error(
                 """
                 litevision: warning: \(detections): scores go up to \(highest), while the tracker's thresholds are for \
-                scores from 0 to 1 (0.7 confident, 0.3 tentative, 0.1 kept alive, or --threshold): scale them to 0-1
+                scores from 0 to 1 (0.7 confident, 0.3 tentative, or --threshold): scale them to 0-1
                 """)
         }
         let (width, height) = frameSize(of: file)

@@ -46,7 +46,7 @@ package struct TrackArguments: ParsableArguments {
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
             start at once from 0.7, and from 0.3 once detected in three frames, never two in a row without a \
             detection, and seen partly hidden behind another object or cut by the image border in one of them); \
-            weaker ones down to 0.1 only keep objects alive; --filtered-boxes reports the motion \
+            weaker ones, of any score, only keep objects alive; --filtered-boxes reports the motion \
             model's boxes instead of the detected ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
             camera's motion between frames from the boxes and moves every object's prediction by it (default \
