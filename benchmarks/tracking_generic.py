@@ -150,8 +150,10 @@ def generic_sequence(name, scene_seed):
 
 def generic_detections(seq, seed, model):
     """Detector-like rows from the ground truth of a generic scene under the noise model `model` ("Gn" or "Gh")."""
+    if not hasattr(seq, "visible"):
+        raise SystemExit(f"noise model {model} is for the generic scenes: {', '.join(GENERIC_SEQUENCES)}")
     position, size, miss, fp_rate = GENERIC_NOISE_MODELS[model]
-    rng = np.random.default_rng([seed, 4242, len(model)])
+    rng = np.random.default_rng([seed, 4242, sum(model.encode())])
     sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
     rows = []
     for t, (boxes, shares) in enumerate(zip(seq.frames, seq.visible)):

@@ -63,7 +63,10 @@ def every_nth_frame(seq, step):
     times farther between frames, as with a slower camera or a detector run on every `step`-th frame)."""
     if step == 1:
         return seq
-    return Sequence(seq.name, seq.width, seq.height, seq.frame_rate / step, seq.frames[::step])
+    played = Sequence(seq.name, seq.width, seq.height, seq.frame_rate / step, seq.frames[::step])
+    if hasattr(seq, "visible"):  # a generic scene's visible shares (tracking_generic.generic_sequence)
+        played.visible = seq.visible[::step]
+    return played
 
 
 def load_tud(name):

@@ -143,7 +143,7 @@ public struct TrackingOptions: Sendable, Hashable {
     /// after frame, is followed, while a false detection, which seldom comes back at the same place three times within
     /// a few frames, is not (`docs/tracking-quality.md`, fourth, twenty-first and twenty-second rounds). `nil` turns it
     /// off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or
-    /// above the detector's threshold. Values under ``rescueThreshold`` act as it; values at or above
+    /// above the detector's threshold. Values under ``rescueThreshold`` (when set) act as it; values at or above
     /// ``newTrackThreshold`` start no tentative object.
     ///
     /// It also sets how much a weak box weighs in the assignment: from this score up (and under

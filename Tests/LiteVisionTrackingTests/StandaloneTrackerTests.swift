@@ -57,8 +57,10 @@ struct StandaloneTrackerTests {
         let kept = tracker.update([TrackerDetection(box: box, score: 0.2)], imageWidth: 640, imageHeight: 480)
         #expect(kept.map(\.id) == [0])
         #expect(kept.first?.score == 0.2)
-        let faint = tracker.update([TrackerDetection(box: box, score: 0.02)], imageWidth: 640, imageHeight: 480)
-        #expect(faint.map(\.id) == [0] && faint.first?.score == 0.02)
+        for score: Float in [0.02, 0, -1] {
+            let faint = tracker.update([TrackerDetection(box: box, score: score)], imageWidth: 640, imageHeight: 480)
+            #expect(faint.map(\.id) == [0] && faint.first?.score == score)
+        }
     }
 
     @Test("A rescue threshold, when set, is the lowest score that keeps an object; an object detector's is 0.1")

@@ -104,6 +104,7 @@ final class DetectionEngine: VisionEngine {
                     detectorLabel: detectorLabel(classIndex: detection.classIndex, score: detection.score))
             }
         case .stream:
+            // The options are resolved (`resolved(detectionThreshold:)`): the rescue threshold is set.
             let found = try detector.detect(
                 oriented, minimumScore: trackingOptions.rescueThreshold ?? TrackingOptions.detectorRescueThreshold)
             return try track(found, in: oriented, space: frameSpace(of: image, oriented), timestamp: timestamp)

@@ -44,6 +44,16 @@ extension TrackArguments {
                 scores from 0 to 1 (0.7 confident, 0.3 tentative, or --threshold): scale them to 0-1
                 """)
         }
+        // Without --threshold boxes of any score keep objects alive, those scored 0 or less too: most often rows that
+        // a file marks to ignore (MOTChallenge ground truth) or that have no score.
+        let unscored = detector.threshold == nil ? file.frames.lazy.flatMap({ $0 }).filter { $0.score <= 0 }.count : 0
+        if unscored > 0 {
+            Console.error(
+                """
+                litevision: warning: \(detections): \(unscored) rows score 0 or less, and keep objects alive as \
+                boxes of any score do: drop them if they mark rows to ignore or without a score, or give --threshold
+                """)
+        }
         let (width, height) = frameSize(of: file)
         warnOfBoxesOutside(file, width: width, height: height)
         var tracker = ObjectTracker(options: trackingOptions())

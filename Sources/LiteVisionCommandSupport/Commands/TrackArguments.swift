@@ -46,8 +46,8 @@ package struct TrackArguments: ParsableArguments {
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
             start at once from 0.7, and from 0.3 once detected in three frames, never two in a row without a \
             detection, and seen partly hidden behind another object or cut by the image border in one of them); \
-            weaker ones, of any score, only keep objects alive; --filtered-boxes reports the motion \
-            model's boxes instead of the detected ones. \
+            weaker ones, of any score (with --threshold, from 0.1 or the threshold if lower), only keep objects \
+            alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
             camera's motion between frames from the boxes and moves every object's prediction by it (default \
             fixed: a still camera, as ML Kit). --image-size WxH is the frames' size, which tells when an object \

@@ -40,15 +40,28 @@ package enum LabelOutput {
 
 /// `value` with exactly `digits` decimals (String(format:) needs all of Foundation).
 package func fixed(_ value: Float, digits: Int) -> String {
-    value.isFinite ? fixed(Double(value), digits: digits) : "\(value)"
+    // Too large for the decimals: as Swift writes the Float (`1e+20`), not its Double (`1.0000000200408773e+20`).
+    guard value.isFinite, abs(Double(value)) < fixedLimit(digits: digits) else { return "\(value)" }
+    return fixed(Double(value), digits: digits)
 }
 
-/// `value` with exactly `digits` decimals.
+/// The magnitude from which `fixed(_:digits:)` writes a value as Swift does: 2^62 over `10^digits`.
+private func fixedLimit(digits: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<max(digits, 0) { scale *= 10 }
+    return 0x1p62 / scale
+}
+
+/// `value` with exactly `digits` decimals; a value too large for them (`value` times `10^digits` at or past 2^62,
+/// such as a hostile score of 1e20 in a detection file) as Swift writes it (`1e+20`), which readers of the formats
+/// parse too.
 package func fixed(_ value: Double, digits: Int) -> String {
     guard value.isFinite else { return "\(value)" }
     var scale = 1
     for _ in 0..<digits { scale *= 10 }
-    let scaled = Int((value * Double(scale)).rounded())
+    let product = (value * Double(scale)).rounded()
+    guard abs(product) < 0x1p62 else { return "\(value)" }
+    let scaled = Int(product)
     let sign = scaled < 0 ? "-" : ""
     let magnitude = abs(scaled)
     if digits <= 0 { return "\(sign)\(magnitude)" }
