@@ -48,7 +48,10 @@
 ///    unmatched track coasts on its prediction for up to ``TrackingOptions/lostTrackBuffer`` frames, so a short
 ///    occlusion or a missed detection does not change the ID (a track matched in fewer than 3 frames yet, most often a
 ///    false detection, takes detections for 3 of them only; after that its ID only goes to a new object in its path, as
-///    in step 5), but is dropped at once when its predicted box has left the image
+///    in step 5), but for at most ``TrackingOptions/openLostTrackBuffer`` of them in plain view (its prediction neither
+///    under the box of an object detected in that frame nor at the image border): an object hidden behind another is
+///    followed through the whole buffer, while one missed that long in the open has most likely vanished, and its ID
+///    would go to a new object appearing on its path. It is dropped at once when its predicted box has left the image
 ///    (``TrackingOptions/outsideFraction``): an object that leaves and comes back gets a new ID, as in ML Kit (with
 ///    ``TrackingOptions/reidentification``, the ID of the dropped track it looks like).
 /// 4. A detection left over starts a track, unless it lies mostly on the box of a track matched in this frame: a
@@ -116,6 +119,7 @@ public struct ObjectTracker: Sendable {
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
+        options.openLostTrackBuffer = max(0, options.openLostTrackBuffer)
         options.minimumHits = max(1, options.minimumHits)
         options.openObjectHits = max(1, options.openObjectHits)
         options.reidentification = options.reidentification?.clamped
@@ -233,8 +237,13 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Drops unmatched tracks not reported yet (a tentative object only at its second frame in a row without a
-    /// detection: see ``bridgesMiss(_:)``), and reported ones lost too long or gone out of the image.
+    /// detection: see ``bridgesMiss(_:)``), and reported ones lost too long (in the open too: see ``isInOpen(_:)``) or
+    /// gone out of the image.
     private mutating func retireUnmatched() {
+        // Counted before any record is dropped or moved: the objects matched in this frame may hide the lost ones.
+        for i in records.indices where records[i].detectionIndex < 0 && records[i].isConfirmed {
+            if isInOpen(records[i].matchBox) { records[i].framesUnseenInOpen += 1 }
+        }
         var kept = 0
         for i in records.indices {
             var record = records[i]
@@ -253,16 +262,30 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Whether a reported track unmatched for `framesUnseen` frames, this one included, is dropped: lost longer than
-    /// ``TrackingOptions/lostTrackBuffer``, or its predicted box too small or gone out of the image
-    /// (``TrackingOptions/outsideFraction``). A track matched in fewer than ``establishedHits`` frames goes dormant
-    /// after ``newTrackBuffer`` frames unseen, before it is dropped (see ``TrackRecord/isDormant``), except with
-    /// re-identification: it is dropped then, into the gallery of dropped tracks, which gives IDs back by appearance
-    /// wherever their objects come back.
+    /// ``TrackingOptions/lostTrackBuffer``, or in the open for more than ``TrackingOptions/openLostTrackBuffer`` of
+    /// those frames (as counted so far: asked during the association, this frame is not counted yet), or its predicted
+    /// box too small or gone out of the image (``TrackingOptions/outsideFraction``). A track matched in fewer than
+    /// ``establishedHits`` frames goes dormant after ``newTrackBuffer`` frames unseen, before it is dropped (see
+    /// ``TrackRecord/isDormant``), except with re-identification: it is dropped then, into the gallery of dropped
+    /// tracks, which gives IDs back by appearance wherever their objects come back.
     func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
         let box = record.predictedBox
-        return framesUnseen > options.lostTrackBuffer || box.width < 1 || box.height < 1
+        return framesUnseen > options.lostTrackBuffer || record.framesUnseenInOpen > options.openLostTrackBuffer
+            || box.width < 1 || box.height < 1
             || (options.reidentification != nil && record.isPastNewTrackBuffer(framesUnseen: framesUnseen))
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
+    }
+
+    /// Whether `box`, the predicted box of a track unmatched in this frame, lies in the open
+    /// (``TrackingOptions/openLostTrackBuffer``): away from the image border (``TrackRecord/borderContact``) and not
+    /// covered (``hiddenCoverage``) by the box of a reported object matched in this frame (or of an object held in the
+    /// open), whatever their depths. An object lost there is not hidden behind another it could come out from.
+    func isInOpen(_ box: BoundingBox) -> Bool {
+        if box.touchesBorder(imageWidth: lastImageWidth, imageHeight: lastImageHeight) { return false }
+        return !records.contains { other in
+            other.detectionIndex >= 0 && (other.isConfirmed || other.isHeldInOpen)
+                && Self.covers(other.detectionBox, box)
+        }
     }
 
     /// Whether ``TrackingOptions/matchesClasses`` keeps objects of classes `a` and `b` apart: both known and

@@ -27,6 +27,9 @@ struct TrackRecord: Sendable {
     var age: Int
     /// Frames since the last match.
     var framesSinceUpdate: Int
+    /// How many of the frames since the last match the track spent in the open: its predicted box neither at the image
+    /// border nor under the box of an object matched there (see ``ObjectTracker/isInOpen(_:)``).
+    var framesUnseenInOpen = 0
     /// Score of the last matched detection.
     var score: Float
     /// Score of the detection matched in the frame before the last match, or 0 when the track was unmatched there
@@ -174,6 +177,7 @@ struct TrackRecord: Sendable {
         ownHits += 1
         previousScore = framesSinceUpdate == 0 ? score : 0
         framesSinceUpdate = 0
+        framesUnseenInOpen = 0
         score = detection.score
         detectionBox = detection.box
         reportedBox = detection.box

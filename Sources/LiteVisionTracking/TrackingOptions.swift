@@ -68,6 +68,20 @@ public struct TrackingOptions: Sendable, Hashable {
     /// than 3 frames just after it appeared) takes its ID back when its new box lies in the lost track's path, as
     /// `ObjectTracker` explains.
     public var lostTrackBuffer: Int = 45
+    /// For how many frames in the open an object that is not detected keeps its ID: frames in which its predicted box
+    /// lies neither under the box of another object detected in that frame (30 % of it or more, whatever their
+    /// depths) nor at the image border, counted over the frames it has been lost (at most ``lostTrackBuffer``).
+    /// Default 15 (half a second at 30 fps). An object hidden behind another keeps its ID for the whole
+    /// ``lostTrackBuffer``; one in plain view that the detector misses more than 15 times is most often gone — it
+    /// vanished inside the image, or it was a false detection — and a new object appearing where its prediction has
+    /// coasted to would take its ID. An object hidden by something the tracker does not follow (a pillar, a parked car
+    /// the detector does not report) is in the open too: for scenes with such occluders, set this to
+    /// ``lostTrackBuffer`` or more, which turns the rule off. 0 drops an object at its first frame undetected in the
+    /// open; negative values act as 0. On the tracking benchmark (`docs/tracking-quality.md`, thirty-eighth round) 15
+    /// won 4 more of the 70 generic draws (boxes that vanish inside the image, and new ones appearing there) and one
+    /// more of the other 1148, losing none; 10 and 8 lost 2 and 3 of the 680 at the sequences' own rates: a person who
+    /// stops while hidden is in the open once their prediction coasts out from behind the one who hides them.
+    public var openLostTrackBuffer: Int = 15
     /// How many consecutive frames a new object must be detected before it is reported and given an ID. Default 1 (at
     /// once, as ML Kit; but see ``openObjectHits`` for an object appearing in the open); 2 or 3 filter out one-frame
     /// false positives; values under 1 act as 1. An object started from
@@ -238,6 +252,7 @@ public struct TrackingOptions: Sendable, Hashable {
         options.rescueThreshold = min(rescueThreshold ?? Self.detectorRescueThreshold, detectionThreshold)
         options.tentativeTrackThreshold = nil
         options.lostTrackBuffer = max(0, lostTrackBuffer)
+        options.openLostTrackBuffer = max(0, openLostTrackBuffer)
         options.minimumHits = max(1, minimumHits)
         options.openObjectHits = 1
         options.reidentification = reidentification?.clamped

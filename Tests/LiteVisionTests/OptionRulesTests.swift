@@ -43,6 +43,7 @@ struct OptionRulesTests {
         expected.rescueThreshold = 0.1  // unset: a detector's boxes kept alive from 0.1 (a tracker alone: any score)
         #expect(TrackingOptions().rescueThreshold == nil)
         #expect(TrackingOptions().openObjectHits == 2)
+        #expect(TrackingOptions().lostTrackBuffer == 45 && TrackingOptions().openLostTrackBuffer == 15)
         #expect(TrackingOptions().tentativeTrackThreshold == 0.3)
         #expect(TrackingOptions().resolved(detectionThreshold: 0.5) == expected)
 
@@ -51,6 +52,7 @@ struct OptionRulesTests {
         tracking.matchIoUThreshold = 0.4
         tracking.rescueMatchIoUThreshold = 0.6
         tracking.lostTrackBuffer = -3
+        tracking.openLostTrackBuffer = -1
         tracking.minimumHits = 0
         tracking.outsideFraction = 0.25
         tracking.matchesClasses = false
@@ -60,6 +62,7 @@ struct OptionRulesTests {
         #expect(options.rescueThreshold == 0.6)  // a rescue threshold above the detection threshold is capped
         #expect(options.matchIoUThreshold == 0.4 && options.rescueMatchIoUThreshold == 0.6)
         #expect(options.lostTrackBuffer == 0 && options.minimumHits == 1)  // out-of-range values are clamped
+        #expect(options.openLostTrackBuffer == 0)
         #expect(options.outsideFraction == 0.25 && !options.matchesClasses && options.reportsFilteredBoxes)
     }
 

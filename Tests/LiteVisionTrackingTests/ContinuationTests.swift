@@ -191,11 +191,18 @@ struct ContinuationTests {
         #expect(tracker.rememberedIDs == [0])
     }
 
-    @Test("A dormant track's ID goes to a new object in its path within the lost-track buffer, to no other")
+    @Test("A dormant track's ID goes to a new object in its path within the lost-track buffers, to no other")
     func dormantTrackOutsideItsPath() throws {
-        let buffer = TrackingOptions().lostTrackBuffer
-        for (comebackX, unseen, expected) in [(300.0, 6, 1), (112.0, buffer, 1), (112.0, buffer - 1, 0)] {
-            var tracker = ObjectTracker()
+        let buffer = TrackingOptions().lostTrackBuffer, open = TrackingOptions().openLostTrackBuffer
+        var hidden = TrackingOptions()  // as if it were hidden behind something the tracker does not follow
+        hidden.openLostTrackBuffer = buffer
+        let cases = [
+            (300.0, 6, TrackingOptions(), 1), (112.0, open - 1, TrackingOptions(), 0),
+            (112.0, open, TrackingOptions(), 1),
+            (112.0, buffer, hidden, 1), (112.0, buffer - 1, hidden, 0),
+        ]
+        for (comebackX, unseen, options, expected) in cases {
+            var tracker = ObjectTracker(options: options)
             for frame in 0...1 {
                 _ = tracker.update(
                     [TrackerDetection(box: Self.box(100 + 6 * Double(frame), 100), score: 0.9)],

@@ -98,11 +98,12 @@ struct DetectorJitterTests {
     @Test("A box that may cover a lost object too is no sample")
     func sharedBoxIsNoSample() {
         // A person standing at x 300 followed for 10 frames, then hidden (undetected) as a walker at the same depth
-        // passes over their spot: the walker's boxes there overlap the lost track's prediction.
+        // passes over their spot: the walker's boxes there overlap the lost track's prediction. (The walker covers
+        // the spot from frame 19: a person unseen in the open for more than 15 frames is dropped before.)
         var tracker = ObjectTracker()
         var sampled: [Bool] = [], shared: [Bool] = []
         for t in 0..<40 {
-            let walker = box(100 + 6 * Double(t), 100, 40, 100)
+            let walker = box(160 + 6 * Double(t), 100, 40, 100)
             let standing = box(300, 100, 40, 100)
             var detections = [detection(walker)]
             if t < 10 { detections.append(detection(standing)) }

@@ -5,7 +5,7 @@ import LiteVisionTracking
 
 extension TrackArguments {
     /// The frame rate the tracker's defaults are counted in: ``TrackingOptions/lostTrackBuffer`` is 45 frames, 1.5
-    /// seconds at this rate.
+    /// seconds at this rate (``TrackingOptions/openLostTrackBuffer`` 15, half a second).
     static let defaultFrameRate = 30.0
 
     /// The most boxes `--interpolate` may add: about 250 MB of `--mot` rows (and 700 MB of tracks while they are
@@ -115,7 +115,7 @@ extension TrackArguments {
     }
 
     /// The tracker's options: the defaults, with `--threshold` as the detector's threshold (confident from it, new
-    /// objects from it and not under it), `--frame-rate` (``TrackingOptions/frameRate``, and the lost-track buffer
+    /// objects from it and not under it), `--frame-rate` (``TrackingOptions/frameRate``, and the lost-track buffers
     /// scaled to it), `--filtered-boxes`,
     /// `--camera-motion` and `--reidentify`.
     func trackingOptions() -> TrackingOptions {
@@ -125,8 +125,11 @@ extension TrackArguments {
         if let threshold = detector.threshold { options = options.resolved(detectionThreshold: threshold) }
         if let frameRate {
             options.frameRate = frameRate
-            let frames = Double(options.lostTrackBuffer) * frameRate / Self.defaultFrameRate
-            options.lostTrackBuffer = max(1, Int(frames.rounded()))
+            func scaled(_ frames: Int) -> Int {
+                max(1, Int((Double(frames) * frameRate / Self.defaultFrameRate).rounded()))
+            }
+            options.lostTrackBuffer = scaled(options.lostTrackBuffer)
+            options.openLostTrackBuffer = scaled(options.openLostTrackBuffer)
         }
         options.reidentification = reidentification.options(frameRate: frameRate ?? Self.defaultFrameRate)
         return options

@@ -55,7 +55,8 @@ package struct TrackArguments: ParsableArguments {
             the frame are cut (they are matched as cut and written as given; boxes outside it are not tracked); \
             without it the frames are taken to reach the furthest right and bottom box edges of the file (give it \
             when boxes reach past the frame). --frame-rate F (default 30) scales \
-            how long a hidden object keeps its ID (45 frames at 30 fps: 1.5 seconds); under 20 fps it also lets \
+            how long a hidden object keeps its ID (45 frames at 30 fps: 1.5 seconds; 15, half a second, for one \
+            missed in plain view); under 20 fps it also lets \
             the motion model follow sharper turns and stops, compares objects off their prediction with both \
             boxes grown, and (without --threshold) pairs middling boxes (0.3-0.7) with the confident gate. \
             --timing prints the tracker's own time on standard error. \
