@@ -27,6 +27,9 @@ struct AssociationScratch: Sendable {
     /// The frame's detections with their boxes limited to the image, when one of them reaches past it (see
     /// ``ObjectTracker/update(_:imageWidth:imageHeight:)``).
     var inView: [TrackerDetection] = []
+    /// The boxes that may hide a lost object, with their tracks' indices (see ``ObjectTracker/coverBox(of:)``),
+    /// gathered as a frame's unmatched tracks are retired.
+    var covers: [(index: Int, box: BoundingBox)] = []
     /// The assignment solver.
     var solver = AssignmentWorkspace()
     /// The index of each reported track's record by its ID, for the contacts of crossings (see

@@ -48,7 +48,8 @@ extension ObjectTracker {
     ///
     /// A reported track, dormant ones included (see ``TrackRecord/isDormant``), unmatched in every frame of the new
     /// track's life, this one included (all have had their chance when this is asked), and not about to be dropped
-    /// (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/outsideFraction``), qualifies when at least
+    /// (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/openLostTrackBuffer``,
+    /// ``TrackingOptions/outsideFraction``), qualifies when at least
     /// ``continuationCoverage`` of the new track's box lies in its path: the box spanning its last detected box and its
     /// predicted box for this frame; and when the two boxes' heights differ by at most a factor
     /// ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses`` the classes must agree too, and with
@@ -72,7 +73,17 @@ extension ObjectTracker {
             // tentative object, missed once).
             let unseen = lost.framesSinceUpdate + (beforeRetiring ? 1 : 0)
             guard unseen >= record.age else { continue }
-            if beforeRetiring, isDropped(lost, framesUnseen: unseen) { continue }
+            // Asked before this frame is counted: in the open now (this frame's matches are made), a track at the
+            // limit is dropped as the frame's unmatched tracks are retired.
+            if beforeRetiring {
+                var inOpen = lost.framesUnseenInOpen
+                if inOpen == options.openLostTrackBuffer,
+                    isInOpen(other, covers: records.indices.compactMap { i in coverBox(of: i).map { (i, $0) } })
+                {
+                    inOpen += 1
+                }
+                if isDropped(lost, framesUnseen: unseen, framesInOpen: inOpen) { continue }
+            }
             if classesDiffer(record.classIndex, lost.classIndex) { continue }
             let ratio = box.height / max(lost.detectionBox.height, 1)
             guard ratio <= Self.continuationHeightRatio, ratio >= 1 / Self.continuationHeightRatio,

@@ -237,12 +237,21 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Drops unmatched tracks not reported yet (a tentative object only at its second frame in a row without a
-    /// detection: see ``bridgesMiss(_:)``), and reported ones lost too long (in the open too: see ``isInOpen(_:)``) or
-    /// gone out of the image.
+    /// detection: see ``bridgesMiss(_:)``), and reported ones lost too long (in the open too: see
+    /// ``isInOpen(_:covers:)``) or gone out of the image.
     private mutating func retireUnmatched() {
-        // Counted before any record is dropped or moved: the objects matched in this frame may hide the lost ones.
-        for i in records.indices where records[i].detectionIndex < 0 && records[i].isConfirmed {
-            if isInOpen(records[i].matchBox) { records[i].framesUnseenInOpen += 1 }
+        // Counted before any record is dropped or moved, against the boxes that may hide a lost object, gathered once
+        // (not when the rule is off: a track is then dropped from the lost-track buffer before it could count).
+        if options.openLostTrackBuffer < options.lostTrackBuffer,
+            records.contains(where: { $0.detectionIndex < 0 && $0.isConfirmed })
+        {
+            scratch.covers.removeAll(keepingCapacity: true)
+            for i in records.indices {
+                if let box = coverBox(of: i) { scratch.covers.append((i, box)) }
+            }
+            for i in records.indices where records[i].detectionIndex < 0 && records[i].isConfirmed {
+                if isInOpen(i, covers: scratch.covers) { records[i].framesUnseenInOpen += 1 }
+            }
         }
         var kept = 0
         for i in records.indices {
@@ -250,7 +259,7 @@ public struct ObjectTracker: Sendable {
             if record.detectionIndex < 0 {
                 guard record.isConfirmed || bridgesMiss(record) else { continue }
                 record.miss()
-                if isDropped(record, framesUnseen: record.framesSinceUpdate) {
+                if isDropped(record, framesUnseen: record.framesSinceUpdate, framesInOpen: record.framesUnseenInOpen) {
                     if options.reidentification != nil { rememberDropped(record) }
                     continue
                 }
@@ -262,30 +271,38 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Whether a reported track unmatched for `framesUnseen` frames, this one included, is dropped: lost longer than
-    /// ``TrackingOptions/lostTrackBuffer``, or in the open for more than ``TrackingOptions/openLostTrackBuffer`` of
-    /// those frames (as counted so far: asked during the association, this frame is not counted yet), or its predicted
-    /// box too small or gone out of the image (``TrackingOptions/outsideFraction``). A track matched in fewer than
-    /// ``establishedHits`` frames goes dormant after ``newTrackBuffer`` frames unseen, before it is dropped (see
-    /// ``TrackRecord/isDormant``), except with re-identification: it is dropped then, into the gallery of dropped
-    /// tracks, which gives IDs back by appearance wherever their objects come back.
-    func isDropped(_ record: TrackRecord, framesUnseen: Int) -> Bool {
+    /// ``TrackingOptions/lostTrackBuffer``, or in the open (``isInOpen(_:covers:)``) in more than
+    /// ``TrackingOptions/openLostTrackBuffer`` of those frames (`framesInOpen`), or its predicted box too small or gone
+    /// out of the image (``TrackingOptions/outsideFraction``). A track matched in fewer than ``establishedHits`` frames
+    /// goes dormant after ``newTrackBuffer`` frames unseen, before it is dropped (see ``TrackRecord/isDormant``),
+    /// except with re-identification: it is dropped then, into the gallery of dropped tracks, which gives IDs back by
+    /// appearance wherever their objects come back.
+    func isDropped(_ record: TrackRecord, framesUnseen: Int, framesInOpen: Int) -> Bool {
         let box = record.predictedBox
-        return framesUnseen > options.lostTrackBuffer || record.framesUnseenInOpen > options.openLostTrackBuffer
+        return framesUnseen > options.lostTrackBuffer || framesInOpen > options.openLostTrackBuffer
             || box.width < 1 || box.height < 1
             || (options.reidentification != nil && record.isPastNewTrackBuffer(framesUnseen: framesUnseen))
             || box.outsideFraction(imageWidth: lastImageWidth, imageHeight: lastImageHeight) > options.outsideFraction
     }
 
-    /// Whether `box`, the predicted box of a track unmatched in this frame, lies in the open
-    /// (``TrackingOptions/openLostTrackBuffer``): away from the image border (``TrackRecord/borderContact``) and not
-    /// covered (``hiddenCoverage``) by the box of a reported object matched in this frame (or of an object held in the
-    /// open), whatever their depths. An object lost there is not hidden behind another it could come out from.
-    func isInOpen(_ box: BoundingBox) -> Bool {
+    /// The box with which the track `index` may hide a lost object in this frame: its detected box when matched in
+    /// this frame (a reported object, or one held in the open), its predicted box when reported and unseen for fewer
+    /// than ``newTrackBuffer`` frames before this one (an object in front is missed now and then too); else `nil`.
+    func coverBox(of index: Int) -> BoundingBox? {
+        let record = records[index]
+        if record.detectionIndex >= 0 { return record.isConfirmed || record.isHeldInOpen ? record.detectionBox : nil }
+        return record.isConfirmed && record.framesSinceUpdate < Self.newTrackBuffer ? record.matchBox : nil
+    }
+
+    /// Whether the track `index`, unmatched in this frame, lies in the open there
+    /// (``TrackingOptions/openLostTrackBuffer``): its predicted box away from the image border
+    /// (``TrackRecord/borderContact``) and not covered (``hiddenCoverage``) by another track's box of `covers` (the
+    /// ``coverBox(of:)`` of each track that has one, with its index), whatever their depths. An object lost there is
+    /// not hidden behind another it could come out from.
+    func isInOpen(_ index: Int, covers: [(index: Int, box: BoundingBox)]) -> Bool {
+        let box = records[index].matchBox
         if box.touchesBorder(imageWidth: lastImageWidth, imageHeight: lastImageHeight) { return false }
-        return !records.contains { other in
-            other.detectionIndex >= 0 && (other.isConfirmed || other.isHeldInOpen)
-                && Self.covers(other.detectionBox, box)
-        }
+        return !covers.contains { $0.index != index && Self.covers($0.box, box) }
     }
 
     /// Whether ``TrackingOptions/matchesClasses`` keeps objects of classes `a` and `b` apart: both known and

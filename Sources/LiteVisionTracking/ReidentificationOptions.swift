@@ -1,6 +1,7 @@
 /// Re-identification by appearance (LiteVision addition, off by default): an object that left the view, or was
-/// hidden longer than the lost-track buffer, gets its old ID back when it returns looking the same. ML Kit gives it
-/// a new ID, which is what ``ObjectTracker`` does without these options (``TrackingOptions/reidentification`` `nil`).
+/// lost longer than the lost-track buffers allow, gets its old ID back when it returns looking the same. ML Kit gives
+/// it a new ID, which is what ``ObjectTracker`` does without these options (``TrackingOptions/reidentification``
+/// `nil`).
 ///
 /// Appearance comes with the detections: ``TrackerDetection/appearance`` holds a vector describing what is inside
 /// the box — the embedding of a re-identification network, a color histogram, any descriptor — compared by cosine
@@ -8,8 +9,9 @@
 ///
 /// **How it works.** A reported track keeps a running average of the appearance of its confident detections (weak
 /// ones, often partly hidden, are left out). When it is dropped — it left the view, or stayed undetected past
-/// ``TrackingOptions/lostTrackBuffer`` — its ID, class and average appearance go to a small gallery, for at most
-/// ``memory`` frames and at most ``capacity`` entries (the oldest go first). A confident detection that would start a
+/// ``TrackingOptions/lostTrackBuffer`` (or ``TrackingOptions/openLostTrackBuffer`` in plain view) — its ID, class and
+/// average appearance go to a small gallery, for at most ``memory`` frames and at most ``capacity`` entries (the oldest
+/// go first). A confident detection that would start a
 /// new object first compares its appearance with the gallery's entries (of the same class, with
 /// ``TrackingOptions/matchesClasses``): when the most similar entry has a cosine similarity of at least
 /// ``minimumSimilarity`` and beats the second most similar by at least ``margin``, the new track takes that entry's

@@ -28,7 +28,7 @@ struct TrackRecord: Sendable {
     /// Frames since the last match.
     var framesSinceUpdate: Int
     /// How many of the frames since the last match the track spent in the open: its predicted box neither at the image
-    /// border nor under the box of an object matched there (see ``ObjectTracker/isInOpen(_:)``).
+    /// border nor under the box of an object followed there (see ``ObjectTracker/isInOpen(_:covers:)``).
     var framesUnseenInOpen = 0
     /// Score of the last matched detection.
     var score: Float
@@ -99,7 +99,8 @@ struct TrackRecord: Sendable {
     /// Whether the track is dormant: reported, matched in fewer than ``ObjectTracker/establishedHits`` frames, and
     /// unseen for more than ``ObjectTracker/newTrackBuffer`` frames. Such a track is most often a false detection, so
     /// it takes no detection any more, hides or obstructs nothing and is not in ``ObjectTracker/liveTracks``; it only
-    /// keeps its ID, until ``TrackingOptions/lostTrackBuffer``, for a new object reported in its path (see
+    /// keeps its ID, until ``TrackingOptions/lostTrackBuffer`` (``TrackingOptions/openLostTrackBuffer`` in plain view),
+    /// for a new object reported in its path (see
     /// ``ObjectTracker/continuedLostTrack(_:beforeRetiring:)``): most often its own object, missed for a few frames
     /// just after it appeared. (With re-identification no track is dormant: see
     /// ``ObjectTracker/isDropped(_:framesUnseen:)``.)

@@ -59,7 +59,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// ``tentativeTrackThreshold`` up) take ``matchIoUThreshold`` instead.
     public var rescueMatchIoUThreshold: Double = 0.45
     /// For how many frames an object that is not detected (occluded, or missed by the detector) keeps its ID, coasting
-    /// on its motion model, while its predicted box stays in the image (see ``outsideFraction``). Default 45 (1.5
+    /// on its motion model, while its predicted box stays in the image (see ``outsideFraction``; of them, at most
+    /// ``openLostTrackBuffer`` in plain view). Default 45 (1.5
     /// seconds at 30 fps; ByteTrack's 30 until the thirty-second round of `docs/tracking-quality.md`, where 45 won 3
     /// more of the tracking benchmark's 836 draws at the sequences' own frame rates, and as many under 20 fps, with
     /// larger margins); 0 drops it at once; negative values act as 0. An object detected in fewer than 3 frames so far
@@ -69,8 +70,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// `ObjectTracker` explains.
     public var lostTrackBuffer: Int = 45
     /// For how many frames in the open an object that is not detected keeps its ID: frames in which its predicted box
-    /// lies neither under the box of another object detected in that frame (30 % of it or more, whatever their
-    /// depths) nor at the image border, counted over the frames it has been lost (at most ``lostTrackBuffer``).
+    /// lies neither under the box of another reported object (30 % of it or more, whatever their depths: its box
+    /// detected in that frame, or its predicted box if it was missed there and detected in one of the 3 frames
+    /// before) nor at the image border, counted over the frames it has been lost (at most ``lostTrackBuffer``).
     /// Default 15 (half a second at 30 fps). An object hidden behind another keeps its ID for the whole
     /// ``lostTrackBuffer``; one in plain view that the detector misses more than 15 times is most often gone — it
     /// vanished inside the image, or it was a false detection — and a new object appearing where its prediction has
@@ -117,7 +119,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// Report the motion model's filtered box (smoother, may lag a little) instead of exactly the detected box
     /// (as ML Kit reports). Default `false`.
     public var reportsFilteredBoxes: Bool = false
-    /// Re-identification by appearance: an object that left the view (or stayed hidden past ``lostTrackBuffer``) and
+    /// Re-identification by appearance: an object that left the view (or stayed hidden past ``lostTrackBuffer``, or
+    /// missed in plain view past ``openLostTrackBuffer``) and
     /// comes back looking the same gets its old ID back, from the appearance vectors of the detections
     /// (`TrackerDetection.appearance`, with an `ObjectTracker` used alone: an object detector's stream mode computes
     /// no appearance yet, so there it has nothing to work with). Default `nil`: off, and an object that comes back
@@ -210,8 +213,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// both HOTA and IDF1 against the best of four open trackers in 34, 27 and 29 of 40 draws (28, 21 and 22 without);
     /// the first two rules at 25–30 fps won 17 fewer of 596 draws (and one fewer of 84 others), which is why they wait
     /// for a low frame rate. From 20 fps up the tracker works as with no frame rate given. It does not scale
-    /// ``lostTrackBuffer``, which counts frames (the command line's `track --detections --frame-rate` scales it to 1.5
-    /// seconds; at low rates neither did better on the benchmark: seventeenth round). Left `nil` in an object
+    /// ``lostTrackBuffer`` and ``openLostTrackBuffer``, which count frames (the command line's `track --detections
+    /// --frame-rate` scales them to 1.5 and 0.5 seconds; at low rates neither did better on the benchmark for the
+    /// first: seventeenth round). Left `nil` in an object
     /// detector's options, it is measured from the frames' timestamps when they are given (`ObjectDetector`'s
     /// `results(in:timestamp:)`, as `VideoPipeline` and `litevision track` on video do; `litevision track --frame-rate`
     /// on video sets it, and leaves the buffer as it is).
@@ -242,9 +246,8 @@ public struct TrackingOptions: Sendable, Hashable {
     /// thresholds set to it, the rescue threshold (``detectorRescueThreshold`` when `nil`) capped at it, no tentative
     /// objects below it
     /// (``tentativeTrackThreshold`` `nil`), new objects reported at once wherever they appear (``openObjectHits`` 1),
-    /// and out-of-range values clamped
-    /// (``lostTrackBuffer`` to at least 0, ``minimumHits`` to at least 1). Computed once when the detector is
-    /// made.
+    /// and out-of-range values clamped (``lostTrackBuffer`` and ``openLostTrackBuffer`` to at least 0, ``minimumHits``
+    /// to at least 1). Computed once when the detector is made.
     package func resolved(detectionThreshold: Float) -> TrackingOptions {
         var options = self
         options.detectionThreshold = detectionThreshold

@@ -388,6 +388,32 @@ struct TrackDetectionsCLITests {
         try TrackingBenchmark.expectAtLeastEveryPeer(sequence: "gen-flat", seed: 2, sceneSeed: 2, level: "Gn")
     }
 
+    @Test("--frame-rate scales how long an object missed in plain view keeps its ID: 15 frames at 30 fps, 8 at 15")
+    func openBufferFollowsTheFrameRate() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-open")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Standing in the open in frames 1-10, missed for `gap` frames, back at the same spot for 3.
+        func ids(gap: Int, frameRate: String) throws -> Set<String> {
+            let frames = Array(1...10) + Array((11 + gap)...(13 + gap))
+            let detections = folder.appendingPathComponent("det-\(gap).txt")
+            try frames.map { "\($0),-1,300,200,40,80,0.9\n" }.joined()
+                .write(to: detections, atomically: true, encoding: .utf8)
+            let result = try LiteVisionExecutable.run([
+                "track", "--detections", detections.path, "--image-size", "640x480", "--frame-rate", frameRate,
+            ])
+            #expect(result.status == 0, "\(result.errors)")
+            return Set(
+                result.output.split(separator: "\n").compactMap {
+                    $0.split(separator: "#").dropFirst().first?.prefix(1)
+                }.map(String.init))
+        }
+        #expect(try ids(gap: 8, frameRate: "15") == ["0"])
+        #expect(try ids(gap: 9, frameRate: "15") == ["0", "1"])
+        #expect(try ids(gap: 9, frameRate: "30") == ["0"])
+        #expect(try ids(gap: 15, frameRate: "30") == ["0"])
+        #expect(try ids(gap: 16, frameRate: "30") == ["0", "1"])
+    }
+
     @Test("TrackEval: a track lost for 8 frames leaves a followed person's box to them, whatever its depth")
     func longLostTrackYields() throws {
         // `TUD-Stadtmitte` normal noise draw 1 (docs/tracking-quality.md, thirty-first round): at frame 96 a track last

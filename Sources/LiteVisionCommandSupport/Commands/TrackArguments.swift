@@ -33,7 +33,8 @@ package struct TrackArguments: ParsableArguments {
             pace and drops frames as a camera would. A network stream that drops or stalls is reconnected \
             (--reconnect-timeout). The tracker measures the rate it sees frames at from their timestamps (under 20 \
             per second it follows stops and turns faster); --frame-rate F sets it instead, for every source (it then \
-            no longer follows frames dropped while the detector is busy; the lost-track buffer stays 45 frames). \
+            no longer follows frames dropped while the detector is busy; the lost-track buffers stay 45 and 15 \
+            frames). \
             --duration and --frames stop the run, as do SIGINT and SIGTERM (outputs complete, exit status 0). The \
             exit status is 1 when the source failed (a damaged file, a stream lost for good), after the outputs are \
             written; 2 when it cannot be opened. A password in a URL is shown as ***.
@@ -62,8 +63,8 @@ package struct TrackArguments: ParsableArguments {
             --timing prints the tracker's own time on standard error. \
             A malformed row is refused with its line number (status 2).
 
-            --reidentify (with --detections) gives an object that left the view, or stayed hidden longer than the \
-            lost-track buffer, its old ID back when it returns looking the same (ML Kit gives it a new ID): the \
+            --reidentify (with --detections) gives an object that left the view, or stayed lost longer than the \
+            lost-track buffers allow, its old ID back when it returns looking the same (ML Kit gives it a new ID): the \
             fields after the tenth of each row are the detection's appearance vector (a re-identification \
             network's embedding, as in DeepSORT's detection files, or any descriptor), compared by cosine \
             similarity. --reid-similarity (default 0.6), --reid-margin (0.05) and --reid-memory (frames; default \
@@ -86,7 +87,8 @@ package struct TrackArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The frames per second the tracker sees: of a --detections file (default 30; scales the lost-track buffer),"
+            "The frames per second the tracker sees: of a --detections file (default 30; scales the lost-track"
+                + " buffers),"
                 + " or of every video source (default: measured from the timestamps)."))
     package var frameRate: Double?
 
