@@ -54,6 +54,51 @@ struct ContinuationTests {
         #expect(track.age == 33)
     }
 
+    /// The IDs of two frames of a confident box at x `comebackX`, after a walker at 6 px a frame from x 100, detected
+    /// for 20 frames (last at x 214), went unseen for `unseen` frames; and the lost track's prediction in the last
+    /// unseen frame.
+    static func comeback(at comebackX: Double, after unseen: Int) -> (ids: [[Int]], predicted: BoundingBox?) {
+        var tracker = ObjectTracker()
+        for frame in 0..<20 {
+            _ = tracker.update(
+                [TrackerDetection(box: box(100 + 6 * Double(frame), 100), score: 0.9)], imageWidth: width,
+                imageHeight: height)
+        }
+        for _ in 0..<unseen { _ = tracker.update([], imageWidth: width, imageHeight: height) }
+        let predicted = tracker.liveTracks.first?.box
+        let ids = (0..<2).map { _ in
+            tracker.update(
+                [TrackerDetection(box: box(comebackX, 100), score: 0.9)], imageWidth: width, imageHeight: height
+            )
+            .map(\.id)
+        }
+        return (ids, predicted)
+    }
+
+    @Test("An object that sped up while unseen takes back its ID ahead of its prediction, not beyond it")
+    func fasterObjectKeepsItsID() throws {
+        // Unseen for 12 frames, the walker's prediction is near x 292 in the comeback's frame, 78 px past its last box:
+        // the path reaches on to about x 410. At x 360 (11 px a frame since it was last seen) the box lies ahead of the
+        // prediction, none of it between the last box and the prediction, and too far for the association.
+        let (ids, predicted) = Self.comeback(at: 360, after: 12)
+        let prediction = try #require(predicted)
+        #expect(prediction.maxX < 335, "predicted \(prediction)")
+        let buffer = TrackRecord.lostBuffer
+        #expect(prediction.expanded(by: buffer).iou(Self.box(360, 100).expanded(by: buffer)) < 0.3)
+        #expect(ids == [[0], [0]])
+        // At x 400 most of the box lies beyond the path: a new object, reported from its second box.
+        #expect(Self.comeback(at: 400, after: 12).ids == [[], [1]])
+    }
+
+    @Test("A path reaches ahead of the prediction only once the object is unseen for 5 frames")
+    func pathReachesAheadAfterFiveFrames() throws {
+        // Unseen for 2 frames before the comeback (3 and 4 with the comeback's two), the path spans x 214 to about 278
+        // in its second frame; reaching ahead, it would span to about 302 and hold the box at x 268, which lies mostly
+        // beyond the prediction. Unseen for 4 before (5 with the comeback's frame), the box at x 285 is held.
+        #expect(Self.comeback(at: 268, after: 2).ids == [[], [1]])
+        #expect(Self.comeback(at: 285, after: 4).ids == [[0], [0]])
+    }
+
     @Test("A tentative object (a middling score) in a lost track's path takes its ID once reported")
     func tentativeComebackKeepsItsID() throws {
         let (_, after, _) = Self.run(walkers: [100], score: 0.5, frames: 3)
