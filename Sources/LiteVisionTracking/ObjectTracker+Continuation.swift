@@ -10,22 +10,30 @@ extension ObjectTracker {
     static let continuationHeightRatio = 1.33
 
     /// From how many frames unseen (this one included) a lost track's path reaches past its prediction (see
-    /// ``path(of:unseen:)``).
+    /// ``path(of:reachingAhead:)``).
     static let pathReachAfter = 5
 
-    /// The path of the lost track `lost`, unseen for `unseen` frames (this one included), in which a newly reported
-    /// object takes its ID (``continuedLostTrack(_:beforeRetiring:)``): the box spanning its last detected box and
-    /// its predicted box for this frame and, once unseen for ``pathReachAfter`` frames, its predicted box moved on as
-    /// far again (the prediction's shift from the last detected box, doubled). The prediction coasts on the speed
-    /// measured before the object went out of sight; an object that sped up since (a box bouncing off a wall and
-    /// gathering speed, a person who started to hurry) comes back ahead of it. On the tracking benchmark
-    /// (`docs/tracking-quality.md`, thirty-ninth round) this removed 1.4 % of the ID switches at the sequences' own
-    /// frame rates and won one more of 70 generic draws, losing none; reaching three times as far did less on the
-    /// generic scenes, and reaching past it from the first unseen frame lost a draw at 5 fps, where a few frames unseen
-    /// are a long way.
-    static func path(of lost: TrackRecord, unseen: Int) -> BoundingBox {
+    /// Whether the path of the lost track `lost`, unseen for `unseen` frames (this one included), reaches past its
+    /// prediction: from ``pathReachAfter`` frames, for a track whose speed was measured (not a young one, see
+    /// ``TrackRecord/isYoung``, nor a dormant one: most of those are false detections, their speed from a box or two).
+    static func pathReachesAhead(_ lost: TrackRecord, unseen: Int) -> Bool {
+        unseen >= pathReachAfter && !lost.isYoung && !lost.isDormant
+    }
+
+    /// The path of the lost track `lost`, in which a newly reported object takes its ID
+    /// (``continuedLostTrack(_:beforeRetiring:)``): the box spanning its last detected box and its predicted box for
+    /// this frame and, when `reachingAhead` (``pathReachesAhead(_:unseen:)``), its predicted box moved on as far again
+    /// (by the prediction's shift from the last detected box). The prediction coasts on the speed measured before the
+    /// object went out of sight; an object that sped up since (a box bouncing off a wall and gathering speed, a person
+    /// who started to hurry) comes back ahead of it, and one that turned, beside its line: the path is the box spanning
+    /// all three. On the tracking benchmark (`docs/tracking-quality.md`, thirty-ninth round) reaching ahead removed
+    /// 1.3 % of the ID switches at the sequences' own frame rates and won one more of 70 generic draws, losing none;
+    /// the two boxes alone, without the span between them, kept only a quarter of that; reaching three times as far
+    /// did less on the generic scenes, and reaching ahead from the first unseen frame lost a draw at 5 fps, where a
+    /// few frames unseen are a long way.
+    static func path(of lost: TrackRecord, reachingAhead: Bool) -> BoundingBox {
         let spanned = lost.detectionBox.union(lost.matchBox)
-        guard unseen >= pathReachAfter else { return spanned }
+        guard reachingAhead else { return spanned }
         let predicted = lost.matchBox
         let ahead = BoundingBox(
             x: predicted.x + (predicted.midX - lost.detectionBox.midX),
@@ -75,14 +83,15 @@ extension ObjectTracker {
     /// track's life, this one included (all have had their chance when this is asked), and not about to be dropped
     /// (``TrackingOptions/lostTrackBuffer``, ``TrackingOptions/openLostTrackBuffer``,
     /// ``TrackingOptions/outsideFraction``), qualifies when at least ``continuationCoverage`` of the new track's box
-    /// lies in its path (``path(of:unseen:)``: the box spanning its last detected box and its predicted box for this
-    /// frame, reaching further ahead once unseen for a few frames); and when the two boxes' heights differ by at most a
+    /// lies in its path (``path(of:reachingAhead:)``: between its last detected box and its predicted box for
+    /// this frame, and further ahead once unseen for a few frames); and when the two boxes' heights differ by at most a
     /// factor ``continuationHeightRatio``. With ``TrackingOptions/matchesClasses`` the classes must agree too, and with
     /// re-identification's ``ReidentificationOptions/matchSimilarity`` the appearances (when both tracks have one).
-    /// Only an unambiguous continuation counts: with two lost tracks qualifying (a dormant one counts only when no
-    /// other lost track qualifies), the new object gets a new ID (but of two new objects in one lost track's path in
-    /// the same frame, the first reported takes its ID). A track that left the image is dropped, so an object coming
-    /// back into the view still gets a new ID, as in ML Kit.
+    /// Only an unambiguous continuation counts: with two lost tracks qualifying alike (one whose path holds the box
+    /// between its last box and its prediction comes before one whose path holds it only ahead, and a dormant one
+    /// counts only when no other lost track qualifies), the new object gets a new ID (but of two new objects in one
+    /// lost track's path in the same frame, the first reported takes its ID). A track that left the image is dropped,
+    /// so an object coming back into the view still gets a new ID, as in ML Kit.
     ///
     /// On the tracking benchmark (`docs/tracking-quality.md`, sixth round) this removed about 2 % of the ID switches
     /// and raised IDF1 by 0.2 points on average.
@@ -90,7 +99,8 @@ extension ObjectTracker {
         let record = records[index]
         let box = record.detectionBox
         let veto = options.reidentification?.matchSimilarity
-        var found: Int?, dormant: Int?, dormantCount = 0
+        var found: Int?, ahead: Int?, dormant: Int?
+        var betweenCount = 0, aheadCount = 0, dormantCount = 0
         for other in records.indices where other != index {
             let lost = records[other]
             guard lost.isConfirmed, lost.detectionIndex < 0 else { continue }
@@ -111,8 +121,13 @@ extension ObjectTracker {
             }
             if classesDiffer(record.classIndex, lost.classIndex) { continue }
             let ratio = box.height / max(lost.detectionBox.height, 1)
-            guard ratio <= Self.continuationHeightRatio, ratio >= 1 / Self.continuationHeightRatio,
-                Self.path(of: lost, unseen: unseen).intersection(box).area >= Self.continuationCoverage * box.area
+            guard ratio <= Self.continuationHeightRatio, ratio >= 1 / Self.continuationHeightRatio else { continue }
+            let least = Self.continuationCoverage * box.area
+            let between = Self.path(of: lost, reachingAhead: false).intersection(box).area >= least
+            guard
+                between
+                    || (Self.pathReachesAhead(lost, unseen: unseen)
+                        && Self.path(of: lost, reachingAhead: true).intersection(box).area >= least)
             else { continue }
             if let veto, !record.appearance.isEmpty, lost.appearance.count == record.appearance.count,
                 AppearanceGallery.cosine(lost.appearance, record.appearance) < veto
@@ -125,9 +140,19 @@ extension ObjectTracker {
                 dormant = other
                 continue
             }
-            if found != nil { return nil }
-            found = other
+            // A track whose path holds the box between its last box and its prediction comes before one that holds
+            // it only ahead of its prediction: of two people in a row, the one in front who stopped while unseen is
+            // back in their own path, and also ahead of the prediction of the one following.
+            if between {
+                betweenCount += 1
+                found = other
+            } else {
+                aheadCount += 1
+                ahead = other
+            }
         }
-        return found ?? (dormantCount == 1 ? dormant : nil)
+        if betweenCount > 0 { return betweenCount == 1 ? found : nil }
+        if aheadCount > 0 { return aheadCount == 1 ? ahead : nil }
+        return dormantCount == 1 ? dormant : nil
     }
 }

@@ -71,9 +71,10 @@
 ///    lost track either (a dormant one aside: see step 3).
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction, and as far
-///    again past the prediction once unseen for 5 frames) and no other lost track's: most often the same object,
-///    which stopped, turned or sped up while unseen and came back off its prediction. It then goes on as that
-///    track, its hits and age included (a dormant track's hits aside: see step 3).
+///    again past the prediction once unseen for 5 frames) and no other lost track's (one whose path holds it between
+///    comes before one whose path holds it only ahead): most often the same object, which stopped, turned or sped
+///    up while unseen and came back off its prediction. It then goes on as that track, its hits and age included (a
+///    dormant track's hits aside: see step 3).
 /// 6. Two tracks of one class matched in 10 frames or more whose boxes met (one of them may be lost for up to three
 ///    frames, met at its prediction), one of them unseen for a frame or more meanwhile, exchange their IDs (with their
 ///    hits, age and, with re-identification, appearance) as they part if each came out on the other's object: much

@@ -65,9 +65,9 @@ public struct TrackingOptions: Sendable, Hashable {
     /// more of the tracking benchmark's 836 draws at the sequences' own frame rates, and as many under 20 fps, with
     /// larger margins); 0 drops it at once; negative values act as 0. An object detected in fewer than 3 frames so far
     /// is matched to detections for at most 3 frames without one (most such objects are false detections). A lost
-    /// object that comes back off its prediction within this time (it stopped while hidden, or it was missed for more
-    /// than 3 frames just after it appeared) takes its ID back when its new box lies in the lost track's path, as
-    /// `ObjectTracker` explains.
+    /// object that comes back off its prediction within this time (it stopped, turned or sped up while hidden, or it
+    /// was missed for more than 3 frames just after it appeared) takes its ID back when its new box lies in the lost
+    /// track's path, as `ObjectTracker` explains.
     public var lostTrackBuffer: Int = 45
     /// For how many frames in the open an object that is not detected keeps its ID: frames in which its predicted box
     /// lies neither under the box of another reported object (30 % of it or more, whatever their depths: its box
