@@ -50,10 +50,15 @@ extension BoundingBox {
     /// This box grown by `fraction` of its width on the left and on the right, and of its height on the top
     /// and at the bottom (the "buffered" box of C-BIoU tracking).
     @inline(__always)
-    func expanded(by fraction: Double) -> BoundingBox {
+    func expanded(by fraction: Double) -> BoundingBox { expanded(widthBy: fraction, heightBy: fraction) }
+
+    /// This box grown by `widthFraction` of its width on the left and on the right, and by `heightFraction` of its
+    /// height on the top and at the bottom.
+    @inline(__always)
+    func expanded(widthBy widthFraction: Double, heightBy heightFraction: Double) -> BoundingBox {
         BoundingBox(
-            x: x - fraction * width, y: y - fraction * height,
-            width: width * (1 + 2 * fraction), height: height * (1 + 2 * fraction))
+            x: x - widthFraction * width, y: y - heightFraction * height,
+            width: width * (1 + 2 * widthFraction), height: height * (1 + 2 * heightFraction))
     }
 
     /// The box `share` of the way from this one to `other` (0: this box, 1: `other`), each coordinate and size on a

@@ -189,8 +189,22 @@ struct TrackRecord: Sendable {
     @inline(__always)
     static func borderMargin(_ extent: Double) -> Double { max(1, extent * 0.01) }
 
+    /// The axes along which the predicted box reaches past a border of the image of the given size (``matchBox`` is
+    /// the part inside it) while its center moves toward that border: an object leaving the image, or one that turned
+    /// back at the border, which its motion model still carries out. (An object entering through a border moves away
+    /// from it.)
+    @inline(__always)
+    func outwardAxes(imageWidth: Double, imageHeight: Double) -> (horizontal: Bool, vertical: Bool) {
+        let box = predictedBox, vx = filter.centerX.velocity, vy = filter.centerY.velocity
+        return (
+            (box.x < 0 && vx < 0) || (box.maxX > imageWidth && vx > 0),
+            (box.y < 0 && vy < 0) || (box.maxY > imageHeight && vy > 0)
+        )
+    }
+
     /// How much boxes are grown, on each side and as a fraction of their size, to compare a lost track with a
-    /// confident detection.
+    /// confident detection (and, along one axis, a track heading out of the image: see
+    /// ``similarity(toConfident:threshold:everyTrack:imageWidth:imageHeight:)``).
     static let lostBuffer = 0.25
 
     /// How well a confident detection fits the track's prediction: their IoU; for a track lost in the last frame
@@ -204,8 +218,12 @@ struct TrackRecord: Sendable {
     /// object's detection, and the two tracks then took it in turns: an ID switch every frame or two.)
     ///
     /// With `everyTrack` (at a low frame rate: see `TrackingOptions.frameRate`) a track matched in the last frame gets
-    /// the buffer too: objects move so far between frames that a new track's prediction (its speed not known yet) or
-    /// a turning object's soon misses the object's box.
+    /// the buffer too: objects move so far between frames that a new track's prediction (its speed not known yet) or a
+    /// turning object's soon misses the object's box. A track whose predicted box reaches past an image border it moves
+    /// toward (``outwardAxes(imageWidth:imageHeight:)``) gets it along one axis only (both boxes grown in width at the
+    /// left or right border, in height at the top or bottom; not at all at a corner): most often an object that turned
+    /// back at the border, whose motion model still carries it out of the image for a frame or two, while another
+    /// object entering beside it along the border is kept apart (`docs/tracking-quality.md`, fortieth round).
     ///
     /// A track of one box that touches an image border, and a detection that touches the same border, are compared
     /// along that border (``entrySimilarity(_:imageWidth:imageHeight:)``) when their IoU is under `threshold` and
@@ -216,8 +234,15 @@ struct TrackRecord: Sendable {
     ) -> Double {
         var iou = matchBox.fastIoU(box)
         if iou < threshold { iou = max(iou, entrySimilarity(box, imageWidth: imageWidth, imageHeight: imageHeight)) }
-        guard framesSinceUpdate > 0 || everyTrack, iou < threshold else { return iou }
-        return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer))
+        guard iou < threshold else { return iou }
+        if framesSinceUpdate > 0 || everyTrack { return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer)) }
+        let outward = outwardAxes(imageWidth: imageWidth, imageHeight: imageHeight)
+        // At a corner, where the box reaches past two borders, the boxes are not grown: growing them along both axes
+        // let an object entering beside a leaving one, along either border, take its ID.
+        guard outward.horizontal != outward.vertical else { return iou }
+        let widthBy = outward.horizontal ? Self.lostBuffer : 0, heightBy = outward.vertical ? Self.lostBuffer : 0
+        return matchBox.expanded(widthBy: widthBy, heightBy: heightBy)
+            .fastIoU(box.expanded(widthBy: widthBy, heightBy: heightBy))
     }
 
     /// How well a weak detection fits the track's prediction: the IoU of their boxes, or — for a detection much

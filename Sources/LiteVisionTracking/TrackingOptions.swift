@@ -17,25 +17,26 @@
 /// (``rescueMatchIoUThreshold`` for weak detections; see ``frameRate`` for middling ones under 20 fps) and, with
 /// ``matchesClasses``, when the classes agree. An object that was not matched in the previous frame and whose IoU with
 /// a confident detection falls short is compared again with both boxes grown by 25 % of their size on each side
-/// (C-BIoU's buffered IoU), since its prediction has drifted without measurements (under 20 fps every object: see
-/// ``frameRate``). A weak box much smaller than the object along one axis and lying mostly inside the prediction — a
-/// partly hidden object — is compared after being completed to the object's remembered size, once the object's track
-/// has seen 3 boxes (before that, its size is not settled). An object seen once, at an image border, and a box at the
-/// same border are compared by their extents along it (an object entering is a sliver first, wider each frame). An
-/// object seen in two frames, the second the previous one, is also compared (not under 20 fps) as if it stood at its
-/// second box (their IoU, when at least 0.55): its speed so far is the difference of two boxes, maybe jitter alone.
-/// Confident and weak detections are paired in one assignment (ByteTrack pairs the confident ones first, which lets a
-/// visible object's box take the track of a hidden object beside it whose own box is weak): the tracker picks the pairs
-/// with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a weak detection (a confident
-/// box that fits as well is preferred; scaled by 0.85 only, from ``tentativeTrackThreshold`` up: a middling box is most
-/// often an object partly hidden), halved for an object lost in the previous frame while hidden behind an object
-/// matched there, or detected only weakly there while hidden behind an object detected confidently (so the two do not
-/// take the visible object's box in turns), scaled by 0.7 for an object measured in fewer than 3 frames of its own,
-/// whose speed is not known yet (not under 20 fps: see ``frameRate``), and scaled by one minus half the difference
-/// between the detection's score and the score of the object's last detection (an object going out of sight behind
-/// another is detected ever more weakly, the one in front confidently: a confident box most likely belongs to the
-/// object detected confidently so far). It is solved exactly with the Hungarian method on each connected group of
-/// overlapping boxes.
+/// (C-BIoU's buffered IoU), since its prediction has drifted without measurements (so is an object predicted to reach
+/// past one image border it moves toward, which may have turned back there, its boxes grown across that border only;
+/// under 20 fps every object: see ``frameRate``). A weak box much smaller than the object along one axis and lying
+/// mostly inside the prediction — a partly hidden object — is compared after being completed to the object's remembered
+/// size, once the object's track has seen 3 boxes (before that, its size is not settled). An object seen once, at an
+/// image border, and a box at the same border are compared by their extents along it (an object entering is a sliver
+/// first, wider each frame). An object seen in two frames, the second the previous one, is also compared (not under 20
+/// fps) as if it stood at its second box (their IoU, when at least 0.55): its speed so far is the difference of two
+/// boxes, maybe jitter alone. Confident and weak detections are paired in one assignment (ByteTrack pairs the confident
+/// ones first, which lets a visible object's box take the track of a hidden object beside it whose own box is weak):
+/// the tracker picks the pairs with the greatest total gain, a pair's gain being its IoU minus its gate, halved for a
+/// weak detection (a confident box that fits as well is preferred; scaled by 0.85 only, from
+/// ``tentativeTrackThreshold`` up: a middling box is most often an object partly hidden), halved for an object lost in
+/// the previous frame while hidden behind an object matched there, or detected only weakly there while hidden behind an
+/// object detected confidently (so the two do not take the visible object's box in turns), scaled by 0.7 for an object
+/// measured in fewer than 3 frames of its own, whose speed is not known yet (not under 20 fps: see ``frameRate``), and
+/// scaled by one minus half the difference between the detection's score and the score of the object's last detection
+/// (an object going out of sight behind another is detected ever more weakly, the one in front confidently: a confident
+/// box most likely belongs to the object detected confidently so far). It is solved exactly with the Hungarian method
+/// on each connected group of overlapping boxes.
 public struct TrackingOptions: Sendable, Hashable {
     /// The lowest detection score that can keep an existing object alive: detections from this score up to
     /// the detection threshold can only rescue an object, never start one (except, in an `ObjectTracker` used alone,
