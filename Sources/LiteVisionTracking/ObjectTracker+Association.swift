@@ -360,7 +360,8 @@ extension ObjectTracker {
                 if classesDiffer(trackClass, detection.classIndex) { continue }
                 let weak = c >= firstWeak
                 let gate = !weak ? confidentGate : detection.score >= middling ? middlingGate : weakGate
-                // Weak detections may be partial views of the object; lost tracks get some slack.
+                // Weak detections may be partial views of the object; lost tracks, and tracks heading out of the
+                // image, get some slack.
                 var iou =
                     weak
                     ? record.similarity(

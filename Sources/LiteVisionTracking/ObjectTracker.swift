@@ -23,24 +23,25 @@
 /// 2. High-score and low-score detections are matched to all reported tracks, including ones lost for a few frames, in
 ///    one exact linear assignment on the IoU with a gate per pair (see ``TrackingOptions``). A lost track's boxes are
 ///    grown by 25 % on each side when the IoU with a confident detection falls short, to tolerate the drift of a
-///    prediction made without measurements (and, in width or in height only, those of a track predicted to reach past
-///    one image border it moves toward: an object that turned back there). Low-score detections keep tracks alive — an
-///    object whose score dropped because it is partly hidden — with a stricter gate, a weak box much smaller than the
-///    object being compared after completion to the object's size (once its track has seen 3 boxes), and weighing half
-///    as much as a confident box that fits as well (85 % as much from ``TrackingOptions/tentativeTrackThreshold`` up).
-///    A lost track hidden behind a track matched in the previous frame (one reaching as low in the image, nearer the
-///    camera; any, once the lost track has gone undetected for 8 frames and its predicted depth no longer counts), or
-///    one last matched to a weak box behind a confident one, weighs half too, so the two do not take the visible
-///    object's box in turns, unless the hidden one fits the box clearly better; and a pair weighs less the more the
-///    detection's score differs from the track's last one. A track measured in one or two frames of its own (one
-///    continuing a lost track's ID counts its own boxes), whose speed is unknown or came from the jitter of its two
-///    boxes, weighs 70 % as much (unless the frame rate is known to be under 20 fps). A lost track leaves a detection
-///    to a tentative object (see step 4) matched in the previous frame, started on or before the track's last matched
-///    frame, of the detection's class (when classes are matched) and fitting the detection by an IoU at least 0.3
-///    higher than the track's similarity to it: most often a person coming out from behind another while the lost one
-///    is still hidden. Tracks not reported yet (tentative objects, or with ``TrackingOptions/minimumHits`` above 1)
-///    then take what detections are left: confident ones and, with tentative objects on (a tracker used alone), weak
-///    ones too. Objects held in the open (see step 4) take part in the first assignment, as reported tracks.
+///    prediction made without measurements; so are, in width or in height only, those of a track matched in the
+///    previous frame and predicted to reach past one image border it moves toward (an object that turned back there).
+///    Low-score detections keep tracks alive — an object whose score dropped because it is partly hidden — with a
+///    stricter gate, a weak box much smaller than the object being compared after completion to the object's size (once
+///    its track has seen 3 boxes), and weighing half as much as a confident box that fits as well (85 % as much from
+///    ``TrackingOptions/tentativeTrackThreshold`` up). A lost track hidden behind a track matched in the previous frame
+///    (one reaching as low in the image, nearer the camera; any, once the lost track has gone undetected for 8 frames
+///    and its predicted depth no longer counts), or one last matched to a weak box behind a confident one, weighs half
+///    too, so the two do not take the visible object's box in turns, unless the hidden one fits the box clearly better;
+///    and a pair weighs less the more the detection's score differs from the track's last one. A track measured in one
+///    or two frames of its own (one continuing a lost track's ID counts its own boxes), whose speed is unknown or came
+///    from the jitter of its two boxes, weighs 70 % as much (unless the frame rate is known to be under 20 fps). A lost
+///    track leaves a detection to a tentative object (see step 4) matched in the previous frame, started on or before
+///    the track's last matched frame, of the detection's class (when classes are matched) and fitting the detection by
+///    an IoU at least 0.3 higher than the track's similarity to it: most often a person coming out from behind another
+///    while the lost one is still hidden. Tracks not reported yet (tentative objects, or with
+///    ``TrackingOptions/minimumHits`` above 1) then take what detections are left: confident ones and, with tentative
+///    objects on (a tracker used alone), weak ones too. Objects held in the open (see step 4) take part in the first
+///    assignment, as reported tracks.
 /// 3. Matched tracks are corrected. Detections cut by the image border or partly hidden are completed to the object's
 ///    remembered size first, so that the filter keeps the object's true size and speed (under 20 fps, with tentative
 ///    objects on, a weak box that could not start one moves the track less: see ``TrackingOptions/frameRate``). The

@@ -237,8 +237,8 @@ struct TrackRecord: Sendable {
         guard iou < threshold else { return iou }
         if framesSinceUpdate > 0 || everyTrack { return bufferedMatchBox.fastIoU(box.expanded(by: Self.lostBuffer)) }
         let outward = outwardAxes(imageWidth: imageWidth, imageHeight: imageHeight)
-        // At a corner, where the box reaches past two borders, the boxes are not grown: growing them along both axes
-        // let an object entering beside a leaving one, along either border, take its ID.
+        // At a corner, where the box reaches past two borders it moves toward, the boxes are not grown: growing them
+        // along both axes let an object entering beside a leaving one, along either border, take its ID.
         guard outward.horizontal != outward.vertical else { return iou }
         let widthBy = outward.horizontal ? Self.lostBuffer : 0, heightBy = outward.vertical ? Self.lostBuffer : 0
         return matchBox.expanded(widthBy: widthBy, heightBy: heightBy)

@@ -8,28 +8,37 @@ import Testing
 /// the gate again, both boxes grown by `TrackRecord.lostBuffer` across that border (in width at the left or right).
 @Suite("Objects turning back at a border")
 struct BorderTurnTests {
-    /// The IDs of each frame of a 1280x720 view: a box 70x120 at 9 px a frame toward the left border from `x` + 180,
-    /// reaching `x` in frame 20 (`x` 0: the border), then back at the same speed; its box in frame 22 is 12 px further
-    /// on and 84 px wide, as a jittery detector gives it.
-    static func turning(at x: Double) -> [[Int]] {
+    /// Where a box turns back: at the left, right or bottom border, or in the middle of the image.
+    enum Turn { case left, right, bottom, middle }
+
+    /// The IDs of each frame of a 1280x720 view: a box 70 px deep along its way (120 px across it) at 9 px a frame
+    /// toward the place `turn` names, reaching it in frame 20 (at x 600 in the middle), then back at the same speed;
+    /// its box in frame 22 is 12 px further on and 84 px deep, as a jittery detector gives it.
+    static func turning(_ turn: Turn) -> [[Int]] {
         var tracker = ObjectTracker()
         return (0..<26).map { frame in
-            let offset = 9 * Double(abs(20 - frame))
+            let jittery = frame == 22
+            let depth = jittery ? 84.0 : 70, away = 9 * Double(abs(20 - frame)) + (jittery ? 12 : 0)
             let box =
-                frame == 22
-                ? BoundingBox(x: x + offset + 12, y: 300, width: 84, height: 120)
-                : BoundingBox(x: x + offset, y: 300, width: 70, height: 120)
+                switch turn {
+                case .left: BoundingBox(x: away, y: 300, width: depth, height: 120)
+                case .middle: BoundingBox(x: 600 + away, y: 300, width: depth, height: 120)
+                case .right: BoundingBox(x: 1280 - away - depth, y: 300, width: depth, height: 120)
+                case .bottom: BoundingBox(x: 300, y: 720 - away - depth, width: 120, height: depth)
+                }
             return tracker.update([TrackerDetection(box: box, score: 0.9)], imageWidth: 1280, imageHeight: 720)
                 .map(\.id)
         }
     }
 
-    @Test("An object that turns back at the border keeps its ID; one turning in the middle of the image does not")
+    @Test("An object that turns back at a border keeps its ID; one turning in the middle of the image does not")
     func turnsBackAtTheBorder() {
-        #expect(Self.turning(at: 0) == Array(repeating: [0], count: 26))
+        for turn in [Turn.left, .right, .bottom] {
+            #expect(Self.turning(turn) == Array(repeating: [0], count: 26), "\(turn)")
+        }
         // In the middle of the image the prediction is inside it: the jittery box is compared by its plain IoU, under
         // the gate, and starts a new object.
-        #expect(Self.turning(at: 600) == Array(repeating: [0], count: 22) + Array(repeating: [1], count: 4))
+        #expect(Self.turning(.middle) == Array(repeating: [0], count: 22) + Array(repeating: [1], count: 4))
     }
 
     /// The IDs of each frame of a 1280x720 view: a box 56x250 at 8 px a frame toward the left border, reaching it in
