@@ -48,7 +48,7 @@ extension JSONValue {
     package static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 
     /// The value as compact JSON text, numbers written so that they read back to the same double (integral
-    /// values without a fraction: `3`, not `3.0`).
+    /// values under 2^53 in magnitude without a fraction: `3`, not `3.0`).
     package var text: String {
         var output = ""
         write(to: &output)
@@ -60,7 +60,8 @@ extension JSONValue {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .number(let number):
-            if number == number.rounded(), abs(number) < 1e15 {
+            // Every integer the readers accept as an id (up to 2^53 − 1 in magnitude) is written as one.
+            if number == number.rounded(), abs(number) < 0x1p53 {
                 output += String(Int64(number))
             } else {
                 output += "\(number)"

@@ -32,6 +32,13 @@ struct JSONReaderTests {
         #expect(items[12]["k"] == .number(2), "a repeated key keeps its last value, as in Python")
     }
 
+    @Test("whole numbers are written as integers up to 2^53, as ids are read")
+    func integralNumbersWritten() {
+        let values: [Double] = [0, 3, -7, 999_999_999_999_999, 1_234_567_890_123_456, -9_007_199_254_740_991, 0.5]
+        let text = JSONValue.array(values.map { .number($0) }).text
+        #expect(text == "[0, 3, -7, 999999999999999, 1234567890123456, -9007199254740991, 0.5]")
+    }
+
     @Test(
         "malformed JSON: an error naming the line",
         arguments: [
