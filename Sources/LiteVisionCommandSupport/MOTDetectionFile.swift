@@ -17,15 +17,19 @@ import LiteVisionTracking
 /// come in any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that
 /// frames without detections still count.
 package struct MOTDetectionFile: Sendable {
-    /// The largest file read: 256 MiB (some 5 million rows).
+    /// The largest file read: 256 MiB (long lines carry appearance vectors).
     package static let maximumFileSize = 256 << 20
-    /// The most rows.
-    package static let maximumRows = 10_000_000
+    /// The most rows: 2 million, some 70 MB of plain rows, far more than a MOTChallenge sequence's detections. Every
+    /// row is held in memory, and so is the output written once tracking ends (the rows, the JSON records): at 10
+    /// million rows that peaked at 3.8 GB.
+    package static let maximumRows = 2_000_000
     /// The largest frame number: a million frames, over nine hours at 30 fps. Frames without detections are
     /// tracked too, so this bounds the work.
     package static let maximumFrame = 1_000_000
-    /// The most detections in one frame.
-    package static let maximumPerFrame = 10_000
+    /// The most detections in one frame, as in `eval track`'s files: each frame's association is an assignment
+    /// whose time can grow with the cube of that count (10,000 boxes a frame took 55 seconds for two frames; a
+    /// detector gives a few hundred at most).
+    package static let maximumPerFrame = 1_000
     /// The largest magnitude of a coordinate or size, in pixels.
     package static let maximumCoordinate = 1_000_000.0
 

@@ -13,7 +13,7 @@ struct AppearanceGallery: Sendable {
         var classIndex: Int?
         /// The frame (``ObjectTracker/frameCount``) in which the track was dropped.
         var droppedFrame: Int
-        /// The track's average appearance (see ``TrackRecord/observeAppearance(_:norm:momentum:)``).
+        /// The track's average appearance (see ``TrackRecord/observeAppearance(_:inverseNorm:momentum:)``).
         var appearance: [Float]
     }
 
@@ -22,9 +22,11 @@ struct AppearanceGallery: Sendable {
     /// The length of the tracker's appearance vectors: that of the first valid vector, 0 until then.
     var dimension = 0
 
-    /// The Euclidean norm of `vector` when the tracker can use it — its values finite and not all zero, its length
-    /// the tracker's (which the first such vector sets) — else `nil`.
-    mutating func acceptedNorm(of vector: [Float]) -> Float? {
+    /// One over the Euclidean norm of `vector` when the tracker can use it — its values finite and not all zero, its
+    /// length the tracker's (which the first such vector sets) — else `nil`. Computed in `Double`, where the norm of
+    /// any such vector is finite and positive (in `Float` that of values near its largest overflows, and that of
+    /// subnormal values rounds to 0).
+    mutating func acceptedInverseNorm(of vector: [Float]) -> Double? {
         guard !vector.isEmpty, dimension == 0 || vector.count == dimension else { return nil }
         var sum = 0.0
         for value in vector {
@@ -33,9 +35,7 @@ struct AppearanceGallery: Sendable {
         }
         guard sum > 0 else { return nil }
         dimension = vector.count
-        let norm = Float(sum.squareRoot())
-        // A vector of subnormal values has a norm that rounds to 0 in Float: unusable.
-        return norm > 0 && norm.isFinite ? norm : nil
+        return 1 / sum.squareRoot()
     }
 
     /// Remembers a dropped track, forgetting the oldest entry when the gallery holds `capacity` already.

@@ -4,9 +4,10 @@ extension ObjectTracker {
     /// average, when re-identification is on and the detection's vector is valid (see ``ReidentificationOptions``).
     mutating func observeAppearance(_ detection: TrackerDetection, record index: Int) {
         guard let reidentification = options.reidentification, let vector = detection.appearance,
-            let norm = gallery.acceptedNorm(of: vector)
+            let inverseNorm = gallery.acceptedInverseNorm(of: vector)
         else { return }
-        records[index].observeAppearance(vector, norm: norm, momentum: Float(reidentification.momentum))
+        records[index].observeAppearance(
+            vector, inverseNorm: inverseNorm, momentum: Float(reidentification.momentum))
     }
 
     /// The ID of the record at `index`, being reported for the first time: that of the dropped track its appearance

@@ -56,7 +56,7 @@ struct TrackRecord: Sendable {
     /// The object's remembered height.
     var vertical: PartialObservation
     /// With re-identification, the running average of the appearance of the track's confident detections (see
-    /// ``observeAppearance(_:norm:momentum:)``); empty without.
+    /// ``observeAppearance(_:inverseNorm:momentum:)``); empty without.
     var appearance: [Float] = []
 
     /// A new track started by a detection, to be reported once matched in `hitsToConfirm` frames and believable.

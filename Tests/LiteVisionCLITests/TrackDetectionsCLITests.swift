@@ -228,6 +228,7 @@ struct TrackDetectionsCLITests {
 
     @Test("Video and model options, sources, and bad sizes or rates do not go with --detections")
     func argumentRules() throws {
+        let badRate = "--frame-rate must be a number of frames per second from 0.001 up to 1000"
         let cases: [([String], String)] = [
             (["det.txt", "video.mp4"], "give it without video sources"),
             (["det.txt", "--annotate", "out.mp4"], "--annotate does not go with --detections"),
@@ -244,8 +245,10 @@ struct TrackDetectionsCLITests {
             (["det.txt", "--registry", "http://127.0.0.1:1"], "--registry does not go with --detections"),
             (["det.txt", "--request-timeout", "5"], "--request-timeout does not go with --detections"),
             (["det.txt", "--image-size", "0x480"], "--image-size must be WIDTHxHEIGHT"),
-            (["det.txt", "--frame-rate", "0"], "--frame-rate must be a number of frames per second above 0"),
-            (["det.txt", "--frame-rate", "nan"], "--frame-rate must be a number of frames per second above 0"),
+            (["det.txt", "--frame-rate", "0"], badRate),
+            (["det.txt", "--frame-rate", "nan"], badRate),
+            // A smaller rate made the JSON records' timestamps overflow, and the records were written as {}.
+            (["det.txt", "--frame-rate", "1e-303"], badRate),
         ]
         for (arguments, message) in cases {
             let result = try LiteVisionExecutable.run(["track", "--detections"] + arguments)
@@ -259,10 +262,9 @@ struct TrackDetectionsCLITests {
         let filledVideo = try LiteVisionExecutable.run(["track", "--interpolate", "20", "video.mp4"])
         #expect(filledVideo.status == 64)
         #expect(filledVideo.errors.contains("--interpolate goes with --detections"), "\(filledVideo.errors)")
-        let badRate = try LiteVisionExecutable.run(["track", "--frame-rate", "0", "video.mp4"])
-        #expect(badRate.status == 64)
-        #expect(
-            badRate.errors.contains("--frame-rate must be a number of frames per second above 0"), "\(badRate.errors)")
+        let videoRate = try LiteVisionExecutable.run(["track", "--frame-rate", "0", "video.mp4"])
+        #expect(videoRate.status == 64)
+        #expect(videoRate.errors.contains(badRate), "\(videoRate.errors)")
     }
 
     @Test("TrackEval: on a small seeded simulated scene, HOTA and IDF1 at least ByteTrack's and BoT-SORT's")

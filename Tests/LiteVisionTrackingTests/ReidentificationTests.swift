@@ -68,6 +68,25 @@ struct ReidentificationTests {
         #expect(without.first == 0 && without.last == 2)
     }
 
+    @Test(
+        "Vectors of huge or subnormal values re-identify as any other (their norm is taken in Double)",
+        arguments: [Float(3.4e38), Float(1e-40)])
+    func extremeScales(scale: Float) {
+        let frames = Self.leaveAndReturn(a: Self.look(0), b: Self.look(1)).map { frame in
+            frame.map { detection in
+                var scaled = detection
+                scaled.appearance = detection.appearance?.map { $0 * scale }
+                return scaled
+            }
+        }
+        // In Float, the norm of 3.4e38-scaled looks overflowed and that of 1e-40-scaled ones lost its precision: the
+        // vectors were dropped, and the walker came back with a new ID.
+        #expect(frames[0][0].appearance?.allSatisfy { $0.isFinite && $0 != 0 } == true)
+        let ids = Self.walkerIDs(frames, options: Self.options())
+        #expect(ids.count >= 50)
+        #expect(Set(ids) == [0], "\(ids)")
+    }
+
     @Test("A walker coming back detected weakly at first takes its ID back once detected confidently")
     func weakReturnTakesIDBack() {
         // On its way back the walker scores 0.5 in its first two frames: a tentative object, which takes no

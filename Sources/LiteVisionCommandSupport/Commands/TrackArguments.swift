@@ -87,9 +87,8 @@ package struct TrackArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The frames per second the tracker sees: of a --detections file (default 30; scales the lost-track"
-                + " buffers),"
-                + " or of every video source (default: measured from the timestamps)."))
+            "The frames per second the tracker sees (0.001 to 1000): of a --detections file (default 30; scales the"
+                + " lost-track buffers), or of every video source (default: measured from the timestamps)."))
     package var frameRate: Double?
 
     @Option(
@@ -236,11 +235,12 @@ package struct TrackArguments: ParsableArguments {
 }
 
 extension TrackArguments {
-    /// `--frame-rate`, with a detection file or a video: a number of frames per second above 0, up to 1000.
+    /// `--frame-rate`, with a detection file or a video: a number of frames per second from 0.001 (a frame every
+    /// 17 minutes; a smaller rate made a detection file's timestamps overflow) up to 1000.
     fileprivate func validateFrameRate() throws {
-        if let frameRate, !(frameRate > 0 && frameRate <= 1000) {
+        if let frameRate, !(frameRate >= 0.001 && frameRate <= 1000) {
             throw ValidationError(
-                "--frame-rate must be a number of frames per second above 0, up to 1000, got \(frameRate)")
+                "--frame-rate must be a number of frames per second from 0.001 up to 1000, got \(frameRate)")
         }
     }
 
