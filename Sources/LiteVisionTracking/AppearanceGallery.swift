@@ -24,8 +24,8 @@ struct AppearanceGallery: Sendable {
 
     /// One over the Euclidean norm of `vector` when the tracker can use it — its values finite and not all zero, its
     /// length the tracker's (which the first such vector sets) — else `nil`. Computed in `Double`, where the norm of
-    /// any such vector is finite and positive (in `Float` that of values near its largest overflows, and that of
-    /// subnormal values rounds to 0).
+    /// any such vector and its inverse are finite and positive (in `Float` the norm of values near its largest
+    /// overflows, and one over the norm of subnormal values does).
     mutating func acceptedInverseNorm(of vector: [Float]) -> Double? {
         guard !vector.isEmpty, dimension == 0 || vector.count == dimension else { return nil }
         var sum = 0.0

@@ -34,9 +34,12 @@ struct JSONReaderTests {
 
     @Test("whole numbers are written as integers up to 2^53, as ids are read")
     func integralNumbersWritten() {
-        let values: [Double] = [0, 3, -7, 999_999_999_999_999, 1_234_567_890_123_456, -9_007_199_254_740_991, 0.5]
+        let values: [Double] = [
+            0, 3, -7, 999_999_999_999_999, 1_234_567_890_123_456, -9_007_199_254_740_991, 9_007_199_254_740_992, 0.5,
+        ]
         let text = JSONValue.array(values.map { .number($0) }).text
-        #expect(text == "[0, 3, -7, 999999999999999, 1234567890123456, -9007199254740991, 0.5]")
+        #expect(
+            text == "[0, 3, -7, 999999999999999, 1234567890123456, -9007199254740991, 9007199254740992.0, 0.5]")
     }
 
     @Test(

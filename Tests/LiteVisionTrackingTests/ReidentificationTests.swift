@@ -79,8 +79,8 @@ struct ReidentificationTests {
                 return scaled
             }
         }
-        // In Float, the norm of 3.4e38-scaled looks overflowed and that of 1e-40-scaled ones lost its precision: the
-        // vectors were dropped, and the walker came back with a new ID.
+        // In Float, the norm of 3.4e38-scaled looks overflowed (the vectors were dropped), and one over the norm of
+        // 1e-40-scaled ones did (the track's average became infinite): the walker came back with a new ID.
         #expect(frames[0][0].appearance?.allSatisfy { $0.isFinite && $0 != 0 } == true)
         let ids = Self.walkerIDs(frames, options: Self.options())
         #expect(ids.count >= 50)

@@ -236,7 +236,7 @@ package struct TrackArguments: ParsableArguments {
 
 extension TrackArguments {
     /// `--frame-rate`, with a detection file or a video: a number of frames per second from 0.001 (a frame every
-    /// 17 minutes; a smaller rate made a detection file's timestamps overflow) up to 1000.
+    /// 17 minutes: a bound for sense; rates near 1e-300 made a detection file's timestamps infinite) up to 1000.
     fileprivate func validateFrameRate() throws {
         if let frameRate, !(frameRate >= 0.001 && frameRate <= 1000) {
             throw ValidationError(
