@@ -5,7 +5,7 @@
 /// The reader holds what every use shares, and every byte is hostile until it has passed:
 /// - bounds, checked before anything is allocated for them: the file's size, each line's length, the number of
 ///   rows, the number of columns;
-/// - the text: UTF-8 (a leading byte-order mark is skipped), lines ending in LF or CRLF, lines of only spaces
+/// - the text: UTF-8 (a leading byte-order mark is skipped), lines ending in LF, CRLF or CR, lines of only spaces
 ///   and tabs skipped; columns separated by commas, or, on a line without a comma, by spaces and tabs (as
 ///   TrackEval reads them); spaces and tabs around a column ignored; one trailing comma ignored;
 /// - the numbers: every column a finite decimal number (not hexadecimal, which Python's readers of the format refuse)
@@ -129,13 +129,16 @@ package struct MOTTextReader: Sendable {
         while position < bytes.count {
             lineNumber += 1
             let start = position
-            // Never look further than the longest line allowed (and its CRLF).
-            let scanEnd = min(bytes.count, start + format.maximumLineLength + 2)
+            // A line ends at LF, CRLF or a lone CR (as Python reads text, so TrackEval). Never look further than
+            // the longest line allowed and one byte.
+            let scanEnd = min(bytes.count, start + format.maximumLineLength + 1)
             var end = start
-            while end < scanEnd && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            while end < scanEnd && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "\r") { end += 1 }
+            let contentEnd = end
             position = end + 1
-            var contentEnd = end
-            if contentEnd > start && bytes[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
+            if end + 1 < bytes.count && bytes[end] == UInt8(ascii: "\r") && bytes[end + 1] == UInt8(ascii: "\n") {
+                position += 1
+            }
             guard contentEnd - start <= format.maximumLineLength else {
                 throw error(
                     line: lineNumber,

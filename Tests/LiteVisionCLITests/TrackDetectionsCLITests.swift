@@ -208,6 +208,35 @@ struct TrackDetectionsCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["det.txt"])
     }
 
+    @Test("A run killed while it reads and tracks leaves no temporary file beside its outputs")
+    func signalLeavesNoTemporaryFile() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-signal")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 6,000 frames of 100 boxes: seconds of reading and tracking.
+        var text = ""
+        for frame in 1...6000 {
+            for box in 0..<100 { text += "\(frame),-1,\(box % 10 * 60 + frame % 7),\(box / 10 * 45),40,40,0.9\n" }
+        }
+        let detections = folder.appendingPathComponent("det.txt")
+        try text.write(to: detections, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
+        process.arguments = [
+            "track", "--detections", detections.path, "--mot", folder.appendingPathComponent("out.txt").path,
+            "--json", folder.appendingPathComponent("out.json").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(500_000)
+        // SIGKILL, which no handler sees, stands for every signal (and the test process's children start with
+        // SIGTERM and SIGINT blocked, as libdispatch blocks them for its signal sources).
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the run ended before the signal: make the file longer")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["det.txt"])
+    }
+
     @Test("Bytes that are not UTF-8, a missing file and a folder are refused with status 2")
     func unreadable() throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-unreadable")

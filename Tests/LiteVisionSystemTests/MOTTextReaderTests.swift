@@ -45,7 +45,7 @@ struct MOTTextReaderTests {
         return nil
     }
 
-    @Test("Rows: their numbers and lines, through CRLF, blank lines, spaces, a BOM and a trailing comma")
+    @Test("Rows: their numbers and lines, through CRLF, CR, blank lines, spaces, a BOM and a trailing comma")
     func wellFormed() throws {
         let text = "\u{FEFF}1,-1,10,20,30,40,0.9\r\n\r\n \t \n2, -1 ,1e1, 2.5e1,30,40,0.5,\n3 -1 16. 20 30 40 1\n"
         let rows = try Self.read(text).get()
@@ -62,6 +62,11 @@ struct MOTTextReaderTests {
         #expect(try Self.read("").get().isEmpty)
         #expect(try Self.read([0xEF, 0xBB, 0xBF]).get().isEmpty)
         #expect(try Self.read("\n\r\n\n").get().isEmpty)
+        // Lines ending in a lone CR (old Mac text), as Python and so TrackEval read them; CR CR LF is two lines.
+        let mac = try Self.read("1,-1,10,20,30,40,0.9\r2,-1,10,20,30,40,0.5\r\r\n3,-1,1,2,3,4,1\r").get()
+        #expect(mac.map(\.line) == [1, 2, 4])
+        #expect(mac.map(\.frame) == [1, 2, 3])
+        #expect(mac[1].values == [2, -1, 10, 20, 30, 40, 0.5])
     }
 
     @Test("Columns after the tenth reach the hook (Row.extraValues) when the format allows them")

@@ -27,8 +27,9 @@ extension TrackArguments {
             if let json { try outputs.claimFile(json, for: "--json") }
             if let mot { try outputs.claimFile(mot, for: "--mot") }
         }
-        // Made now (temporary files beside the outputs), so that a folder that cannot be written fails first.
-        let jsonFile = try json.map(Self.openOutput), motFile = try mot.map(Self.openOutput)
+        // A folder that cannot be written fails first: a temporary file is made there and deleted at once. The
+        // outputs are made only once tracking is done, so that a run stopped by a signal leaves no temporary file.
+        for output in [json, mot].compactMap({ $0 }) { try Self.checkWritable(output) }
         let file: MOTDetectionFile
         do {
             file = try MOTDetectionFile(path: detections, appearance: reidentification.reidentify)
@@ -86,10 +87,10 @@ extension TrackArguments {
             let objects = frameTracks.map {
                 DetectedObject(frame: $0.box, trackingID: $0.id, labels: [], detectionConfidence: $0.score)
             }
-            if motFile != nil {
+            if mot != nil {
                 for object in objects { motText += TrackOutput.motRow(frame: index + 1, object: object) + "\n" }
             }
-            if jsonFile != nil {
+            if json != nil {
                 let timestamp = frameRate.map { Double(index) / $0 }
                 jsonText +=
                     DetectOutput.trackLine(
@@ -100,14 +101,12 @@ extension TrackArguments {
             if json == nil && mot == nil { Console.output(TrackOutput.summary(frame: index, objects: objects)) }
         }
         var failed = false
-        for (output, text) in [(motFile, motText), (jsonFile, jsonText)] {
+        for (output, text) in [(mot, motText), (json, jsonText)] {
             guard let output else { continue }
             do throws(SystemError) {
-                try output.write(Array(text.utf8))
-                try output.commit()
+                try AtomicFile.write(Array(text.utf8), to: output)
             } catch {
-                output.discard()
-                Console.error("litevision: \(VisionError.fileNotWritable(path: output.path, reason: error.reason))")
+                Console.error("litevision: \(VisionError.fileNotWritable(path: output, reason: error.reason))")
                 failed = true
             }
         }
@@ -175,11 +174,11 @@ extension TrackArguments {
         }
     }
 
-    /// The temporary file of the output `path`; one that cannot be made is printed and ends the command with
-    /// status 2.
-    private static func openOutput(_ path: String) throws -> AtomicFile {
+    /// Makes the temporary file of the output `path` and deletes it at once: a folder that cannot be written is
+    /// printed and ends the command with status 2.
+    private static func checkWritable(_ path: String) throws {
         do throws(SystemError) {
-            return try AtomicFile(path: path)
+            try AtomicFile(path: path).discard()
         } catch {
             Console.error("litevision: \(VisionError.fileNotWritable(path: path, reason: error.reason))")
             throw ExitCode(2)

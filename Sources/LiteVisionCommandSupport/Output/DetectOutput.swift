@@ -76,9 +76,18 @@ package enum DetectOutput {
         encode(Line(file: file, error: error))
     }
 
+    /// `line` as JSON. Objects JSON cannot hold (a coordinate or score that is not finite) give the record of the
+    /// file or frame with an `error` saying so, never an empty record.
     private static func encode(_ line: Line) -> ConsoleText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .json((try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}")
+        do {
+            return .json(String(decoding: try encoder.encode(line), as: UTF8.self))
+        } catch {
+            let failed = Line(
+                file: line.file, source: line.source, frame: line.frame,
+                error: "the objects could not be written: a box or score is not finite, which JSON cannot hold")
+            return .json((try? String(decoding: encoder.encode(failed), as: UTF8.self)) ?? "{}")
+        }
     }
 }
