@@ -9,7 +9,7 @@ extension ParsableCommand {
     package static func mainCheckingOutput() {
         Console.failOnLostOutputAtExit()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumberArguments.joined(CommandLine.arguments.dropFirst()))
             try command.run()
         } catch {
             exitWithCheckedMessage(for: error)
@@ -34,7 +34,7 @@ extension AsyncParsableCommand {
     package static func mainCheckingOutput() async {
         Console.failOnLostOutputAtExit()
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await asyncParseAsRoot(NegativeNumberArguments.joined(CommandLine.arguments.dropFirst()))
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
