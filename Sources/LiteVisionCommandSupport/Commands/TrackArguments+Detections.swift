@@ -82,29 +82,34 @@ extension TrackArguments {
             }
             tracks = ObjectTracker.interpolatingGaps(in: tracks, upTo: interpolate)
         }
-        var motText = "", jsonText = ""
+        // The outputs' bytes, written whole at the end (no copy of them is made to write them).
+        var motBytes: [UInt8] = [], jsonBytes: [UInt8] = []
         for (index, frameTracks) in tracks.enumerated() {
             let objects = frameTracks.map {
                 DetectedObject(frame: $0.box, trackingID: $0.id, labels: [], detectionConfidence: $0.score)
             }
             if mot != nil {
-                for object in objects { motText += TrackOutput.motRow(frame: index + 1, object: object) + "\n" }
+                for object in objects {
+                    motBytes += TrackOutput.motRow(frame: index + 1, object: object).utf8
+                    motBytes.append(UInt8(ascii: "\n"))
+                }
             }
             if json != nil {
                 let timestamp = frameRate.map { Double(index) / $0 }
-                jsonText +=
+                jsonBytes +=
                     DetectOutput.trackLine(
                         source: detections, frame: index, timestamp: timestamp, latencyMs: nil, objects: objects,
                         classification: false
-                    ).rendered + "\n"
+                    ).rendered.utf8
+                jsonBytes.append(UInt8(ascii: "\n"))
             }
             if json == nil && mot == nil { Console.output(TrackOutput.summary(frame: index, objects: objects)) }
         }
         var failed = false
-        for (output, text) in [(mot, motText), (json, jsonText)] {
+        for (output, bytes) in [(mot, motBytes), (json, jsonBytes)] {
             guard let output else { continue }
             do throws(SystemError) {
-                try AtomicFile.write(Array(text.utf8), to: output)
+                try AtomicFile.write(bytes, to: output)
             } catch {
                 Console.error("litevision: \(VisionError.fileNotWritable(path: output, reason: error.reason))")
                 failed = true
