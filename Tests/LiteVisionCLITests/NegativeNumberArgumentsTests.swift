@@ -21,7 +21,7 @@ struct NegativeNumberArgumentsTests {
         #expect(NegativeNumberArguments.joined(["--a", "-1", "--", "--b", "-2"]) == ["--a=-1", "--", "--b", "-2"])
     }
 
-    @Test("track --frame-rate -1 and label --threshold -0.5 are refused by their own rules")
+    @Test("track --frame-rate -1, --threshold -0.5 and models download --wait-limit -1 are refused by their own rules")
     func ownRules() throws {
         let folder = TestData.temporaryDirectory("cli-negative-numbers")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -33,5 +33,18 @@ struct NegativeNumberArgumentsTests {
         let threshold = try LiteVisionExecutable.run(["track", "--detections", detections.path, "--threshold", "-0.5"])
         #expect(threshold.status == 64)
         #expect(threshold.errors.contains("--threshold must be between 0 and 1, got -0.5"), "\(threshold.errors)")
+        let device = try LiteVisionExecutable.run(["track", "--device-frame-rate", "-1", "/dev/video0"])
+        #expect(device.status == 64)
+        #expect(
+            device.errors.contains("--device-frame-rate must be a number of frames per second above 0, up to 1000"),
+            "\(device.errors)")
+        // An option that had no rule because a negative number never reached it: refused before any connection.
+        for limit in ["-1", "0", "nan", "inf", "2592001"] {
+            let wait = try LiteVisionExecutable.run([
+                "models", "download", "--registry", "http://127.0.0.1:1", "--wait", "--wait-limit", limit, "m",
+            ])
+            #expect(wait.status == 64, "\(limit)")
+            #expect(wait.errors.contains("--wait-limit must be a number of seconds above 0"), "\(wait.errors)")
+        }
     }
 }

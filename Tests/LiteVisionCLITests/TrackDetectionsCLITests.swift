@@ -208,17 +208,51 @@ struct TrackDetectionsCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["det.txt"])
     }
 
-    @Test("A run killed while it reads and tracks leaves no temporary file beside its outputs")
-    func signalLeavesNoTemporaryFile() throws {
-        let folder = TestData.temporaryDirectory("cli-track-detections-signal")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // 6,000 frames of 100 boxes: seconds of reading and tracking.
+    /// `det.txt` in `folder`: 6,000 frames of 100 boxes, seconds of reading and tracking.
+    static func writeLongDetections(in folder: URL) throws -> URL {
         var text = ""
         for frame in 1...6000 {
             for box in 0..<100 { text += "\(frame),-1,\(box % 10 * 60 + frame % 7),\(box / 10 * 45),40,40,0.9\n" }
         }
         let detections = folder.appendingPathComponent("det.txt")
         try text.write(to: detections, atomically: true, encoding: .utf8)
+        return detections
+    }
+
+    @Test(
+        "An output whose folder is turned into the input's (a link re-pointed) while tracking is refused, not written")
+    func outputFolderReplacedWhileTracking() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-relink")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detections = try Self.writeLongDetections(in: folder)
+        let before = try Data(contentsOf: detections)
+        let elsewhere = folder.appendingPathComponent("elsewhere"), link = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: elsewhere.path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
+        // out/det.txt is elsewhere/det.txt when the run starts, and the input itself once the link is re-pointed.
+        process.arguments = ["track", "--detections", detections.path, "--mot", link.path + "/det.txt"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        usleep(500_000)
+        #expect(process.isRunning, "the run ended before the link was re-pointed: make the file longer")
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: folder.path)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("an output never replaces an input"), "\(message)")
+        #expect(try Data(contentsOf: detections) == before)
+    }
+
+    @Test("A run killed while it reads and tracks leaves no temporary file beside its outputs")
+    func signalLeavesNoTemporaryFile() throws {
+        let folder = TestData.temporaryDirectory("cli-track-detections-signal")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detections = try Self.writeLongDetections(in: folder)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
         process.arguments = [

@@ -71,9 +71,10 @@ package struct DetectArguments: ParsableArguments {
                 let image = try VisionImage(contentsOfFile: file.path).decoded(
                     allowsDamagedImageData: decoding.lenient, preprocessing: detector.processing.preprocessing)
                 let objects = try objectDetector.results(in: image)
+                // Objects JSON cannot hold fail the photo (NotFiniteResult), as an error would.
                 Console.output(
                     json
-                        ? DetectOutput.jsonLine(
+                        ? try DetectOutput.jsonLine(
                             file: file.name, objects: objects, classification: detector.classification)
                         : DetectOutput.table(file: file.name, objects: objects))
                 if let annotate, let annotator {

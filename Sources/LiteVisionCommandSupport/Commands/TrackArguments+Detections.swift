@@ -23,12 +23,14 @@ extension TrackArguments {
     /// normalized to it.
     package func runDetections() throws {
         guard let detections else { return }
-        try OutputPaths.check(inputs: [detections]) { outputs throws(OutputPathError) in
-            if let json { try outputs.claimFile(json, for: "--json") }
-            if let mot { try outputs.claimFile(mot, for: "--mot") }
+        let claimOutputs = { (outputs: inout OutputPaths) throws(OutputPathError) in
+            if let json = self.json { try outputs.claimFile(json, for: "--json") }
+            if let mot = self.mot { try outputs.claimFile(mot, for: "--mot") }
         }
+        try OutputPaths.check(inputs: [detections], claimOutputs)
         // A folder that cannot be written fails first: a temporary file is made there and deleted at once. The
-        // outputs are made only once tracking is done, so that a run stopped by a signal leaves no temporary file.
+        // outputs are made only once tracking is done, so that a run stopped while it reads or tracks leaves no
+        // temporary file (one stopped while it writes them, in the last moments, may).
         for output in [json, mot].compactMap({ $0 }) { try Self.checkWritable(output) }
         let file: MOTDetectionFile
         do {
@@ -105,6 +107,8 @@ extension TrackArguments {
             }
             if json == nil && mot == nil { Console.output(TrackOutput.summary(frame: index, objects: objects)) }
         }
+        // Checked again: a folder on an output's path may have been replaced (a link re-pointed) while tracking.
+        try OutputPaths.check(inputs: [detections], status: 1, claimOutputs)
         var failed = false
         for (output, bytes) in [(mot, motBytes), (json, jsonBytes)] {
             guard let output else { continue }

@@ -236,11 +236,17 @@ package struct TrackArguments: ParsableArguments {
 
 extension TrackArguments {
     /// `--frame-rate`, with a detection file or a video: a number of frames per second from 0.001 (a frame every
-    /// 17 minutes: a bound for sense; rates near 1e-300 made a detection file's timestamps infinite) up to 1000.
+    /// 17 minutes: a bound for sense; rates near 1e-300 made a detection file's timestamps infinite) up to 1000;
+    /// `--device-frame-rate`, above 0 up to 1000.
     fileprivate func validateFrameRate() throws {
         if let frameRate, !(frameRate >= 0.001 && frameRate <= 1000) {
             throw ValidationError(
                 "--frame-rate must be a number of frames per second from 0.001 up to 1000, got \(frameRate)")
+        }
+        // The camera's own bound (VideoSource's), named here with the option rather than when the camera opens.
+        if let deviceFrameRate, !(deviceFrameRate > 0 && deviceFrameRate <= 1000) {
+            throw ValidationError(
+                "--device-frame-rate must be a number of frames per second above 0, up to 1000, got \(deviceFrameRate)")
         }
     }
 

@@ -40,26 +40,35 @@ package enum DetectOutput {
     }
 
     /// `{"file": ..., "objects": [{"frame": {...}, "trackingID": ..., "labels": [...], "detectionConfidence": ...}]}`;
-    /// `labels` only when `classification` is on.
+    /// `labels` only when `classification` is on. Objects with a number JSON cannot hold throw ``NotFiniteResult``.
     package static func jsonLine(
         file: String, frame: Int? = nil, objects: [DetectedObject], classification: Bool
-    ) -> ConsoleText {
-        return encode(Line(file: file, frame: frame, objects: json(objects, classification: classification)))
+    ) throws(NotFiniteResult) -> ConsoleText {
+        let line = Line(file: file, frame: frame, objects: json(objects, classification: classification))
+        guard let text = encoded(line) else { throw NotFiniteResult(what: objectValues) }
+        return .json(text)
     }
+
+    /// What of objects may be not finite, in ``NotFiniteResult``.
+    private static let objectValues = "a box, score or label confidence"
 
     /// `litevision track`'s record of a frame: `{"source": ..., "frame": N, "timestamp": seconds, "latencyMs": ...,
     /// "objects": [...]}`, the objects as in ``jsonLine(file:frame:objects:classification:)``. `source` is the
     /// location with any password masked; `latencyMs` is from the frame's data arriving to its result. A `nil`
-    /// timestamp or latency (`--detections` has no video) is left out.
+    /// timestamp or latency (`--detections` has no video) is left out. Objects with a number JSON cannot hold give
+    /// the record without `objects`, with an `error` (``NotFiniteResult``'s message).
     package static func trackLine(
         source: String, frame: Int, timestamp: Double?, latencyMs: Double?, objects: [DetectedObject],
         classification: Bool
     ) -> ConsoleText {
-        return encode(
-            Line(
-                source: source, frame: frame, timestamp: timestamp.map { ($0 * 1e6).rounded() / 1e6 },
-                latencyMs: latencyMs.map { ($0 * 100).rounded() / 100 },
-                objects: json(objects, classification: classification)))
+        var line = Line(
+            source: source, frame: frame, timestamp: timestamp.map { ($0 * 1e6).rounded() / 1e6 },
+            latencyMs: latencyMs.map { ($0 * 100).rounded() / 100 },
+            objects: json(objects, classification: classification))
+        if let text = encoded(line) { return .json(text) }
+        line.objects = nil
+        line.error = NotFiniteResult(what: objectValues).description
+        return .json(encoded(line) ?? "{}")  // the timestamp and latency are finite: a frame's index over its rate
     }
 
     /// The objects as JSON records.
@@ -73,21 +82,13 @@ package enum DetectOutput {
 
     /// `{"file": ..., "error": ...}`: a file that could not be processed.
     package static func jsonError(file: String, error: String) -> ConsoleText {
-        encode(Line(file: file, error: error))
+        .json(encoded(Line(file: file, error: error)) ?? "{}")  // texts only: always encoded
     }
 
-    /// `line` as JSON. Objects JSON cannot hold (a coordinate or score that is not finite) give the record of the
-    /// file or frame with an `error` saying so, never an empty record.
-    private static func encode(_ line: Line) -> ConsoleText {
+    /// `line` as JSON, or nil when it holds a number JSON cannot (infinite or NaN).
+    private static func encoded(_ line: Line) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return .json(String(decoding: try encoder.encode(line), as: UTF8.self))
-        } catch {
-            let failed = Line(
-                file: line.file, source: line.source, frame: line.frame,
-                error: "the objects could not be written: a box or score is not finite, which JSON cannot hold")
-            return .json((try? String(decoding: encoder.encode(failed), as: UTF8.self)) ?? "{}")
-        }
+        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

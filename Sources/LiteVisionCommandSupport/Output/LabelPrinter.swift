@@ -43,12 +43,19 @@ package final class LabelPrinter {
         while let outcome = outcomes.removeValue(forKey: printed) {
             let path = files[printed].name
             progress.clear()
+            // A label JSON cannot hold fails the photo, as an error would.
+            let printable: Result<ConsoleText, any Error>
             switch outcome {
-            case .success(let labels):
-                Console.output(
-                    json
-                        ? LabelOutput.jsonLine(file: path, labels: labels)
-                        : LabelOutput.table(file: path, labels: labels))
+            case .success(let labels) where json:
+                do { printable = .success(try LabelOutput.jsonLine(file: path, labels: labels)) } catch {
+                    printable = .failure(error)
+                }
+            case .success(let labels): printable = .success(LabelOutput.table(file: path, labels: labels))
+            case .failure(let error): printable = .failure(error)
+            }
+            switch printable {
+            case .success(let text):
+                Console.output(text)
             case .failure(let error):
                 failures += 1
                 Console.error("litevision: \(path): \(error)")

@@ -41,7 +41,9 @@ package struct ModelsDownloadArguments: ParsableArguments {
     )
     package var wait = false
 
-    @Option(name: .customLong("wait-limit"), help: "With --wait: give up after this many seconds (default 86400).")
+    @Option(
+        name: .customLong("wait-limit"),
+        help: "With --wait: give up after this many seconds (above 0, up to 2592000; default 86400).")
     package var waitLimit: Double = 86_400
 
     @Flag(name: .long, help: "Print one JSON object: name, version, sha256, path.")
@@ -49,6 +51,18 @@ package struct ModelsDownloadArguments: ParsableArguments {
 
     @Argument(help: "The model's name.")
     package var name: String
+
+    /// The longest `--wait-limit`: 30 days, far past any outage a download should wait out.
+    static let maximumWaitLimit = 2_592_000.0
+
+    /// Refuses a `--wait-limit` that is not a number of seconds from more than 0 to ``maximumWaitLimit``.
+    package func validate() throws {
+        guard waitLimit > 0, waitLimit <= Self.maximumWaitLimit else {
+            throw ValidationError(
+                "--wait-limit must be a number of seconds above 0, up to \(Int(Self.maximumWaitLimit)) (30 days), "
+                    + "got \(waitLimit)")
+        }
+    }
 
     /// Runs the command: prints its result, or the registry's error with exit status 1.
     package func run() throws {
