@@ -12,6 +12,8 @@ boxes; `gen-*-whole` keeps every box with some part in the image, hidden or not,
   frames, at 1-8 px a frame on a jittering velocity, bouncing off the image borders, at random depths; each appears
   inside the image and vanishes there after 60-300 frames.
 - `gen-flat`: `gen-boxes` all at one depth: boxes pass through one another, both seen.
+- `gen-dense` (in `DENSE_SEQUENCES`, not in the `generic` set: made after the fortieth round): `gen-walk` with 70
+  people instead of 22, about three times as many in view at once.
 
 Noise (`generic_detections`, levels "Gn" and "Gh"), per ground-truth box with `v` the share of it visible: missed
 with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98), and one box in
@@ -28,6 +30,7 @@ import tracking_scenes
 
 GENERIC_SEQUENCES = ("gen-walk", "gen-cars", "gen-boxes", "gen-flat", "gen-walk-whole", "gen-cars-whole",
                      "gen-boxes-whole")
+DENSE_SEQUENCES = ("gen-dense", "gen-dense-whole")
 GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 2.0)}
 
 
@@ -122,7 +125,7 @@ def box_scene(rng, width=1280, height=720, fps=30, frames=300, count=20, flat=Fa
 
 
 SCENES = {"gen-walk": walk_scene, "gen-cars": car_scene, "gen-boxes": box_scene,
-          "gen-flat": lambda rng: box_scene(rng, flat=True)}
+          "gen-flat": lambda rng: box_scene(rng, flat=True), "gen-dense": lambda rng: walk_scene(rng, people=70)}
 
 
 def generic_sequence(name, scene_seed):
@@ -151,7 +154,8 @@ def generic_sequence(name, scene_seed):
 def generic_detections(seq, seed, model):
     """Detector-like rows from the ground truth of a generic scene under the noise model `model` ("Gn" or "Gh")."""
     if not hasattr(seq, "visible"):
-        raise SystemExit(f"noise model {model} is for the generic scenes: {', '.join(GENERIC_SEQUENCES)}")
+        raise SystemExit(f"noise model {model} is for the generic scenes: "
+                         f"{', '.join(GENERIC_SEQUENCES + DENSE_SEQUENCES)}")
     position, size, miss, fp_rate = GENERIC_NOISE_MODELS[model]
     rng = np.random.default_rng([seed, 4242, sum(model.encode())])
     sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]

@@ -52,9 +52,10 @@ def load(name, scene_seed=0):
     if name.rpartition("-")[2] in CAMERA_MOTIONS:
         return simulate_moving(name, scene_seed)
     import tracking_generic  # the generic scenes (tracking_generic.py), made with their own code
-    if name in tracking_generic.GENERIC_SEQUENCES:
+    generic = tracking_generic.GENERIC_SEQUENCES + tracking_generic.DENSE_SEQUENCES
+    if name in generic:
         return tracking_generic.generic_sequence(name, scene_seed)
-    names = TUD_SEQUENCES + SIM_SEQUENCES + REID_SEQUENCES + MOVING_SEQUENCES + tracking_generic.GENERIC_SEQUENCES
+    names = TUD_SEQUENCES + SIM_SEQUENCES + REID_SEQUENCES + MOVING_SEQUENCES + generic
     raise SystemExit(f"unknown sequence {name}: {', '.join(names)} (or any sim scene with -pan, -shake, -zoom)")
 
 
