@@ -13,7 +13,7 @@ boxes; `gen-*-whole` keeps every box with some part in the image, hidden or not,
   inside the image and vanishes there after 60-300 frames.
 - `gen-flat`: `gen-boxes` all at one depth: boxes pass through one another, both seen.
 - `gen-dense` (in `DENSE_SEQUENCES`, not in the `generic` set: made after the fortieth round): `gen-walk` with 70
-  people instead of 22, about three times as many in view at once.
+  people instead of 22 (about 2.3 times as many in view at once).
 
 Noise (`generic_detections`, levels "Gn" and "Gh"), per ground-truth box with `v` the share of it visible: missed
 with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98), and one box in

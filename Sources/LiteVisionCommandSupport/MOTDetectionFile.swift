@@ -8,12 +8,11 @@ import LiteVisionTracking
 /// the tenth are the detection's appearance vector, as DeepSORT's detection files carry them
 /// (`MOTDetectionFile+Appearance.swift`).
 ///
-/// The text, its bounds and its numbers are ``MOTTextReader``'s (the same reader as `litevision eval track`'s
-/// files): lines may end in CRLF, columns may have spaces around them or be separated by spaces alone, blank lines
-/// are skipped, and a malformed line is refused with its line number and what to write instead. This layer adds
-/// the detections' own rules: the box has a positive width and height, a frame holds at most
-/// ``maximumPerFrame`` detections, and the columns after the tenth are an appearance vector (with `appearance`;
-/// refused without). Rows may
+/// The text, its bounds and its numbers are ``MOTTextReader``'s (the same reader as `litevision eval track`'s files):
+/// lines may end in CRLF or CR, columns may have spaces around them or be separated by spaces alone, blank lines are
+/// skipped, and a malformed line is refused with its line number and what to write instead. This layer adds the
+/// detections' own rules: the box has a positive width and height, a frame holds at most ``maximumPerFrame``
+/// detections, and the columns after the tenth are an appearance vector (with `appearance`; refused without). Rows may
 /// come in any order: they are grouped by frame, and the frames are 1 up to the largest frame given, so that
 /// frames without detections still count.
 package struct MOTDetectionFile: Sendable {

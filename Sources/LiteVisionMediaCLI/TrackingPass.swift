@@ -32,6 +32,8 @@ final class TrackingPass: @unchecked Sendable {
     private var failures: [String?]
     /// How many outputs could not be written.
     private var unwritten = 0
+    /// Whether a frame's objects held a number JSON cannot (its record then has an `error`): warned of once.
+    private var warnedNotFinite = false
 
     init(
         arguments: TrackArguments, pipeline: VideoPipeline, names: [String], encoder: VideoEncoder?,
@@ -84,8 +86,19 @@ final class TrackingPass: @unchecked Sendable {
                 // Only a viewer wanted the picture: it misses this one, the records go on.
             }
         }
+        let notFinite =
+            !record.isEmpty && !DetectOutput.isFinite(objects, classification: arguments.detector.classification)
         let (reachedLimit, stopAll) = lock.withLock { () -> (Bool, Bool) in
             processed[index] += 1
+            if notFinite && !warnedNotFinite {
+                warnedNotFinite = true
+                progress.clear()
+                Console.error(
+                    """
+                    litevision: warning: \(names[index]): frame \(frame.index): \(NotFiniteResult.objects); its \
+                    record has an error instead of objects (said once)
+                    """)
+            }
             json?.append(record + "\n")
             mot?.append(objects.map { TrackOutput.motRow(frame: frame.index + 1, object: $0) + "\n" }.joined())
             if json == nil && mot == nil && arguments.annotate == nil && hub == nil && mqtt == nil {

@@ -208,9 +208,10 @@ struct TrackDetectionsCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["det.txt"])
     }
 
-    /// `det.txt` in `folder`: 6,000 frames of 100 boxes, seconds of reading and tracking.
+    /// `det.txt` in `folder`: 6,000 frames of 100 boxes, seconds of reading and tracking. Its first row scores 2, so
+    /// that the command warns of it once the file is read, before tracking.
     static func writeLongDetections(in folder: URL) throws -> URL {
-        var text = ""
+        var text = "1,-1,0,0,40,40,2\n"
         for frame in 1...6000 {
             for box in 0..<100 { text += "\(frame),-1,\(box % 10 * 60 + frame % 7),\(box / 10 * 45),40,40,0.9\n" }
         }
@@ -220,32 +221,47 @@ struct TrackDetectionsCLITests {
     }
 
     @Test(
-        "An output whose folder is turned into the input's (a link re-pointed) while tracking is refused, not written")
-    func outputFolderReplacedWhileTracking() throws {
+        "An output whose folder is turned into the input's (a link re-pointed) while tracking is refused, not written",
+        arguments: [false, true])
+    func outputFolderReplacedWhileTracking(withMOT: Bool) throws {
         let folder = TestData.temporaryDirectory("cli-track-detections-relink")
         defer { try? FileManager.default.removeItem(at: folder) }
         let detections = try Self.writeLongDetections(in: folder)
         let before = try Data(contentsOf: detections)
         let elsewhere = folder.appendingPathComponent("elsewhere"), link = folder.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        let motFolder = folder.appendingPathComponent("mot")
+        for made in [elsewhere, motFolder] {
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: false)
+        }
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: elsewhere.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
         // out/det.txt is elsewhere/det.txt when the run starts, and the input itself once the link is re-pointed.
-        process.arguments = ["track", "--detections", detections.path, "--mot", link.path + "/det.txt"]
+        process.arguments =
+            ["track", "--detections", detections.path, "--json", link.path + "/det.txt"]
+            + (withMOT ? ["--mot", motFolder.appendingPathComponent("out.txt").path] : [])
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        usleep(500_000)
-        #expect(process.isRunning, "the run ended before the link was re-pointed: make the file longer")
+        // The warning of the score above 1 comes once the file is read, before tracking: then the link is re-pointed.
+        var message = ""
+        while !message.contains("scores go up to") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            message += String(decoding: chunk, as: UTF8.self)
+        }
         try FileManager.default.removeItem(at: link)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: folder.path)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        message += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)
         #expect(message.contains("an output never replaces an input"), "\(message)")
         #expect(try Data(contentsOf: detections) == before)
+        // No output is written, and no temporary file is left.
+        for made in [elsewhere, motFolder] {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: made.path) == [])
+        }
     }
 
     @Test("A run killed while it reads and tracks leaves no temporary file beside its outputs")

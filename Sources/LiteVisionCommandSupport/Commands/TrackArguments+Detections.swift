@@ -107,15 +107,28 @@ extension TrackArguments {
             }
             if json == nil && mot == nil { Console.output(TrackOutput.summary(frame: index, objects: objects)) }
         }
-        // Checked again: a folder on an output's path may have been replaced (a link re-pointed) while tracking.
-        try OutputPaths.check(inputs: [detections], status: 1, claimOutputs)
+        // Every temporary file is made first, then the outputs are checked again: a folder on an output's path may
+        // have been replaced (a link re-pointed) while tracking. One re-pointed after this fails that output's
+        // rename: its temporary file is not in the folder the link then names.
+        var files: [(file: AtomicFile, bytes: [UInt8])] = []
         var failed = false
         for (output, bytes) in [(mot, motBytes), (json, jsonBytes)] {
             guard let output else { continue }
             do throws(SystemError) {
-                try AtomicFile.write(bytes, to: output)
+                files.append((try AtomicFile(path: output), bytes))
             } catch {
                 Console.error("litevision: \(VisionError.fileNotWritable(path: output, reason: error.reason))")
+                failed = true
+            }
+        }
+        try OutputPaths.check(inputs: [detections], status: 1, claimOutputs)  // a refusal discards the files
+        for (file, bytes) in files {
+            do throws(SystemError) {
+                try file.write(bytes)
+                try file.commit()
+            } catch {
+                file.discard()
+                Console.error("litevision: \(VisionError.fileNotWritable(path: file.path, reason: error.reason))")
                 failed = true
             }
         }

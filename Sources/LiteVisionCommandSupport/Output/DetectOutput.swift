@@ -45,12 +45,9 @@ package enum DetectOutput {
         file: String, frame: Int? = nil, objects: [DetectedObject], classification: Bool
     ) throws(NotFiniteResult) -> ConsoleText {
         let line = Line(file: file, frame: frame, objects: json(objects, classification: classification))
-        guard let text = encoded(line) else { throw NotFiniteResult(what: objectValues) }
+        guard let text = JSONRecord.encoded(line) else { throw NotFiniteResult.objects }
         return .json(text)
     }
-
-    /// What of objects may be not finite, in ``NotFiniteResult``.
-    private static let objectValues = "a box, score or label confidence"
 
     /// `litevision track`'s record of a frame: `{"source": ..., "frame": N, "timestamp": seconds, "latencyMs": ...,
     /// "objects": [...]}`, the objects as in ``jsonLine(file:frame:objects:classification:)``. `source` is the
@@ -65,10 +62,25 @@ package enum DetectOutput {
             source: source, frame: frame, timestamp: timestamp.map { ($0 * 1e6).rounded() / 1e6 },
             latencyMs: latencyMs.map { ($0 * 100).rounded() / 100 },
             objects: json(objects, classification: classification))
-        if let text = encoded(line) { return .json(text) }
+        if let text = JSONRecord.encoded(line) { return .json(text) }
         line.objects = nil
-        line.error = NotFiniteResult(what: objectValues).description
-        return .json(encoded(line) ?? "{}")  // the timestamp and latency are finite: a frame's index over its rate
+        line.error = NotFiniteResult.objects.description
+        if let text = JSONRecord.encoded(line) { return .json(text) }
+        // A timestamp or latency that is not finite (a decoder's), too: the record keeps its source and frame.
+        line.timestamp = nil
+        line.latencyMs = nil
+        return .json(JSONRecord.encoded(line) ?? "{}")  // texts and integers only: always encoded
+    }
+
+    /// Whether every number of `objects` that a record holds is finite (JSON can hold them), `labels` only when
+    /// `classification` is on, as in the records.
+    package static func isFinite(_ objects: [DetectedObject], classification: Bool) -> Bool {
+        objects.allSatisfy { object in
+            let frame = object.frame
+            return frame.x.isFinite && frame.y.isFinite && frame.width.isFinite && frame.height.isFinite
+                && object.detectionConfidence.isFinite && object.detectorLabel?.confidence.isFinite != false
+                && (!classification || object.labels.allSatisfy(\.confidence.isFinite))
+        }
     }
 
     /// The objects as JSON records.
@@ -82,13 +94,6 @@ package enum DetectOutput {
 
     /// `{"file": ..., "error": ...}`: a file that could not be processed.
     package static func jsonError(file: String, error: String) -> ConsoleText {
-        .json(encoded(Line(file: file, error: error)) ?? "{}")  // texts only: always encoded
-    }
-
-    /// `line` as JSON, or nil when it holds a number JSON cannot (infinite or NaN).
-    private static func encoded(_ line: Line) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) }
+        .json(JSONRecord.encoded(Line(file: file, error: error)) ?? "{}")  // texts only: always encoded
     }
 }

@@ -24,22 +24,15 @@ package enum LabelOutput {
     /// One JSON object: `{"file": ..., "labels": [{"text", "confidence", "index"}]}`. A confidence JSON cannot hold
     /// (infinite or NaN) throws ``NotFiniteResult``.
     package static func jsonLine(file: String, labels: [ImageLabel]) throws(NotFiniteResult) -> ConsoleText {
-        guard let text = encoded(Line(file: file, labels: labels)) else {
-            throw NotFiniteResult(what: "a label confidence")
+        guard let text = JSONRecord.encoded(Line(file: file, labels: labels)) else {
+            throw NotFiniteResult.labels
         }
         return .json(text)
     }
 
     /// One JSON object for a file that failed: `{"file": ..., "error": ...}`.
     package static func jsonError(file: String, error: any Error) -> ConsoleText {
-        .json(encoded(Line(file: file, error: "\(error)")) ?? "{}")  // texts only: always encoded
-    }
-
-    /// `line` as JSON, or nil when it holds a number JSON cannot (infinite or NaN).
-    private static func encoded(_ line: Line) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) }
+        .json(JSONRecord.encoded(Line(file: file, error: "\(error)")) ?? "{}")  // texts only: always encoded
     }
 }
 

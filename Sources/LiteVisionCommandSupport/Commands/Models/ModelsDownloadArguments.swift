@@ -82,10 +82,8 @@ package struct ModelsDownloadArguments: ParsableArguments {
                 var sha256: String
                 var path: String
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let output = Output(name: name, version: installed.version, sha256: installed.sha256, path: installed.path)
-            Console.output(.json(String(decoding: (try? encoder.encode(output)) ?? Data(), as: UTF8.self)))
+            Console.output(.json(JSONRecord.encoded(output) ?? "{}"))  // texts and an integer: always encoded
         } else {
             Console.output(
                 "\(name) version \(installed.version.map(String.init) ?? "?") (sha256 \(installed.sha256)): \(installed.path)"
