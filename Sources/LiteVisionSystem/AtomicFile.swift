@@ -92,7 +92,13 @@ package final class AtomicFile {
         try file.commit(durable: durable)
     }
 
-    /// A fresh, hidden name in the same folder as `path` (so that the final rename is atomic).
+    /// The most bytes of the destination's name a temporary name repeats: with the dot before it and the
+    /// `.<pid>-<random>.partial` after it (at most 31 bytes), the name stays within the 255 bytes a file name may have,
+    /// so that a destination with a long legal name can be written.
+    static let maximumRepeatedNameBytes = 224
+
+    /// A fresh, hidden name in the same folder as `path` (so that the final rename is atomic): the destination's
+    /// name, cut to ``maximumRepeatedNameBytes`` (at a character), after a dot, then the process and a random number.
     package static func temporaryName(beside path: String) -> String {
         let folder: Substring, name: Substring
         if let slash = path.lastIndex(of: "/") {
@@ -102,8 +108,14 @@ package final class AtomicFile {
             folder = ""
             name = Substring(path)
         }
+        var kept = name.unicodeScalars.startIndex, bytes = 0
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= maximumRepeatedNameBytes else { break }
+            kept = name.unicodeScalars.index(after: kept)
+        }
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return "\(folder).\(name).\(getpid())-\(random).partial"
+        return "\(folder).\(Substring(name.unicodeScalars[..<kept])).\(getpid())-\(random).partial"
     }
 
     /// Makes a rename in the folder holding `path` durable: fsync of that folder (best effort).

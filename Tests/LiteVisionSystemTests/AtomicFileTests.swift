@@ -26,6 +26,23 @@ struct AtomicFileTests {
         #expect(Self.names(in: folder) == ["out.json"])
     }
 
+    @Test("A destination whose name has the longest length a file name may have is written")
+    func longestName() throws {
+        let folder = TestData.temporaryDirectory("atomic")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 255 bytes: ASCII, and two-byte characters, one of which the temporary name's cut would split.
+        for name in [String(repeating: "n", count: 251) + ".txt", "a" + String(repeating: "é", count: 127)] {
+            #expect(name.utf8.count == 255)
+            let path = folder.appendingPathComponent(name).path
+            let file = try AtomicFile(path: path)
+            #expect(URL(fileURLWithPath: file.temporaryPath).lastPathComponent.utf8.count <= 255)
+            try file.write(Array("whole".utf8))
+            try file.commit()
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "whole")
+        }
+        #expect(Self.names(in: folder).count == 2)
+    }
+
     @Test("A file dropped without commit leaves the old destination untouched and no temporary file")
     func discard() throws {
         let folder = TestData.temporaryDirectory("atomic")
