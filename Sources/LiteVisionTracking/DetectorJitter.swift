@@ -28,6 +28,14 @@ struct DetectorJitter: Sendable, Equatable {
     private(set) var count = 0.0
     /// The factor on the boxes' measurement deviation (see the type's description), as of the last ``settle()``.
     private(set) var deviationScale = 1.0
+    /// How steady the detector is, as of the last ``settle()``: the root of the mean (as for ``deviationScale``) over
+    /// ``steadyReference``, at most 1. It is 1 for a detector that jitters as much as the tracking benchmark's normal
+    /// noise or more, and comes to about 0.5 for one with a fifth of that jitter after a few hundred samples
+    /// (`docs/tracking-quality.md`, forty-first round); the starting samples (``priorSamples`` of at most ``memory``
+    /// plus them) keep it above about 0.44 even for boxes without any jitter. The tolerances chosen for noisy boxes
+    /// shrink with it where a steady detector's boxes tell objects apart more surely: see
+    /// `ObjectTracker.hiddenClearFit` and `ObjectTracker.steadySizeChange`.
+    private(set) var steadiness = 1.0
 
     /// The mean squared relative error up to which the usual measurement deviation is kept. On the tracking benchmark
     /// (thirty-fifth round) 0.0065 won 4 more of 680 draws at the sequences' own frame rates, with 2 % fewer ID
@@ -47,6 +55,10 @@ struct DetectorJitter: Sendable, Equatable {
     /// How many samples the mean remembers, about: each sample weighs `1 - 1/memory` of the next one's.
     static let memory = 500.0
 
+    /// The mean squared relative error under which a detector counts as steadier than usual (see ``steadiness``):
+    /// under the benchmark's normal noise the mean comes to about 0.0045, under a fifth of its jitter to about 0.0009
+    /// (the prediction's own error included).
+    static let steadyReference = 0.003
     /// Adds the error of `box`, a confident detection's box, against `predicted`, its track's prediction.
     mutating func observe(_ box: BoundingBox, predicted: BoundingBox) {
         guard predicted.width > 1, predicted.height > 1 else { return }
@@ -60,9 +72,10 @@ struct DetectorJitter: Sendable, Equatable {
         count = fading * count + 1
     }
 
-    /// Sets ``deviationScale`` from the samples so far.
+    /// Sets ``deviationScale`` and ``steadiness`` from the samples so far.
     mutating func settle() {
         let mean = (sum + Self.priorSamples * Self.reference) / (count + Self.priorSamples)
         deviationScale = min(max((mean / Self.reference).squareRoot(), 1), Self.largestScale)
+        steadiness = min((mean / Self.steadyReference).squareRoot(), 1)
     }
 }

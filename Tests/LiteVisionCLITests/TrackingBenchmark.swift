@@ -12,9 +12,8 @@ enum TrackingBenchmark {
     /// recorded issue with its standard error, and a thrown error.
     /// `sceneSeed` makes another simulated scene of the sequence (0, the default, the benchmark's usual one); `level`
     /// is the noise model's level, "normal" or "heavy", or one of the other noise models ("U", "P", "Pp", "Ppp", "S",
-    /// "Q": `tracking_scenes.OTHER_NOISE_MODELS`; "V", "W": `UNSEEN_NOISE_MODELS`; "Gn", "Gh" for the `gen-*` scenes of
-    /// `benchmarks/tracking_generic.py`); `frameStep` plays the sequence at
-    /// 1/`frameStep` of its frame rate.
+    /// "Q": `tracking_scenes.OTHER_NOISE_MODELS`; "V", "W": `UNSEEN_NOISE_MODELS`; "Gn", "Gh", "Gp" for the `gen-*`
+    /// scenes of `benchmarks/tracking_generic.py`); `frameStep` plays the sequence at 1/`frameStep` of its frame rate.
     static func compare(
         sequence: String, seed: Int, sceneSeed: Int = 0, level: String = "normal", frameStep: Int = 1,
         variants: [String] = []
