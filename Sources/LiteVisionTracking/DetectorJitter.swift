@@ -32,9 +32,9 @@ struct DetectorJitter: Sendable, Equatable {
     /// ``steadyReference``, at most 1. It is 1 for a detector that jitters as much as the tracking benchmark's normal
     /// noise or more, and comes to about 0.5 for one with a fifth of that jitter after a few hundred samples
     /// (`docs/tracking-quality.md`, forty-first round); the starting samples (``priorSamples`` of at most ``memory``
-    /// plus them) keep it above about 0.44 even for boxes without any jitter. The tolerances chosen for noisy boxes
-    /// shrink with it where a steady detector's boxes tell objects apart more surely: see
-    /// `ObjectTracker.hiddenClearFit` and `ObjectTracker.steadySizeChange`.
+    /// plus them) keep it above about 0.44 even for boxes without any jitter. `ObjectTracker.hiddenClearFit` shrinks
+    /// with it: a steady detector's boxes fit their own tracks more closely, and smaller differences tell objects
+    /// apart.
     private(set) var steadiness = 1.0
 
     /// The mean squared relative error up to which the usual measurement deviation is kept. On the tracking benchmark
@@ -56,7 +56,7 @@ struct DetectorJitter: Sendable, Equatable {
     static let memory = 500.0
 
     /// The mean squared relative error under which a detector counts as steadier than usual (see ``steadiness``):
-    /// under the benchmark's normal noise the mean comes to about 0.0045, under a fifth of its jitter to about 0.0009
+    /// under the benchmark's normal noise the mean comes to about 0.004, under a fifth of its jitter to about 0.0009
     /// (the prediction's own error included).
     static let steadyReference = 0.003
     /// Adds the error of `box`, a confident detection's box, against `predicted`, its track's prediction.

@@ -237,49 +237,10 @@ extension ObjectTracker {
     /// benchmark's normal noise: its boxes fit their own tracks at IoU 0.9 and more. Two cars of one lane passing each
     /// other fitted the right box at IoU 0.945 and 0.749: a difference of 0.196, under the clear fit of 0.2, so the
     /// right track stayed at half weight and lost its box. On 35 generic draws of a precise detector
-    /// (`docs/tracking-quality.md`, forty-first round) it raised HOTA and IDF1 a little on average; with the size rule
-    /// (``steadySizeChange``) no draw was won or lost under the other noise models.
+    /// (`docs/tracking-quality.md`, forty-first round) it raised HOTA and IDF1 a little on average and won no draw;
+    /// no draw was won or lost under the other noise models, and every draw at the benchmark's own rate scored the
+    /// same.
     static let hiddenClearFit = 0.2
-
-    /// How much more than its prediction a detection's box may be wider or narrower, taller or shorter, for a track to
-    /// take it, at a steadiness of 1 (see `DetectorJitter.steadiness`): the allowed factor is `1 + steadySizeChange *
-    /// steadiness`, compounded for each frame the track went unseen (its predicted size stops changing then: an object
-    /// coming nearer grows on). A steady detector's boxes of one object keep its size from frame to frame, so a box of
-    /// another size that overlaps a track enough (an object appearing where another vanished, the box of a car passing
-    /// another) is another object. The rule only holds where that premise does (``refusesSize(_:for:ratio:)``): for a
-    /// detector steadier than the benchmark's normal noise (a steadiness under 1), at 20 fps or more (at lower rates a
-    /// person sitting down or falling changes size by more between two frames), for confident boxes that are not a
-    /// partial view of the object (a weak box, or one small on one axis and lying inside the prediction, is often the
-    /// visible part of an object partly hidden, which a precise detector boxes as precisely), with neither box touching
-    /// the image border (a box the border cuts changes size as its object moves). On 35 generic draws of a precise
-    /// detector (`docs/tracking-quality.md`, forty-first round) it removed 7 % of the ID switches and raised HOTA and
-    /// IDF1 by 0.24 and 0.35 points on average, beyond what the scaled ``hiddenClearFit`` did.
-    static let steadySizeChange = 0.45
-
-    /// For how many frames unseen at most the factor of ``steadySizeChange`` is compounded: past that, about any size
-    /// passes.
-    static let steadySizeFrames = 8
-
-    /// Whether the track `record` may not take the confident detection box `box` for its size (see
-    /// ``steadySizeChange``): wider or narrower, taller or shorter than the track's prediction by more than the factor
-    /// `ratio` (already compounded for the frames the track went unseen), neither box touching the image border, and
-    /// the box not a partial view of the object (small on exactly one axis, at least
-    /// `TrackRecord.partialContainment` of it inside the prediction).
-    @inline(__always)
-    static func refusesSize(_ box: BoundingBox, for record: TrackRecord, ratio: Double) -> Bool {
-        let predicted = record.matchBox
-        guard
-            box.width > ratio * predicted.width || predicted.width > ratio * box.width
-                || box.height > ratio * predicted.height || predicted.height > ratio * box.height
-        else { return false }
-        let (narrow, short) = record.smallAxes(box)
-        if narrow != short,
-            predicted.intersection(box).area >= TrackRecord.partialContainment * box.area
-        {
-            return false
-        }
-        return true
-    }
 
     /// The IoU with a lost track's prediction from which a detection's box counts as shared with that track (see
     /// ``sharesLostTrack(_:)``). On the tracking benchmark (`docs/tracking-quality.md`, twelfth round, with the
@@ -392,10 +353,6 @@ extension ObjectTracker {
         let middlingGate = lowFrameRate ? confidentGate : weakGate
         // Under 20 fps, with tentative objects on, weak boxes that could not start one are measured as doubtful.
         let doubtfulBelow = lowFrameRate && options.startsTentativeObjects ? options.tentativeTrackThreshold : nil
-        // With a detector steadier than usual, a confident box much wider or taller than the prediction is not the
-        // track's (see `steadySizeChange`).
-        let sizeRule = jitter.steadiness < 1 && !lowFrameRate
-        let sizeRatio = 1 + Self.steadySizeChange * jitter.steadiness
         scratch.solver.begin(rows: scratch.rows.count, columns: scratch.columns.count)
         for (r, recordIndex) in scratch.rows.enumerated() {
             let record = records[recordIndex]
@@ -407,12 +364,6 @@ extension ObjectTracker {
             var hidden: Bool? =
                 (record.framesSinceUpdate > 0 || record.score < options.detectionThreshold) ? nil : false
             let youngGain = !lowFrameRate && record.isYoung ? Self.youngTrackGain : 1
-            // The size's change allowed for this track, compounded over the frames it went unseen; none at the border.
-            var sizeLimit = 0.0
-            if sizeRule, !record.matchBox.touchesBorder(imageWidth: imageWidth, imageHeight: imageHeight) {
-                sizeLimit = sizeRatio
-                for _ in 0..<min(record.framesSinceUpdate, Self.steadySizeFrames) { sizeLimit *= sizeRatio }
-            }
             for (c, detectionIndex) in scratch.columns.enumerated() {
                 let detection = detections[detectionIndex]
                 if classesDiffer(trackClass, detection.classIndex) { continue }
@@ -431,12 +382,6 @@ extension ObjectTracker {
                 // most likely its object.
                 if iou < gate, !lowFrameRate { iou = max(iou, record.standingSimilarity(to: detection.box)) }
                 guard iou >= gate else { continue }
-                // A steady detector's confident box of another size is another object's.
-                if sizeLimit > 0, !weak, !detection.box.touchesBorder(imageWidth: imageWidth, imageHeight: imageHeight),
-                    Self.refusesSize(detection.box, for: record, ratio: sizeLimit)
-                {
-                    continue
-                }
                 // Only confident detections carry an appearance worth gating on: weak ones are often partly hidden.
                 if vetoes, !weak, appearanceVetoes(record, detection) {
                     scratch.vetoed[detectionIndex] = true
