@@ -59,6 +59,7 @@ struct DetectorJitter: Sendable, Equatable {
     /// under the benchmark's normal noise the mean comes to about 0.004, under a fifth of its jitter to about 0.0009
     /// (the prediction's own error included).
     static let steadyReference = 0.003
+
     /// Adds the error of `box`, a confident detection's box, against `predicted`, its track's prediction.
     mutating func observe(_ box: BoundingBox, predicted: BoundingBox) {
         guard predicted.width > 1, predicted.height > 1 else { return }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import LiteVisionTracking
 
-/// A detector steadier than most (`DetectorJitter.steadiness` under 1): its boxes of one object keep its size, so a
-/// box of another size is another object's (`ObjectTracker.steadySizeChange`).
+/// A detector steadier than most (`DetectorJitter.steadiness` under 1): its boxes fit their own tracks closely, so a
+/// smaller difference in fit tells two objects apart (`ObjectTracker.hiddenClearFit`, scaled by the steadiness).
 @Suite("Steady detector")
 struct SteadyDetectorTests {
     @Test("A precise detector's steadiness falls under 1; one that jitters as most do keeps 1")
