@@ -16,6 +16,8 @@ stage_done() {
 }
 scripts/setup.sh --dev
 stage_done setup
+# The tests' servers and clients count against it (CI's log shows it when a connection fails).
+echo "test: open-file limit $(ulimit -Sn) (hard $(ulimit -Hn))"
 # Cheap checks first: formatting (.swift-format) and the layering rule (dependencies point down).
 scripts/format.sh --check
 python3 scripts/check-layering.py

@@ -78,18 +78,6 @@ struct RegistryConnectionTests {
         var testDescription: String { rawValue }
     }
 
-    /// Opens `count` connections with small receive buffers, each sending `request` (which may be several
-    /// pipelined requests) and reading nothing.
-    static func nonReadingClients(_ count: Int, port: Int, request: String) throws -> [LoopbackSocket] {
-        var clients: [LoopbackSocket] = []
-        for _ in 0..<count {
-            let client = try LoopbackSocket(port: port, receiveBuffer: 4096)
-            #expect(client.send(request))
-            clients.append(client)
-        }
-        return clients
-    }
-
     /// The RSS of `pid` once it has stopped moving (two readings 1 s apart within 2 MB), at most `seconds` on.
     static func settledResidentBytes(_ pid: Int32, seconds: Double = 15) -> Int {
         let deadline = Date().addingTimeInterval(seconds)
@@ -107,7 +95,7 @@ struct RegistryConnectionTests {
     /// `perClient` bytes for each and 600 MB in all, that `/health` answers meanwhile, and that the memory goes
     /// back once they close (within 10 s).
     static func expectBounded(
-        _ clients: inout [LoopbackSocket], server: RegistryProcess, before: Int, perClient: Int, what: String
+        _ clients: NonReadingClients, server: RegistryProcess, before: Int, perClient: Int, what: String
     ) {
         Thread.sleep(forTimeInterval: 3)
         let during = settledResidentBytes(server.pid)
@@ -117,7 +105,7 @@ struct RegistryConnectionTests {
             held < clients.count * perClient,
             "the registry grew by \(held >> 20) MB (\((held / clients.count) >> 10) KiB each) for \(what)")
         #expect(during <= 600 << 20, "the registry took \(during >> 20) MB with \(what)")
-        clients.removeAll()
+        clients.close()
         var after = residentBytes(server.pid)
         let deadline = Date().addingTimeInterval(10)
         while after - before >= keptAfterClients && Date() < deadline {
@@ -135,10 +123,10 @@ struct RegistryConnectionTests {
     func nonReadingClients(_ download: Download) throws {
         try Self.withRegistry(download.arguments, largeModel: download.largeModel) { server, blob in
             let before = Self.settledResidentBytes(server.pid)
-            var clients = try Self.nonReadingClients(
+            let clients = try NonReadingClients(
                 800, port: server.port, request: "GET \(blob) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             Self.expectBounded(
-                &clients, server: server, before: before, perClient: Self.heldPerClient,
+                clients, server: server, before: before, perClient: Self.heldPerClient,
                 what: "800 clients not reading a \(download) download")
         }
     }
@@ -148,9 +136,9 @@ struct RegistryConnectionTests {
         try Self.withRegistry { server, _ in
             let before = Self.settledResidentBytes(server.pid)
             let request = String(repeating: "GET /v1/models/birds HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300)
-            var clients = try Self.nonReadingClients(300, port: server.port, request: request)
+            let clients = try NonReadingClients(300, port: server.port, request: request)
             Self.expectBounded(
-                &clients, server: server, before: before, perClient: Self.heldPerClient,
+                clients, server: server, before: before, perClient: Self.heldPerClient,
                 what: "300 clients pipelining 300 requests each")
         }
     }
