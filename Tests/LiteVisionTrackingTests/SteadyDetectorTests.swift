@@ -4,7 +4,9 @@ import Testing
 @testable import LiteVisionTracking
 
 /// A detector steadier than most (`DetectorJitter.steadiness` under 1): its boxes fit their own tracks closely, so a
-/// smaller difference in fit tells two objects apart (`ObjectTracker.hiddenClearFit`, scaled by the steadiness).
+/// smaller difference in fit tells two objects apart (`ObjectTracker.hiddenClearFit`, scaled by the steadiness), and a
+/// confident box on an object seen weakly in one frame is another object in front of it
+/// (`ObjectTracker.mayHaveObjectInFront`).
 @Suite("Steady detector")
 struct SteadyDetectorTests {
     @Test("A precise detector's steadiness falls under 1; one that jitters as most do keeps 1")
@@ -55,5 +57,39 @@ struct SteadyDetectorTests {
         #expect(firstA != nil && firstB != nil && firstA != firstB)
         // Each car keeps its ID through the frame where only the clear fit tells them apart.
         #expect(a.last == firstA && b.last == firstB, "A \(a), B \(b)")
+    }
+
+    /// Three walkers followed for 150 frames (their boxes jittered by `jitter`, to measure the detector), then person A
+    /// walking right at 2 px a frame (37×91), detected confidently. In frame 10 A is detected weakly (0.4) and person
+    /// B, a step nearer the camera (41×100, bottom 3 px lower), comes in front: B's confident box covers 81 % of A's
+    /// (IoU 0.58). From frame 11 only B is detected, walking on at 2.2 px a frame. Returns the IDs reported for A's
+    /// box and for B's box, frame by frame (after the walkers).
+    static func personInFront(jitter: Double) -> (a: [Int?], b: [Int?]) {
+        var tracker = ObjectTracker()
+        _ = run(&tracker, DetectorJitterTests.walkers(frames: 150, jitter: jitter, seed: 6))
+        var a: [Int?] = [], b: [Int?] = []
+        for t in 0..<21 {
+            var detections: [TrackerDetection] = []
+            if t <= 10 {
+                detections.append(detection(box(100 + 2 * Double(t), 300, 37, 91), score: t == 10 ? 0.4 : 0.9))
+            }
+            if t >= 10 { detections.append(detection(box(127 + 2.2 * Double(t - 10), 294, 41, 100), score: 0.9)) }
+            let tracks = tracker.update(detections, imageWidth: 640, imageHeight: 480)
+            a.append(t <= 10 ? tracks.first { $0.detectionIndex == 0 }?.id : nil)
+            b.append(t >= 10 ? tracks.first { $0.detectionIndex == detections.count - 1 }?.id : nil)
+        }
+        return (a, b)
+    }
+
+    @Test("With a steady detector, a person coming in front of one seen weakly gets an ID of their own at once")
+    func personInFrontOfWeaklySeenOne() {
+        let (a, b) = Self.personInFront(jitter: 0.002)
+        let idA = a[9]
+        #expect(idA != nil && a[10] == idA, "A \(a)")
+        // B's first box (81 % on A's) is not held back as a duplicate of it: B is reported from its second box, and A's
+        // track, hidden behind B from frame 11, never takes B's boxes.
+        let idB = b[11]
+        #expect(idB != nil && idB != idA, "B \(b)")
+        #expect(b[11...].allSatisfy { $0 == idB }, "B \(b)")
     }
 }
