@@ -5,10 +5,10 @@ import LiteVisionSystem
 package enum FileLimit {
     /// Descriptors kept for what is not a connection: the listening socket, the database, model files being read,
     /// standard streams, the runtime's own.
-    static let reserved = 64
+    package static let reserved = 64
 
     /// Descriptors one connection may hold: its socket and the model file it streams.
-    static let perConnection = 2
+    package static let perConnection = 2
 
     /// How many of `wanted` connections the process can hold open, each with a model file being streamed: its soft
     /// open-file limit is raised to the hard one first (as far as `wanted` needs), then `reserved` descriptors are

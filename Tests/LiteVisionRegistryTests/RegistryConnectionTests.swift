@@ -1,4 +1,5 @@
 import Foundation
+import LiteVisionRegistry
 import LiteVisionTestSupport
 import Testing
 
@@ -37,6 +38,18 @@ struct RegistryConnectionTests {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// The hard open-file limit of this process, which the registries it starts inherit (from `/proc/self/limits`);
+    /// nil when unlimited or unreadable.
+    static func hardOpenFileLimit() -> Int? {
+        let limits = (try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8)) ?? ""
+        guard let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") }) else {
+            return nil
+        }
+        // "Max open files  SOFT  HARD  files"
+        let fields = line.dropFirst("Max open files".count).split(separator: " ")
+        return fields.count >= 2 ? Int(fields[1]) : nil
     }
 
     /// CPU seconds process `pid` has used (user and system).
@@ -121,6 +134,13 @@ struct RegistryConnectionTests {
         "800 clients that never read a download: each holds little of it, /health answers, memory goes back",
         arguments: Download.allCases)
     func nonReadingClients(_ download: Download) throws {
+        // The registry raises its soft open-file limit only as far as the hard one it inherits from this process.
+        let needed = 800 * FileLimit.perConnection + FileLimit.reserved
+        if let hard = Self.hardOpenFileLimit(), hard < needed {
+            Issue.record(
+                "setup: the hard open-file limit (ulimit -Hn) is \(hard), under the \(needed) 800 connections need")
+            return
+        }
         try Self.withRegistry(download.arguments, largeModel: download.largeModel) { server, blob in
             let before = Self.settledResidentBytes(server.pid)
             let clients = try NonReadingClients(
