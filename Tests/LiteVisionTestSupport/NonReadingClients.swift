@@ -8,7 +8,7 @@ import Foundation
 /// it then failed to open theirs (in CI: a URLSession request in another suite could not connect; the clients' own
 /// `/health` check could not open its socket). The helper raises its own soft limit to the hard one as far as it
 /// needs. The connections close when ``close()`` is called or the value is released, and when the test process ends
-/// (the helper exits when its standard input closes).
+/// (once ready, the helper exits when its standard input closes; before, its connecting is bounded by the timeout).
 public final class NonReadingClients {
     /// How many connections are open.
     public let count: Int

@@ -86,10 +86,39 @@ struct SteadyDetectorTests {
         let (a, b) = Self.personInFront(jitter: 0.002)
         let idA = a[9]
         #expect(idA != nil && a[10] == idA, "A \(a)")
-        // B's first box (81 % on A's) is not held back as a duplicate of it: B is reported from its second box, and A's
-        // track, hidden behind B from frame 11, never takes B's boxes.
-        let idB = b[11]
+        // B's first box (81 % on A's) is not held back as a duplicate of it: B is reported at once (partly hidden
+        // behind A, whose bottom is about as low), and A's track, hidden behind B from frame 11, never takes B's boxes.
+        let idB = b[10]
         #expect(idB != nil && idB != idA, "B \(b)")
-        #expect(b[11...].allSatisfy { $0 == idB }, "B \(b)")
+        #expect(b[10...].allSatisfy { $0 == idB }, "B \(b)")
+    }
+
+    /// The IDs reported in each frame, after three walkers followed for 150 frames with a steady detector (0.2 %
+    /// jitter), for a person (40×100) walking right at 2 px a frame, detected at 0.9 but at 0.5 in frame 6, with from
+    /// frame 3 a second confident box of the detector's, `second` (relative to the person's box), in every frame.
+    static func secondBox(_ second: (x: Double, y: Double, width: Double, height: Double)) -> [Set<Int>] {
+        var tracker = ObjectTracker()
+        _ = run(&tracker, DetectorJitterTests.walkers(frames: 150, jitter: 0.002, seed: 6))
+        return (0..<20).map { t in
+            let x = 100 + 2 * Double(t)
+            var detections = [detection(box(x, 300, 40, 100), score: t == 6 ? 0.5 : 0.9)]
+            if t >= 3 {
+                detections.append(
+                    detection(box(x + second.x, 300 + second.y, second.width, second.height), score: 0.75))
+            }
+            return Set(tracker.update(detections, imageWidth: 640, imageHeight: 480).map(\.id))
+        }
+    }
+
+    @Test("With a steady detector, a box nested in an object seen weakly once, or around it, is still a duplicate")
+    func nestedBoxesStayDuplicates() {
+        // A box of the upper body inside the person's, and a loose box around it (IoU 0.51): each starts nothing when
+        // the person scores weakly in one frame. (Before the rule looked at nesting, each was reported from frame 6 or
+        // 7 to the end, found by a cold review.)
+        for second in [(x: 2.0, y: 2.0, width: 36.0, height: 55.0), (x: -10, y: -10, width: 60, height: 130)] {
+            let reported = Self.secondBox(second)
+            #expect(
+                reported.allSatisfy { $0.count <= 1 } && Set(reported.joined()).count == 1, "\(second): \(reported)")
+        }
     }
 }
