@@ -60,8 +60,7 @@
 ///    duplicate box on the same object (a box of another class, with ``TrackingOptions/matchesClasses``, only when it
 ///    is nearly the same box: IoU 0.5 or more). One from ``TrackingOptions/newTrackThreshold`` still starts a track
 ///    there when that track's detections in this frame and the one before (a frame without one counting as weak)
-///    scored under ``TrackingOptions/detectionThreshold`` (in this frame alone, with a detector measured as steadier
-///    than most, when neither box lies inside the other): most likely it is another object, in front of the partly
+///    scored under ``TrackingOptions/detectionThreshold``: most likely it is another object, in front of the partly
 ///    hidden one the track follows. A detection from ``TrackingOptions/newTrackThreshold`` starts a track reported
 ///    once it has been matched in ``TrackingOptions/minimumHits`` consecutive frames (at once by default; for a
 ///    tracker used alone, in two frames when the object appears in the open: see
@@ -331,12 +330,11 @@ public struct ObjectTracker: Sendable {
     /// through, or a part of the object), and a track started from it would fight the first one for the
     /// object's detections, swapping their IDs. A really new object there gets its track as soon as it moves out of the
     /// other one's box. A detection from ``TrackingOptions/newTrackThreshold`` still starts a track on the box of a
-    /// track followed on weak detections (``mayHaveObjectInFront(_:of:)``: scored under the detection threshold in this
-    /// frame and in the one before, or unmatched there; in this frame alone with a steady detector, for a box that
-    /// crosses the weak one): a detector's duplicates score below the box they double, so a confident box on a weak one
-    /// (most often around it) is most likely another object, in front of the partly hidden one the track follows. Held
-    /// back, it left that object without a track, and the other track took its boxes in the next frames
-    /// (`docs/tracking-quality.md`, thirty-third round). A middling detection, which
+    /// track followed on weak detections (``TrackRecord/isFollowedWeakly(below:)``: scored under the detection
+    /// threshold in this frame and in the one before, or unmatched there): a detector's duplicates score below the box
+    /// they double, so a confident box on a weak one (most often around it) is most likely another object, in front of
+    /// the partly hidden one the track follows. Held back, it left that object without a track, and the other track
+    /// took its boxes in the next frames (`docs/tracking-quality.md`, thirty-third round). A middling detection, which
     /// starts only a tentative object, is held back only when almost wholly on such a box
     /// (``tentativeDuplicateOverlap``): a person walking behind another, mostly hidden, is detected weakly with a box
     /// that sticks out of the front one a little, and is followed once detected in three frames.
@@ -375,7 +373,7 @@ public struct ObjectTracker: Sendable {
             }
             return record.detectionIndex >= 0
                 ? lies(on: record.detectionBox, share: matchedShare)
-                    && !(starts && mayHaveObjectInFront(record, of: box))
+                    && !(starts && record.isFollowedWeakly(below: options.detectionThreshold))
                 : !starts && record.isConfirmed && !record.isDormant
                     && lies(on: record.matchBox, share: Self.duplicateOverlap)
         }
@@ -398,35 +396,6 @@ public struct ObjectTracker: Sendable {
             records.remove(at: lost)
         }
     }
-
-    /// Whether the confident detection `box`, lying on the box matched to `record` in this frame, may be another object
-    /// in front of the track's rather than a second box of the track's own object (see ``duplicateOverlap``): the track
-    /// follows an object seen only weakly, most often one partly hidden behind another
-    /// (``TrackRecord/isFollowedWeakly(below:)``: in this frame and the one before).
-    ///
-    /// With a detector steadier than the benchmark's normal noise (`DetectorJitter.steadiness` under 1), one weak frame
-    /// is enough when the two boxes cross, each sticking out of the other (less than ``nestedShare`` of the smaller in
-    /// the larger): the first frame in which a person comes in front of another, a little aside. Under normal noise one
-    /// weak frame is often a track that took a duplicate's or a neighbour's weak box for a frame, whose own object's
-    /// confident box then got a new ID (`docs/tracking-quality.md`, thirty-third round: 0.4–1.4 % more ID switches).
-    /// In `gen-walk` scene 3 of the benchmark's precise detector, a person stepping in front of another covered 82 % of
-    /// their box (IoU 0.59); held back as a duplicate, it started nothing, and in the next frame, the one behind now
-    /// hidden, their track took the new person's box: the two IDs changed hands five times in eleven frames. On the 35
-    /// draws of that detector (forty-second round) this won 1 more, losing none; every draw of the normal noise scored
-    /// the same. A box nested in the other is left to the two-frame rule: a cold review found a detector's loose box
-    /// around an object, or its box of a part inside it, reported as a second object for good after the object scored
-    /// weakly once, and an object whose box grew while a tight weak box of it was left for a frame changing its ID.
-    func mayHaveObjectInFront(_ record: TrackRecord, of box: BoundingBox) -> Bool {
-        let weak = options.detectionThreshold
-        if record.isFollowedWeakly(below: weak) { return true }
-        guard jitter.steadiness < 1, record.score < weak else { return false }
-        let matched = record.detectionBox
-        return matched.intersection(box).area < Self.nestedShare * min(matched.area, box.area)
-    }
-
-    /// The share of the smaller of two boxes lying in the larger from which it counts as nested in it, not beside it
-    /// (see ``mayHaveObjectInFront(_:of:)``).
-    static let nestedShare = 0.95
 
     /// How many frames an object started by a detection under ``TrackingOptions/newTrackThreshold`` (see
     /// ``TrackingOptions/tentativeTrackThreshold``) must be matched in before it is reported, or

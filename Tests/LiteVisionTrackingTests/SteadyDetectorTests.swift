@@ -4,9 +4,8 @@ import Testing
 @testable import LiteVisionTracking
 
 /// A detector steadier than most (`DetectorJitter.steadiness` under 1): its boxes fit their own tracks closely, so a
-/// smaller difference in fit tells two objects apart (`ObjectTracker.hiddenClearFit`, scaled by the steadiness), and a
-/// confident box on an object seen weakly in one frame is another object in front of it
-/// (`ObjectTracker.mayHaveObjectInFront`).
+/// smaller difference in fit tells two objects apart (`ObjectTracker.hiddenClearFit`, scaled by the steadiness). A
+/// confident box on an object seen weakly in one frame is still a duplicate, as with any detector.
 @Suite("Steady detector")
 struct SteadyDetectorTests {
     @Test("A precise detector's steadiness falls under 1; one that jitters as most do keeps 1")
@@ -59,40 +58,6 @@ struct SteadyDetectorTests {
         #expect(a.last == firstA && b.last == firstB, "A \(a), B \(b)")
     }
 
-    /// Three walkers followed for 150 frames (their boxes jittered by `jitter`, to measure the detector), then person A
-    /// walking right at 2 px a frame (37×91), detected confidently. In frame 10 A is detected weakly (0.4) and person
-    /// B, a step nearer the camera (41×100, bottom 3 px lower), comes in front: B's confident box covers 81 % of A's
-    /// (IoU 0.58). From frame 11 only B is detected, walking on at 2.2 px a frame. Returns the IDs reported for A's
-    /// box and for B's box, frame by frame (after the walkers).
-    static func personInFront(jitter: Double) -> (a: [Int?], b: [Int?]) {
-        var tracker = ObjectTracker()
-        _ = run(&tracker, DetectorJitterTests.walkers(frames: 150, jitter: jitter, seed: 6))
-        var a: [Int?] = [], b: [Int?] = []
-        for t in 0..<21 {
-            var detections: [TrackerDetection] = []
-            if t <= 10 {
-                detections.append(detection(box(100 + 2 * Double(t), 300, 37, 91), score: t == 10 ? 0.4 : 0.9))
-            }
-            if t >= 10 { detections.append(detection(box(127 + 2.2 * Double(t - 10), 294, 41, 100), score: 0.9)) }
-            let tracks = tracker.update(detections, imageWidth: 640, imageHeight: 480)
-            a.append(t <= 10 ? tracks.first { $0.detectionIndex == 0 }?.id : nil)
-            b.append(t >= 10 ? tracks.first { $0.detectionIndex == detections.count - 1 }?.id : nil)
-        }
-        return (a, b)
-    }
-
-    @Test("With a steady detector, a person coming in front of one seen weakly gets an ID of their own at once")
-    func personInFrontOfWeaklySeenOne() {
-        let (a, b) = Self.personInFront(jitter: 0.002)
-        let idA = a[9]
-        #expect(idA != nil && a[10] == idA, "A \(a)")
-        // B's first box (81 % on A's) is not held back as a duplicate of it: B is reported at once (partly hidden
-        // behind A, whose bottom is about as low), and A's track, hidden behind B from frame 11, never takes B's boxes.
-        let idB = b[10]
-        #expect(idB != nil && idB != idA, "B \(b)")
-        #expect(b[10...].allSatisfy { $0 == idB }, "B \(b)")
-    }
-
     /// The IDs reported in each frame, after three walkers followed for 150 frames with a steady detector (0.2 %
     /// jitter), for a person (40×100) walking right at 2 px a frame, detected at 0.9 but at 0.5 in frame 6, with from
     /// frame 3 a second confident box of the detector's, `second` (relative to the person's box), in every frame.
@@ -110,12 +75,17 @@ struct SteadyDetectorTests {
         }
     }
 
-    @Test("With a steady detector, a box nested in an object seen weakly once, or around it, is still a duplicate")
-    func nestedBoxesStayDuplicates() {
-        // A box of the upper body inside the person's, and a loose box around it (IoU 0.51): each starts nothing when
-        // the person scores weakly in one frame. (Before the rule looked at nesting, each was reported from frame 6 or
-        // 7 to the end, found by a cold review.)
-        for second in [(x: 2.0, y: 2.0, width: 36.0, height: 55.0), (x: -10, y: -10, width: 60, height: 130)] {
+    @Test("With a steady detector, a second box of a person seen weakly once is still a duplicate")
+    func secondBoxesStayDuplicates() {
+        // The detector's second box on the person: of the upper body, inside the person's or sticking out of it by 4 px
+        // (IoU 0.42: below any NMS threshold, so a detector keeps both); a loose box around the person (IoU 0.51); a
+        // box of the person and what they carry, cutting 3 px off the far side (IoU 0.59). Each starts nothing when the
+        // person scores weakly in one frame. A rule that took one weak frame as enough with a steady detector
+        // (`docs/tracking-quality.md`, forty-second round, dropped) reported each as a second object to the end.
+        let boxes: [(x: Double, y: Double, width: Double, height: Double)] = [
+            (2, 2, 36, 55), (-4, 2, 36, 55), (-10, -10, 60, 130), (3, 0, 60, 100),
+        ]
+        for second in boxes {
             let reported = Self.secondBox(second)
             #expect(
                 reported.allSatisfy { $0.count <= 1 } && Set(reported.joined()).count == 1, "\(second): \(reported)")

@@ -232,8 +232,7 @@ struct TentativeTrackTests {
         #expect(reported([0.9, 0.9, 0.9, 0.9, nil, 0.5, 0.5]) == [[0], [0], [0], [0], [], [0], [0, 1]])
         // Before the thirty-third round of docs/tracking-quality.md the confident box counted as a duplicate of the
         // object's (all of which lies on it) and started nothing, as it still does while the object was detected
-        // confidently in this frame or the one before: a detector's second box on one object. (With a detector measured
-        // as steadier than most, one weak frame is enough for a box beside the weak one: see SteadyDetectorTests.)
+        // confidently in this frame or the one before: a detector's second box on one object.
         #expect(reported([0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.9]) == [[0], [0], [0], [0], [0], [0], [0]])
         #expect(reported([0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.5, 0.5]) == [[0], [0], [0], [0], [0], [0], [0], [0, 1]])
     }
