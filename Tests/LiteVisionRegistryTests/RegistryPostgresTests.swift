@@ -70,11 +70,13 @@ struct RegistryPostgresTests {
     static func waitFor(_ replica: RegistryProcess, ready: Bool, seconds: Double = 60) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
-        while Date() < deadline {
+        while true {
+            let late = Date() >= deadline  // then this is the last look (see `poll`)
             if let answer = try? await send("GET", replica.base + "/ready") {
                 if answer.status == (ready ? 200 : 503) { return }
                 last = "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))"
             }
+            if late { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw RegistryProcessError(
@@ -376,13 +378,21 @@ struct RegistryPostgresTests {
         headers.first { ($0.key as? String)?.lowercased() == name.lowercased() }?.value as? String
     }
 
-    /// Polls `condition` every 50 ms for at most 30 s.
-    static func poll(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+    /// Polls `condition` every 50 ms for `seconds`, and once more after them; throws if it never held.
+    ///
+    /// The look after the deadline is needed: the tests run side by side on the cooperative pool's two threads,
+    /// and their blocking waits can keep this task asleep well past the deadline on a loaded machine. Without it,
+    /// a condition that came true meanwhile would count as a timeout. (CI: the SIGTERM test, 7 s alone, ran for
+    /// 57 s and found the server "still listening" after its 10 s. Two tests holding both threads for 12 s right
+    /// after the SIGTERM made it fail the same way here; with the last look it passes.)
+    static func poll(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let late = Date() >= deadline
             if try condition() { return }
+            if late { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw RegistryProcessError(message: "timed out waiting for \(what)")
+        throw RegistryProcessError(message: "timed out after \(seconds) s waiting for \(what)")
     }
 }
