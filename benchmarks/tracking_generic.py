@@ -15,13 +15,13 @@ boxes; `gen-*-whole` keeps every box with some part in the image, hidden or not,
 - `gen-dense` (in `DENSE_SEQUENCES`, not in the `generic` set: made after the fortieth round): `gen-walk` with 70
   people instead of 22 (about 2.3 times as many in view at once).
 
-Noise (`generic_detections`, levels "Gn", "Gh" and "Gp"), per ground-truth box with `v` the share of it visible: missed
-with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98), and one box in
-ten uniform in 0.05-0.45 instead; its centre jittered by `N(0, pos w)` and `N(0, 0.6 pos h)`, its size by
+Noise (`generic_detections`, levels "Gn", "Gh", "Gp" and "Gm"), per ground-truth box with `v` the share of it visible:
+missed with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98), and one
+box in ten uniform in 0.05-0.45 instead; its centre jittered by `N(0, pos w)` and `N(0, 0.6 pos h)`, its size by
 `exp(N(0, size))` per axis; plus Poisson(`fp`) false boxes a frame of a ground-truth box's size anywhere, scored
-Beta(2, 5); boxes clipped to the image. Gn: pos 0.05, size 0.07, miss 0.07, fp 0.8; Gh: 0.08, 0.12, 0.15, 2.0.
-Gp (a precise detector, made after the fortieth round): Gn's misses, scores and false boxes with a fifth of its
-jitter: pos 0.01, size 0.015.
+Beta(2, 5); boxes clipped to the image. Gn: pos 0.05, size 0.07, miss 0.07, fp 0.8; Gh: 0.08, 0.12, 0.15, 2.0. Gp (a
+precise detector, made after the fortieth round): Gn's misses, scores and false boxes with a fifth of its jitter: pos
+0.01, size 0.015. Gm (made after the forty-second round): halfway, half of Gn's jitter: pos 0.025, size 0.035.
 """
 
 import math
@@ -33,8 +33,10 @@ import tracking_scenes
 GENERIC_SEQUENCES = ("gen-walk", "gen-cars", "gen-boxes", "gen-flat", "gen-walk-whole", "gen-cars-whole",
                      "gen-boxes-whole")
 DENSE_SEQUENCES = ("gen-dense", "gen-dense-whole")
-GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 2.0), "Gp": (0.01, 0.015, 0.07, 0.8)}
-# The two levels of the `generic` and `dense` sets; "Gp" is a precise detector's (the `precise` set).
+GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 2.0), "Gp": (0.01, 0.015, 0.07, 0.8),
+                        "Gm": (0.025, 0.035, 0.07, 0.8)}
+# The two levels of the `generic` and `dense` sets; "Gp" is a precise detector's (the `precise` set), "Gm" one
+# halfway between (the `midway` set).
 GENERIC_LEVELS = ("Gn", "Gh")
 
 

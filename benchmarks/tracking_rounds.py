@@ -15,10 +15,11 @@ tracking_scenes.OTHER_NOISE_MODELS, at the own and at half the frame rate: the t
 round as a check on detectors no rule was tuned on), and `confident-false`, `confident-false-low` (40 and 20 draws of
 tracking_scenes.CONFIDENT_FALSE_MODELS, false boxes scored as surely as real ones, at the own and a third of the frame
 rate: the thirty-fourth round's), and `generic` (70 draws of tracking_generic.py's scenes and noise: walkers, cars and
-bouncing boxes, made with code of their own: the thirty-seventh round's), `dense` (20 draws of the same walkers,
-three times as many: made after the fortieth round) and `precise` (35 draws of the generic scenes under a detector
-with a fifth of the generic jitter: the forty-first round's). Groups of sets are summed too when all their sets are
-named: `older` (chosen, aside, fourth, A to D: 344 draws), `EF`, `GH`, `IJ`, `KL`.
+bouncing boxes, made with code of their own: the thirty-seventh round's), `dense` (20 draws of the same walkers, three
+times as many: made after the fortieth round), `precise` (35 draws of the generic scenes under a detector with a fifth
+of the generic jitter: the forty-first round's) and `midway` (the same with half of it: the forty-third round's).
+Groups of sets are summed too when all their sets are named: `older` (chosen, aside, fourth, A to D: 344 draws), `EF`,
+`GH`, `IJ`, `KL`.
 
 For each draw the detections and the four peers' outputs and scores are made once and kept in the cache folder
 (default .build/tracking-rounds: about 1 s per draw and peer the first time); LiteVision runs every time, with
@@ -99,6 +100,8 @@ SETS["dense"] = [(n, s, s, m, 1) for n in tracking_generic.DENSE_SEQUENCES for s
                  for m in tracking_generic.GENERIC_LEVELS]
 # The generic scenes under a precise detector (tracking_generic's "Gp": a fifth of the jitter), seeds 1-5 (35 draws).
 SETS["precise"] = [(n, s, s, "Gp", 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)]
+# The same under a detector halfway between (tracking_generic's "Gm": half the jitter), seeds 1-5 (35 draws).
+SETS["midway"] = [(n, s, s, "Gm", 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}
 

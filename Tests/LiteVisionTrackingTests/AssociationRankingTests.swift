@@ -115,17 +115,22 @@ struct AssociationRankingTests {
     @Test("A track last detected weakly behind a confident one ranks second too; not one detected confidently")
     func weaklyDetectedTrackBehindRanksSecond() throws {
         // A: followed in every frame. B: overlapping A by 69 %, confident for 5 frames, then detected at `lastScore`
-        // for 3 (going out of sight behind A; or, in front of it, just detected weakly), while A is detected at
-        // `frontScore`. In the next frame one confident box fits B's prediction better (IoU 0.80 against 0.65).
-        func run(behind: Bool, lastScore: Float, frontScore: Float = 0.9) -> [Track] {
-            var tracker = ObjectTracker()
+        // for `weakFrames` (going out of sight behind A; or, in front of it, just detected weakly), while A is
+        // detected at `frontScore`. In the next frame one confident box fits B's prediction better (IoU 0.80 against
+        // 0.65).
+        func run(
+            behind: Bool, lastScore: Float, frontScore: Float = 0.9, weakFrames: Int = 3, frameRate: Double? = nil
+        ) -> [Track] {
+            var options = TrackingOptions()
+            options.frameRate = frameRate
+            var tracker = ObjectTracker(options: options)
             let a = Self.detection(100, 100, height: 120)
             // Behind: B's bottom edge higher in the image (210 against A's 220); in front: lower (230).
             let b = Self.detection(110, behind ? 90 : 110, height: 120)
             for _ in 0..<5 { _ = tracker.update([a, b], imageWidth: 640, imageHeight: 480) }
             let front = TrackerDetection(box: a.box, score: frontScore)
             let fading = TrackerDetection(box: b.box, score: lastScore)
-            for _ in 0..<3 { _ = tracker.update([front, fading], imageWidth: 640, imageHeight: 480) }
+            for _ in 0..<weakFrames { _ = tracker.update([front, fading], imageWidth: 640, imageHeight: 480) }
             let box = Self.detection(107, behind ? 95 : 105, height: 120)
             #expect(box.box.iou(b.box) > box.box.iou(a.box) + 0.1)
             return tracker.update([box], imageWidth: 640, imageHeight: 480)
@@ -137,6 +142,11 @@ struct AssociationRankingTests {
         #expect(run(behind: false, lastScore: 0.65).map(\.id) == [1])
         #expect(run(behind: true, lastScore: 0.9).map(\.id) == [1])
         #expect(run(behind: true, lastScore: 0.65, frontScore: 0.5).map(\.id) == [1])
+        // One weak box after confident ones is enough, at any frame rate. Two were tried (the forty-third round of
+        // `docs/tracking-quality.md`): the real localizer's clip seed 303 of `SyntheticTrackingTests` then had 5 ID
+        // switches, where it allows 2.
+        #expect(run(behind: true, lastScore: 0.65, weakFrames: 1).map(\.id) == [0])
+        #expect(run(behind: true, lastScore: 0.65, weakFrames: 1, frameRate: 10).map(\.id) == [0])
     }
 
     @Test("A confident box where two objects meet goes to the one detected confidently, not the one fading")
