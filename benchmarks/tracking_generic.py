@@ -158,7 +158,8 @@ def generic_sequence(name, scene_seed):
 
 
 def generic_detections(seq, seed, model):
-    """Detector-like rows from the ground truth of a generic scene under the noise model `model` ("Gn", "Gh", "Gp")."""
+    """Detector-like rows from the ground truth of a generic scene under the noise model `model` (a key of
+    GENERIC_NOISE_MODELS)."""
     if not hasattr(seq, "visible"):
         raise SystemExit(f"noise model {model} is for the generic scenes: "
                          f"{', '.join(GENERIC_SEQUENCES + DENSE_SEQUENCES)}")

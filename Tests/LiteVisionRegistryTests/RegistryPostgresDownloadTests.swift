@@ -49,8 +49,12 @@ extension RegistryPostgresTests {
 
         // 4 MB of which 64 KB are read: most of the file is still in the server when it is told to stop.
         server.signal(SIGTERM)
-        try await Self.poll("the server to stop accepting connections after SIGTERM", seconds: 10) {
-            (try? LoopbackSocket(port: server.port)) == nil
+        do {
+            try await Self.poll("the server to stop accepting connections after SIGTERM", seconds: 10) {
+                (try? LoopbackSocket(port: server.port)) == nil
+            }
+        } catch {
+            Issue.record("\(error); the server said: \(server.output.suffix(2000))")
         }
         #expect(server.isRunning, "the server ended with a download under way")
 

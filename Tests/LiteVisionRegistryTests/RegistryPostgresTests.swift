@@ -66,7 +66,7 @@ struct RegistryPostgresTests {
 
     static func json(_ data: Data) -> [String: Any] { RegistryHTTPTests.json(data) }
 
-    /// Polls `/ready` until it answers 200 (`ready`) or 503 (not), for at most `seconds`.
+    /// Polls `/ready` until it answers 200 (`ready`) or 503 (not), for `seconds` and once more after them (see `poll`).
     static func waitFor(_ replica: RegistryProcess, ready: Bool, seconds: Double = 60) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
@@ -241,17 +241,13 @@ struct RegistryPostgresTests {
             + "Content-Length: \(Self.labeler.count)\r\n\r\n"
         #expect(socket.send(Array(head.utf8) + [UInt8](Self.labeler.prefix(Self.labeler.count / 2))))
         let folderOfA = fleet.uploads.appendingPathComponent("litevision-registry-uploads-\(a.pid)")
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        try await Self.poll("part of the upload in A's upload folder") {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folderOfA.path)) ?? []
-            if let name = names.first,
-                let size = try? FileManager.default.attributesOfItem(
-                    atPath: folderOfA.appendingPathComponent(name).path)[
-                        .size] as? Int, size > 0
-            {
-                break
+            let sizes = names.compactMap {
+                try? FileManager.default.attributesOfItem(atPath: folderOfA.appendingPathComponent($0).path)[.size]
+                    as? Int
             }
-            try await Task.sleep(for: .milliseconds(20))
+            return sizes.contains { $0 > 0 }
         }
         a.stop(SIGKILL)
 

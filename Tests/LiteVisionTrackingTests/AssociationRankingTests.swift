@@ -147,6 +147,7 @@ struct AssociationRankingTests {
         // switches, where it allows 2.
         #expect(run(behind: true, lastScore: 0.65, weakFrames: 1).map(\.id) == [0])
         #expect(run(behind: true, lastScore: 0.65, weakFrames: 1, frameRate: 10).map(\.id) == [0])
+        #expect(run(behind: false, lastScore: 0.65, weakFrames: 1).map(\.id) == [1])
     }
 
     @Test("A confident box where two objects meet goes to the one detected confidently, not the one fading")
