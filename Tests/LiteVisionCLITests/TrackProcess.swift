@@ -1,6 +1,5 @@
 import Foundation
 import LiteVisionTestSupport
-import Synchronization
 
 /// `litevision track` running in the background, as a user starts it from a shell: its standard error collected as
 /// it comes (``waitFor(_:seconds:)`` finds a line), standard output discarded; interrupted (SIGINT) and waited for
@@ -8,21 +7,17 @@ import Synchronization
 /// async tests use it through `onThread`.
 final class TrackProcess {
     private let process = Process()
-    private let errorPipe = Pipe()
-    /// Standard error so far, appended to by the pipe's reader.
-    private final class Collected: Sendable { let data = Mutex(Data()) }
-    private let collected = Collected()
+    /// Standard error so far.
+    private let errorLog: OutputLog
 
     /// Starts `litevision track ARGUMENTS --model-dir …`.
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: LiteVisionExecutable.path)
         process.arguments = ["track"] + arguments + ["--model-dir", TestData.path("models")]
+        let errorPipe = Pipe()
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
-        errorPipe.fileHandleForReading.readabilityHandler = { [collected] handle in
-            let data = handle.availableData
-            collected.data.withLock { $0.append(data) }
-        }
+        errorLog = OutputLog(reading: errorPipe)
         try process.run()
     }
 
@@ -37,7 +32,7 @@ final class TrackProcess {
     var isRunning: Bool { process.isRunning }
 
     /// What the command printed on standard error so far.
-    var errors: String { collected.data.withLock { String(decoding: $0, as: UTF8.self) } }
+    var errors: String { errorLog.text }
 
     /// The first line of standard error that contains `text`, waiting up to `seconds` for it; nil when it did not
     /// come (or the command ended first).
@@ -90,8 +85,7 @@ final class TrackProcess {
         send(SIGKILL)
         process.waitUntilExit()
         // What is left in the pipe.
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        if let rest = try? errorPipe.fileHandleForReading.readToEnd() { collected.data.withLock { $0.append(rest) } }
+        _ = errorLog.waitForEnd()
         return process.terminationStatus
     }
 

@@ -5,7 +5,7 @@ import LiteVisionTestSupport
 final class PostgresSession {
     private let process = Process()
     private let input = Pipe()
-    private let log = OutputLog()
+    private let log: OutputLog
 
     init(_ server: PostgresServer) throws {
         process.executableURL = URL(fileURLWithPath: PostgresServer.binaries + "/psql")
@@ -18,7 +18,7 @@ final class PostgresSession {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [log] handle in log.append(handle.availableData) }
+        log = OutputLog(reading: output)
         try process.run()
     }
 

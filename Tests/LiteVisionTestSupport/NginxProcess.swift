@@ -10,7 +10,7 @@ public final class NginxProcess {
     /// The loopback port it listens on.
     public let port: Int
     private let process = Process()
-    private let log = OutputLog()
+    private let log: OutputLog
 
     /// nginx with a configuration of the test's own: `configuration(port, folder)` gives its text, listening on
     /// `port` (nginx is ready when that port accepts) and keeping its files in `folder`.
@@ -33,7 +33,7 @@ public final class NginxProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [log] handle in log.append(handle.availableData) }
+        log = OutputLog(reading: output)
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while (try? LoopbackSocket(port: port)) == nil {

@@ -1,16 +1,52 @@
 import Foundation
 import Synchronization
 
-/// Text a child process writes, collected as it arrives (from a pipe's readability handler, on any thread).
+/// Everything a child process writes to a pipe, collected as it arrives by a thread of the log's own.
+///
+/// The thread reads with blocking `read(2)` calls until the end of file, never with `FileHandle.readabilityHandler`:
+/// on Linux that handler is a libdispatch read source, and tearing such sources down while other threads set theirs
+/// up crashes the whole test process in `_dispatch_event_loop_drain` (swift-corelibs-libdispatch#949; our CI hit it
+/// in the registry suite, and a loop of 16 threads starting `echo` with such a handler crashes in about one run of
+/// three). A blocking read never registers the descriptor with libdispatch.
 public final class OutputLog: Sendable {
-    private let collected = Mutex("")
+    private struct State {
+        var data = Data()
+        var ended = false
+    }
 
-    /// An empty log.
-    public init() {}
+    private let state = Mutex(State())
 
-    /// Adds `data`, decoded as UTF-8 (bad bytes replaced).
-    public func append(_ data: Data) { collected.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+    /// Starts collecting what arrives on `pipe`'s read end, until every writer has closed it (the child and its
+    /// children have ended). The reading thread keeps the read end open until then, so its descriptor cannot be
+    /// closed and reused under it.
+    public init(reading pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    self.state.withLock { $0.data.append(contentsOf: buffer[..<count]) }
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            self.state.withLock { $0.ended = true }
+        }
+    }
 
-    /// Everything collected so far.
-    public var text: String { collected.withLock { $0 } }
+    /// Everything collected so far, decoded as UTF-8 (bad bytes replaced).
+    public var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+
+    /// Whether the pipe has ended (every writer closed it) within `seconds`: afterwards ``text`` is complete.
+    public func waitForEnd(seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if state.withLock({ $0.ended }) { return true }
+            if Date() >= deadline { return false }
+            usleep(5000)
+        }
+    }
 }

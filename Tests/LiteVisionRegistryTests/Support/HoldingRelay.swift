@@ -14,7 +14,7 @@ final class HoldingRelay {
     let ports: [Int]
     private let process = Process()
     private let input = Pipe()
-    private let log = OutputLog()
+    private let log: OutputLog
 
     private static let script = #"""
         import os, socket, sys, threading
@@ -95,7 +95,7 @@ final class HoldingRelay {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
-        output.fileHandleForReading.readabilityHandler = { [log] handle in log.append(handle.availableData) }
+        log = OutputLog(reading: output)
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while !log.text.contains("\n") && Date() < deadline && process.isRunning { Thread.sleep(forTimeInterval: 0.01) }

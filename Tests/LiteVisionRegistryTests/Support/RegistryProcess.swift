@@ -58,7 +58,7 @@ final class RegistryProcess {
     let scheme: String
     let host: String
     private let process: Process
-    private let log = OutputLog()
+    private let log: OutputLog
 
     /// Starts a server on `data` (port 0: a free one) and waits until it listens.
     convenience init(data: String, port: Int = 0, host: String = "127.0.0.1", arguments: [String] = []) throws {
@@ -87,9 +87,7 @@ final class RegistryProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [log] handle in
-            log.append(handle.availableData)
-        }
+        log = OutputLog(reading: output)
         try process.run()
         let deadline = Date().addingTimeInterval(120)
         var found: (String, Int)?
