@@ -22,6 +22,12 @@ box in ten uniform in 0.05-0.45 instead; its centre jittered by `N(0, pos w)` an
 Beta(2, 5); boxes clipped to the image. Gn: pos 0.05, size 0.07, miss 0.07, fp 0.8; Gh: 0.08, 0.12, 0.15, 2.0. Gp (a
 precise detector, made after the fortieth round): Gn's misses, scores and false boxes with a fifth of its jitter: pos
 0.01, size 0.015. Gm (made after the forty-second round): halfway, half of Gn's jitter: pos 0.025, size 0.035.
+Gc (made after the forty-third round: background a class-agnostic localizer boxes, as the real one does in the tests'
+clip seed 303): Gm's jitter, misses, scores and false boxes, plus three stretches of background boxed in most frames
+(`CLUTTER_BOXES`): each 1.5-3 times the area of a ground-truth box, of aspect (width over height) 0.8-2.5, at a fixed
+place anywhere in the image, boxed in a frame with probability 0.8 with its edges jittered by `N(0, 0.02)` of its size,
+scored around a mean of its own in 0.2-0.55 (`N(0, 0.1)`, clipped to 0.05-0.95): nothing in the ground truth, tracked
+as a false object by any tracker, lying over the objects that pass it.
 """
 
 import math
@@ -34,7 +40,9 @@ GENERIC_SEQUENCES = ("gen-walk", "gen-cars", "gen-boxes", "gen-flat", "gen-walk-
                      "gen-boxes-whole")
 DENSE_SEQUENCES = ("gen-dense", "gen-dense-whole")
 GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 2.0), "Gp": (0.01, 0.015, 0.07, 0.8),
-                        "Gm": (0.025, 0.035, 0.07, 0.8)}
+                        "Gm": (0.025, 0.035, 0.07, 0.8), "Gc": (0.025, 0.035, 0.07, 0.8)}
+# How many stretches of background each noise model boxes in most frames (see "Gc" above).
+CLUTTER_BOXES = {"Gc": 3}
 # The two levels of the `generic` and `dense` sets; "Gp" is a precise detector's (the `precise` set), "Gm" one
 # halfway between (the `midway` set).
 GENERIC_LEVELS = ("Gn", "Gh")
@@ -166,9 +174,22 @@ def generic_detections(seq, seed, model):
     position, size, miss, fp_rate = GENERIC_NOISE_MODELS[model]
     rng = np.random.default_rng([seed, 4242, sum(model.encode())])
     sizes = [(b[3], b[4]) for boxes in seq.frames for b in boxes] or [(40.0, 100.0)]
+    clutter = []
+    for _ in range(CLUTTER_BOXES.get(model, 0)):
+        w, h = sizes[int(rng.integers(0, len(sizes)))]
+        area, aspect = w * h * rng.uniform(1.5, 3.0), rng.uniform(0.8, 2.5)
+        cw, ch = min(math.sqrt(area * aspect), seq.width * 0.6), min(math.sqrt(area / aspect), seq.height * 0.6)
+        clutter.append(((rng.uniform(0, seq.width - cw), rng.uniform(0, seq.height - ch), cw, ch),
+                        rng.uniform(0.2, 0.55)))
     rows = []
     for t, (boxes, shares) in enumerate(zip(seq.frames, seq.visible)):
         frame = []
+        for (x, y, w, h), mean in clutter:
+            if rng.random() < 0.8:
+                left, top = x + rng.normal(0, 0.02 * w), y + rng.normal(0, 0.02 * h)
+                right, bottom = x + w + rng.normal(0, 0.02 * w), y + h + rng.normal(0, 0.02 * h)
+                frame.append(((left, top, right - left, bottom - top),
+                              float(np.clip(mean + rng.normal(0, 0.1), 0.05, 0.95))))
         for b, v in zip(boxes, shares):
             if rng.random() < min(1.0, miss + 0.7 * (1 - v) ** 1.5):
                 continue
