@@ -15,19 +15,20 @@ boxes; `gen-*-whole` keeps every box with some part in the image, hidden or not,
 - `gen-dense` (in `DENSE_SEQUENCES`, not in the `generic` set: made after the fortieth round): `gen-walk` with 70
   people instead of 22 (about 2.3 times as many in view at once).
 
-Noise (`generic_detections`, levels "Gn", "Gh", "Gp" and "Gm"), per ground-truth box with `v` the share of it visible:
-missed with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98), and one
-box in ten uniform in 0.05-0.45 instead; its centre jittered by `N(0, pos w)` and `N(0, 0.6 pos h)`, its size by
+Noise (`generic_detections`, levels "Gn", "Gh", "Gp", "Gm" and "Gc"), per ground-truth box with `v` the share of it
+visible: missed with probability `miss + 0.7 (1 - v)^1.5`; scored `0.35 + 0.55 v + N(0, 0.1)` (clipped to 0.05-0.98),
+and one box in ten uniform in 0.05-0.45 instead; its centre jittered by `N(0, pos w)` and `N(0, 0.6 pos h)`, its size by
 `exp(N(0, size))` per axis; plus Poisson(`fp`) false boxes a frame of a ground-truth box's size anywhere, scored
 Beta(2, 5); boxes clipped to the image. Gn: pos 0.05, size 0.07, miss 0.07, fp 0.8; Gh: 0.08, 0.12, 0.15, 2.0. Gp (a
 precise detector, made after the fortieth round): Gn's misses, scores and false boxes with a fifth of its jitter: pos
-0.01, size 0.015. Gm (made after the forty-second round): halfway, half of Gn's jitter: pos 0.025, size 0.035.
-Gc (made after the forty-third round: background a class-agnostic localizer boxes, as the real one does in the tests'
-clip seed 303): Gm's jitter, misses, scores and false boxes, plus three stretches of background boxed in most frames
+0.01, size 0.015. Gm (made after the forty-second round): halfway, half of Gn's jitter: pos 0.025, size 0.035. Gc (made
+after the forty-third round: background a class-agnostic localizer boxes, as the real one does in the tests' clip seed
+303): Gm's jitter, misses, scores and false boxes (its own draws of them, not Gm's: the seed differs, and the
+background's boxes come from the same stream), plus three stretches of background boxed in most frames
 (`CLUTTER_BOXES`): each 1.5-3 times the area of a ground-truth box, of aspect (width over height) 0.8-2.5, at a fixed
 place anywhere in the image, boxed in a frame with probability 0.8 with its edges jittered by `N(0, 0.02)` of its size,
-scored around a mean of its own in 0.2-0.55 (`N(0, 0.1)`, clipped to 0.05-0.95): nothing in the ground truth, tracked
-as a false object by any tracker, lying over the objects that pass it.
+scored around a mean of its own in 0.2-0.55 (`N(0, 0.1)`, clipped to 0.05-0.95): nothing in the ground truth, tracked as
+a false object by any tracker, lying over the objects that pass it.
 """
 
 import math
@@ -44,7 +45,7 @@ GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 
 # How many stretches of background each noise model boxes in most frames (see "Gc" above).
 CLUTTER_BOXES = {"Gc": 3}
 # The two levels of the `generic` and `dense` sets; "Gp" is a precise detector's (the `precise` set), "Gm" one
-# halfway between (the `midway` set).
+# halfway between (the `midway` set), "Gc" the same with a localizer's boxes of background (the `clutter` set).
 GENERIC_LEVELS = ("Gn", "Gh")
 
 

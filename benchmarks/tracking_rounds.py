@@ -18,8 +18,8 @@ rate: the thirty-fourth round's), and `generic` (70 draws of tracking_generic.py
 bouncing boxes, made with code of their own: the thirty-seventh round's), `dense` (20 draws of the same walkers, three
 times as many: made after the fortieth round), `precise` (35 draws of the generic scenes under a detector with a fifth
 of the generic jitter: the forty-first round's), `midway` (the same with half of it: the forty-third round's) and
-`clutter` (`midway` with stretches of background boxed in most frames, as a class-agnostic localizer does: the
-forty-fourth round's).
+`clutter` (`midway`'s detector with stretches of background boxed in most frames, as a class-agnostic localizer
+does, its own noise draws: the forty-fourth round's).
 Groups of sets are summed too when all their sets are named: `older` (chosen, aside, fourth, A to D: 344 draws), `EF`,
 `GH`, `IJ`, `KL`.
 
@@ -104,7 +104,8 @@ SETS["dense"] = [(n, s, s, m, 1) for n in tracking_generic.DENSE_SEQUENCES for s
 SETS["precise"] = [(n, s, s, "Gp", 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)]
 # The same under a detector halfway between (tracking_generic's "Gm": half the jitter), seeds 1-5 (35 draws).
 SETS["midway"] = [(n, s, s, "Gm", 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)]
-# The same with stretches of background boxed in most frames (tracking_generic's "Gc": the forty-fourth round's).
+# The same detector with stretches of background boxed in most frames, its own noise draws (tracking_generic's
+# "Gc": the forty-fourth round's).
 SETS["clutter"] = [(n, s, s, "Gc", 1) for n in tracking_generic.GENERIC_SEQUENCES for s in range(1, 6)]
 GROUPS = {"older": ("chosen", "aside", "fourth", "A", "B", "C", "D"), "EF": ("E", "F"), "GH": ("G", "H"),
           "IJ": ("I", "J"), "KL": ("K", "L")}

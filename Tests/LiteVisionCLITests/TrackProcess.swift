@@ -78,7 +78,8 @@ final class TrackProcess {
     }
 
     /// Waits up to `seconds` for the command to end by itself, then kills it (SIGKILL): its exit status, so that a
-    /// command that no longer stops fails the test instead of hanging the run. ``errors`` is complete afterwards.
+    /// command that no longer stops fails the test instead of hanging the run. ``errors`` is complete afterwards,
+    /// unless something the command started still holds its standard error open 10 s later (then it is what came).
     @discardableResult
     func end(within seconds: Double = 30) -> Int32 {
         _ = poll(seconds: seconds, whileRunning: false) { process.isRunning ? nil : true }

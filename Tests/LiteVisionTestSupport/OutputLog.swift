@@ -18,14 +18,20 @@ public final class OutputLog: Sendable {
     private let state = Mutex(State())
 
     /// Starts collecting what arrives on `pipe`'s read end, until every writer has closed it (the child and its
-    /// children have ended). The reading thread keeps the read end open until then, so its descriptor cannot be
-    /// closed and reused under it.
+    /// children have ended). Call it before the child is started: it marks both ends of `pipe` close-on-exec, so that
+    /// a child another test starts at the same time does not inherit them (and hold the pipe open), and reads from a
+    /// copy of the read end of its own, closed at the end of file, so that no other code can close that descriptor,
+    /// and have its number reused, under the reading thread.
     public init(reading pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
+        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let descriptor = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
+        precondition(descriptor >= 0, "OutputLog: cannot copy the pipe's read end (errno \(errno))")
         Thread.detachNewThread { [self] in
+            defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     self.state.withLock { $0.data.append(contentsOf: buffer[..<count]) }
                 } else if count < 0 && errno == EINTR {
