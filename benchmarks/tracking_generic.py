@@ -27,8 +27,8 @@ after the forty-third round: background a class-agnostic localizer boxes, as the
 background's boxes come from the same stream), plus three stretches of background boxed in most frames
 (`CLUTTER_BOXES`): each 1.5-3 times the area of a ground-truth box, of aspect (width over height) 0.8-2.5, at a fixed
 place anywhere in the image, boxed in a frame with probability 0.8 with its edges jittered by `N(0, 0.02)` of its size,
-scored around a mean of its own in 0.2-0.55 (`N(0, 0.1)`, clipped to 0.05-0.95): nothing in the ground truth, tracked as
-a false object by any tracker, lying over the objects that pass it.
+scored around a mean of its own in 0.2-0.55 (`N(0, 0.1)`, clipped to 0.05-0.95): nothing in the ground truth (a
+false object for a tracker that follows it), lying over the objects that pass it.
 """
 
 import math
@@ -41,8 +41,9 @@ GENERIC_SEQUENCES = ("gen-walk", "gen-cars", "gen-boxes", "gen-flat", "gen-walk-
                      "gen-boxes-whole")
 DENSE_SEQUENCES = ("gen-dense", "gen-dense-whole")
 GENERIC_NOISE_MODELS = {"Gn": (0.05, 0.07, 0.07, 0.8), "Gh": (0.08, 0.12, 0.15, 2.0), "Gp": (0.01, 0.015, 0.07, 0.8),
-                        "Gm": (0.025, 0.035, 0.07, 0.8), "Gc": (0.025, 0.035, 0.07, 0.8)}
-# How many stretches of background each noise model boxes in most frames (see "Gc" above).
+                        "Gm": (0.025, 0.035, 0.07, 0.8)}
+# Gm's detector, plus stretches of background: how many each noise model boxes in most frames (see "Gc" above).
+GENERIC_NOISE_MODELS["Gc"] = GENERIC_NOISE_MODELS["Gm"]
 CLUTTER_BOXES = {"Gc": 3}
 # The two levels of the `generic` and `dense` sets; "Gp" is a precise detector's (the `precise` set), "Gm" one
 # halfway between (the `midway` set), "Gc" the same with a localizer's boxes of background (the `clutter` set).
