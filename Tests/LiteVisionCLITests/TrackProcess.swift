@@ -45,13 +45,13 @@ final class TrackProcess {
     /// `check`'s first non-nil answer, asked every 20 ms for up to `seconds` (and, if `whileRunning`, only while the
     /// command runs); nil when none came.
     private func poll<T>(seconds: Double, whileRunning: Bool, _ check: () -> T?) -> T? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let answer = check() { return answer }
-            if whileRunning && !process.isRunning { return nil }
-            usleep(20_000)
+        var answer: T?
+        _ = waitUntil(seconds: seconds) { () -> Bool? in
+            let running = process.isRunning  // asked first: what the command wrote before it ended is looked at
+            answer = check()
+            return answer != nil || (whileRunning && !running) ? true : nil
         }
-        return nil
+        return answer
     }
 
     /// The live view's URL from `litevision: live view at URL`.

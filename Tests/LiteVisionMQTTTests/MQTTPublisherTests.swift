@@ -27,12 +27,7 @@ struct MQTTPublisherTests {
 
     /// Waits up to `timeout` seconds for `condition`.
     static func wait(_ timeout: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
+        waitUntil(seconds: timeout, every: 0.01) { condition() ? true : nil } ?? false
     }
 
     @Test("messages arrive with their topics and payloads, byte for byte; invalid subtopics are dropped and counted")

@@ -36,12 +36,7 @@ struct ModelManagerTests {
 
         /// The notifications so far, waiting up to 10 s for at least `count`.
         func wait(for count: Int) -> [(name: Notification.Name, model: RemoteModel?, error: ModelDownloadError?)] {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let now = lock.withLock { posted }
-                if now.count >= count { return now }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
+            _ = waitUntil(seconds: 10) { lock.withLock { posted.count } >= count ? true : nil }
             return lock.withLock { posted }
         }
     }
@@ -125,8 +120,7 @@ struct ModelManagerTests {
             let first = manager.download(model, conditions: ModelDownloadConditions())
             let second = manager.download(Self.model(server, "stall"), conditions: ModelDownloadConditions())
             #expect(first === second)
-            let deadline = Date().addingTimeInterval(20)
-            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(seconds: 20, every: 0.01) { first.completedUnitCount < 1000 ? nil : true }
             #expect(first.completedUnitCount == 1000)  // the stalling server's first bytes arrived
             let cancelled = Date()
             first.cancel()
@@ -146,14 +140,13 @@ struct ModelManagerTests {
             let second = manager.download(model, conditions: strict)
             #expect(first !== second)
             #expect(manager.download(model, conditions: strict) === second)  // the same conditions share one
-            let deadline = Date().addingTimeInterval(20)
-            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(seconds: 20, every: 0.01) { first.completedUnitCount < 1000 ? nil : true }
             #expect(first.completedUnitCount == 1000)
             #expect(server.requests.count == 1)  // the second waits for the first to end
             first.cancel()
             #expect(recorder.wait(for: 1).first?.error?.reason == .cancelled)
             // Then the second runs under its own conditions (this machine is not on a modem), resuming the bytes.
-            while second.completedUnitCount < 2000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(seconds: 20, every: 0.01) { second.completedUnitCount < 2000 ? nil : true }
             #expect(second.completedUnitCount == 2000)
             #expect(server.requests.last?.contains("range=bytes=1000-") == true, "\(server.requests)")
             second.cancel()
@@ -174,8 +167,7 @@ struct ModelManagerTests {
             // A third call with the first's conditions joins the first, not a new transfer behind the second.
             #expect(manager.download(model, conditions: loose) === first)
             #expect(manager.download(model, conditions: strict) === second)
-            let deadline = Date().addingTimeInterval(20)
-            while first.completedUnitCount < 1000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(seconds: 20, every: 0.01) { first.completedUnitCount < 1000 ? nil : true }
             // The waiting one, cancelled, ends at once although the first still runs.
             let cancelled = Date()
             second.cancel()

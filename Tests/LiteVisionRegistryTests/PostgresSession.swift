@@ -15,6 +15,7 @@ final class PostgresSession {
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         let output = Pipe()
+        input.closeOnExec()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
@@ -26,13 +27,10 @@ final class PostgresSession {
     func run(_ sql: String, until marker: String) throws {
         let before = log.text.components(separatedBy: marker).count
         input.fileHandleForWriting.write(Data((sql + "\n").utf8))
-        let deadline = Date().addingTimeInterval(30)
-        while log.text.components(separatedBy: marker).count == before {
-            guard Date() < deadline, process.isRunning else {
-                throw PostgresServerError(message: "psql session: \(sql): \(log.text)")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        let arrived = waitUntil(seconds: 30) {
+            log.text.components(separatedBy: marker).count > before ? true : process.isRunning ? nil : false
         }
+        guard arrived == true else { throw PostgresServerError(message: "psql session: \(sql): \(log.text)") }
     }
 
     func close() {

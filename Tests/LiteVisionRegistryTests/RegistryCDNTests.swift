@@ -77,16 +77,14 @@ struct RegistryCDNTests {
         /// nginx's log lines for the blob of `sha256`: port, status, and whether a token came; waits up to 10 s
         /// for `count` of them (nginx's log reaches the test through a pipe).
         func blobRequests(_ sha256: String, count: Int) -> [String] {
-            let deadline = Date().addingTimeInterval(10)
-            while true {
-                let lines = nginx.output.split(separator: "\n").filter { $0.contains("GET /v1/blobs/\(sha256) ") }
-                if lines.count >= count || Date() > deadline {
-                    return lines.map { line in
-                        let parts = line.split(separator: " ")
-                        return "\(parts[0]) \(parts[1]) " + (line.hasSuffix("token=-") ? "no token" : "token")
-                    }
-                }
-                usleep(20_000)
+            var lines: [Substring] = []
+            _ = waitUntil(seconds: 10) { () -> Bool? in
+                lines = nginx.output.split(separator: "\n").filter { $0.contains("GET /v1/blobs/\(sha256) ") }
+                return lines.count >= count ? true : nil
+            }
+            return lines.map { line in
+                let parts = line.split(separator: " ")
+                return "\(parts[0]) \(parts[1]) " + (line.hasSuffix("token=-") ? "no token" : "token")
             }
         }
 

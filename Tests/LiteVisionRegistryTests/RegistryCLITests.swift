@@ -217,9 +217,7 @@ struct RegistryCLITests {
                         ))
             }
         }.resume()
-        let deadline = Date().addingTimeInterval(60)
-        while result.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return try result.withLock { $0 }?.get() ?? (0, "")
+        return try waitUntil(seconds: 60, every: 0.01) { result.withLock { $0 } }?.get() ?? (0, "")
     }
 
     @Test("Prometheus metrics count requests, bytes and downloads by model and version; changes are logged")

@@ -137,8 +137,7 @@ struct RegistryFaultTests {
         deinit { lock.withLock { tokens }.forEach(NotificationCenter.default.removeObserver) }
 
         func wait(for count: Int) -> [(name: Notification.Name, error: ModelDownloadError?)] {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline && lock.withLock({ posted.count }) < count { Thread.sleep(forTimeInterval: 0.02) }
+            _ = waitUntil(seconds: 60) { lock.withLock { posted.count } >= count ? true : nil }
             return lock.withLock { posted }
         }
     }
@@ -175,8 +174,7 @@ struct RegistryFaultTests {
 
             let deleted = Mutex<(any Error)??>(nil)
             manager.deleteDownloadedModel(model) { error in deleted.withLock { $0 = .some(error) } }
-            let deadline = Date().addingTimeInterval(30)
-            while deleted.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(seconds: 30, every: 0.01) { deleted.withLock { $0 } }
             #expect(deleted.withLock { $0 } != nil)
             #expect(!manager.isModelDownloaded(model))
             #expect(!FileManager.default.fileExists(atPath: ModelCache().folder(of: model)))
@@ -285,13 +283,12 @@ struct RegistryFaultTests {
             #expect(connection.send(Array(bytes.prefix(total / 2))))
             // Wait until the server has written part of the upload, then kill it.
             let blobs = setup.data + "/blobs"
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
+            _ = waitUntil(seconds: 30, every: 0.01) { () -> Bool? in
                 let incoming = (try? FileManager.default.contentsOfDirectory(atPath: blobs))?.filter {
                     $0.hasPrefix(".incoming-")
                 }
-                if let name = incoming?.first, Self.size(blobs + "/" + name) > 1 << 20 { break }
-                Thread.sleep(forTimeInterval: 0.01)
+                guard let name = incoming?.first else { return nil }
+                return Self.size(blobs + "/" + name) > 1 << 20 ? true : nil
             }
             setup.server.stop(SIGKILL)
             #expect(

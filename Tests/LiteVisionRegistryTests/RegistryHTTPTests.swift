@@ -46,9 +46,7 @@ struct RegistryHTTPTests {
         let running = Task(executorPreference: DedicatedThreadExecutor.shared) { try await group.run() }
         let outcome: Result<Void, any Error>
         do {
-            let deadline = Date().addingTimeInterval(60)
-            while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            if let bound = port.withLock({ $0 }) {
+            if let bound = try await waitUntil(seconds: 60, every: 0.01, { port.withLock { $0 } }) {
                 let server = Server(
                     base: "http://127.0.0.1:\(bound)", registry: registry,
                     publishToken: try await service.createToken(role: .publish),

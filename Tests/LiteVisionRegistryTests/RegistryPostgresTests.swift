@@ -68,17 +68,13 @@ struct RegistryPostgresTests {
 
     /// Polls `/ready` until it answers 200 (`ready`) or 503 (not), for `seconds` and once more after them (see `poll`).
     static func waitFor(_ replica: RegistryProcess, ready: Bool, seconds: Double = 60) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
         var last = ""
-        while true {
-            let late = Date() >= deadline  // then this is the last look (see `poll`)
-            if let answer = try? await send("GET", replica.base + "/ready") {
-                if answer.status == (ready ? 200 : 503) { return }
-                last = "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))"
-            }
-            if late { break }
-            try await Task.sleep(for: .milliseconds(100))
+        let answered = try await waitUntil(seconds: seconds, every: 0.1) { () -> Bool? in
+            guard let answer = try? await send("GET", replica.base + "/ready") else { return nil }
+            last = "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))"
+            return answer.status == (ready ? 200 : 503) ? true : nil
         }
+        if answered != nil { return }
         throw RegistryProcessError(
             message: "/ready of \(replica.base) did not become \(ready ? 200 : 503) in \(seconds) s (last: \(last))\n"
                 + replica.output.suffix(3000))
@@ -382,13 +378,7 @@ struct RegistryPostgresTests {
     /// 57 s and found the server "still listening" after its 10 s. Two tests holding both threads for 12 s right
     /// after the SIGTERM made it fail the same way here; with the last look it passes.)
     static func poll(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let late = Date() >= deadline
-            if try condition() { return }
-            if late { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        if try await waitUntil(seconds: seconds, { try condition() ? true : nil }) != nil { return }
         throw RegistryProcessError(message: "timed out after \(seconds) s waiting for \(what)")
     }
 }

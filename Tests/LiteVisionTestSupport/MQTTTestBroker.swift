@@ -88,8 +88,7 @@ public final class MQTTTestBroker {
     public func stop() {
         if brokerID > 0 {
             kill(brokerID, SIGKILL)
-            let deadline = Date().addingTimeInterval(10)
-            while kill(brokerID, 0) == 0 && Date() < deadline { usleep(10_000) }
+            _ = waitUntil(seconds: 10, every: 0.01) { kill(brokerID, 0) == 0 ? nil : true }
             brokerID = 0
         }
         process?.stopNow()

@@ -64,14 +64,13 @@ public final class MQTTTestSubscriber {
         process.standardError = file
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while !text.contains("received SUBACK") {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw LoopbackServerError(
-                    "mosquitto_sub did not subscribe to \(filter) within \(Int(timeout)) s: \(text.suffix(2000))")
-            }
-            usleep(10_000)
+        let subscribed = waitUntil(seconds: timeout, every: 0.01) {
+            text.contains("received SUBACK") ? true : process.isRunning ? nil : false
+        }
+        guard subscribed == true else {
+            stop()
+            throw LoopbackServerError(
+                "mosquitto_sub did not subscribe to \(filter) within \(Int(timeout)) s: \(text.suffix(2000))")
         }
     }
 
@@ -102,11 +101,10 @@ public final class MQTTTestSubscriber {
 
     /// The messages received once there are at least `count`, or those there are after `timeout` seconds.
     public func waitForMessages(_ count: Int, timeout: Double = 10) -> [Message] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var received = messages
-        while received.count < count && Date() < deadline {
-            usleep(20_000)
+        var received: [Message] = []
+        _ = waitUntil(seconds: timeout) { () -> Bool? in
             received = messages
+            return received.count >= count ? true : nil
         }
         return received
     }

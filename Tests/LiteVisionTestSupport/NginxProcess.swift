@@ -35,13 +35,12 @@ public final class NginxProcess {
         process.standardError = output
         log = OutputLog(reading: output)
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while (try? LoopbackSocket(port: port)) == nil {
-            guard Date() < deadline, process.isRunning else {
-                stop()
-                throw LoopbackServerError("nginx did not start: \(log.text)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let listening = waitUntil(seconds: 30, every: 0.05) {
+            (try? LoopbackSocket(port: port)) != nil ? true : process.isRunning ? nil : false
+        }
+        guard listening == true else {
+            stop()
+            throw LoopbackServerError("nginx did not start: \(log.text)")
         }
     }
 

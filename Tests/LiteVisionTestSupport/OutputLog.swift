@@ -23,8 +23,7 @@ public final class OutputLog: Sendable {
     /// copy of the read end of its own, closed at the end of file, so that no other code can close that descriptor,
     /// and have its number reused, under the reading thread.
     public init(reading pipe: Pipe) {
-        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        pipe.closeOnExec()
         let descriptor = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         precondition(descriptor >= 0, "OutputLog: cannot copy the pipe's read end (errno \(errno))")
         Thread.detachNewThread { [self] in
@@ -49,11 +48,6 @@ public final class OutputLog: Sendable {
 
     /// Whether the pipe has ended (every writer closed it) within `seconds`: afterwards ``text`` is complete.
     public func waitForEnd(seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if state.withLock({ $0.ended }) { return true }
-            if Date() >= deadline { return false }
-            usleep(5000)
-        }
+        waitUntil(seconds: seconds, every: 0.005) { state.withLock { $0.ended } ? true : nil } ?? false
     }
 }

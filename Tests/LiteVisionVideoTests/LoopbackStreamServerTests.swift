@@ -142,11 +142,10 @@ private enum Tool {
 
         /// Waits for the command to end; kills it and returns false after `timeout` seconds.
         func wait(timeout: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            let ended = waitUntil(seconds: timeout) { process.isRunning ? nil : true } ?? false
+            if !ended { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return Date() < deadline
+            return ended
         }
     }
 

@@ -94,11 +94,12 @@ final class HoldingRelay {
         ]
         let output = Pipe()
         process.standardOutput = output
+        input.closeOnExec()
         process.standardInput = input
         log = OutputLog(reading: output)
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !log.text.contains("\n") && Date() < deadline && process.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+        let child = process, log = log  // the closure may not capture `self` before `ports` is set
+        _ = waitUntil(seconds: 30, every: 0.01) { log.text.contains("\n") || !child.isRunning ? true : nil }
         let line = log.text.split(separator: "\n").first ?? ""
         ports = line.split(separator: ",").compactMap { Int($0) }
         guard ports.count == upstreams.count else {

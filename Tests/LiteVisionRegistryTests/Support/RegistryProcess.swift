@@ -89,11 +89,12 @@ final class RegistryProcess {
         process.standardError = output
         log = OutputLog(reading: output)
         try process.run()
-        let deadline = Date().addingTimeInterval(120)
+        // Locals: the closure may not capture `self` before `scheme` and `port` are set.
         var found: (String, Int)?
-        while found == nil && Date() < deadline && process.isRunning {
+        let child = process, log = log
+        _ = waitUntil(seconds: 120) { () -> Bool? in
             found = Self.listening(in: log.text, host: host)
-            if found == nil { Thread.sleep(forTimeInterval: 0.02) }
+            return found != nil || !child.isRunning ? true : nil
         }
         Thread.sleep(forTimeInterval: 0.05)
         guard let found else {
@@ -137,8 +138,7 @@ final class RegistryProcess {
 
     /// The exit status once the process has ended within `seconds`, else nil.
     func exitStatus(within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = waitUntil(seconds: seconds) { process.isRunning ? nil : true }
         return process.isRunning ? nil : process.terminationStatus
     }
 
