@@ -16,10 +16,10 @@ struct AssociationScratch: Sendable {
     /// stage's matches are corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
     /// Tentative objects (and objects held in the open) matched in the previous frame
-    /// (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave the detections they fit clearly better (see
-    /// ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as
-    /// each frame's association starts, with tentative objects on (``TrackingOptions/startsTentativeObjects``); valid
-    /// until it ends.
+    /// (``ObjectTracker/bridgesMiss(_:)``), and stretches of background followed
+    /// (``ObjectTracker/followsBackground(_:)``), which lost tracks leave the detections they fit clearly better (see
+    /// ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as each frame's association starts, with
+    /// tentative objects on (``TrackingOptions/startsTentativeObjects``); valid until it ends.
     var recentTentative: [Int] = []
     /// Objects held in the open (``TrackRecord/isHeldInOpen``) matched in this frame to their last awaited box,
     /// reported once every stage has run (see ``ObjectTracker/associate(_:imageWidth:imageHeight:)``).
@@ -73,9 +73,12 @@ extension ObjectTracker {
                 scratch.low.append(index)
             }
         }
+        // Tentative objects matched in the previous frame, and stretches of background followed (see `bridgesMiss`).
         scratch.recentTentative.removeAll(keepingCapacity: true)
         if options.startsTentativeObjects {
-            for i in records.indices where bridgesMiss(records[i]) { scratch.recentTentative.append(i) }
+            for i in records.indices where bridgesMiss(records[i]) || followsBackground(records[i]) {
+                scratch.recentTentative.append(i)
+            }
         }
         // Stage 1: confident and weak detections together against every reported track, lost ones included. Weak
         // detections only keep objects alive (ByteTrack's low-score recovery), with a stricter gate; solving both in
@@ -281,20 +284,20 @@ extension ObjectTracker {
     /// 0.2 lost draws.
     static let tentativeClearFit = 0.3
 
-    /// Whether a lost track leaves `detection` to a tentative object: one matched in the previous frame
-    /// (`scratch.recentTentative`), started while the lost track was still matched (on or before its last matched
-    /// frame: most likely another object, seen beside it), of the detection's class when classes are matched, whose
-    /// predicted box fits the detection's by at least ``tentativeClearFit`` more IoU than `similarity`, the lost
-    /// track's own. A person coming out from behind another, detected weakly for a few frames and followed as a
-    /// tentative object, would otherwise lose their first confident box to the lost track of a person still hidden
+    /// Whether a lost track leaves `detection` to a tentative object: one matched in the previous frame, or a stretch
+    /// of background followed (`scratch.recentTentative`), started while the lost track was still matched (on or before
+    /// its last matched frame: most likely another object, seen beside it), of the detection's class when classes are
+    /// matched, whose predicted box fits the detection's by at least ``tentativeClearFit`` more IoU than `similarity`,
+    /// the lost track's own. A person coming out from behind another, detected weakly for a few frames and followed as
+    /// a tentative object, would otherwise lose their first confident box to the lost track of a person still hidden
     /// nearby. The detection is then left to the stage of tracks not reported yet, where that object most often takes
     /// it (unless another detection fits it better). `lostFor` is the lost track's `framesSinceUpdate`, counted before
     /// this frame. A tentative object seen partly hidden is reported within five frames of its start, so then only
     /// tracks lost for a frame or two qualify; one not believable yet (``TrackRecord/isBelievable``: seen only in the
     /// open) may stay tentative for long, and tracks lost longer then qualify too (leaving the rule to believable
     /// objects only changed 2 of the tracking benchmark's 1,016 draws, for the worse: thirtieth round); with
-    /// ``TrackingOptions/minimumHits`` 3 or more there are no tentative objects (see
-    /// ``tentativeTrackHits``), and the rule never applies.
+    /// ``TrackingOptions/minimumHits`` 3 or more there are no tentative objects (see ``tentativeTrackHits``), and the
+    /// rule never applies.
     func tentativeObjectFitsBetter(_ detection: TrackerDetection, than similarity: Double, lostFor: Int) -> Bool {
         let wanted = similarity + Self.tentativeClearFit
         guard wanted <= 1 else { return false }
@@ -448,11 +451,17 @@ extension ObjectTracker {
                 observeAppearance(detections[detectionIndex], record: recordIndex)
             }
             if !records[recordIndex].isConfirmed {
+                let sure = confident && detections[detectionIndex].score >= options.newTrackThreshold
+                records[recordIndex].confidentRun = sure ? records[recordIndex].confidentRun + 1 : 0
+                // A stretch of background is reported only once detected confidently in a few frames in a row.
+                if isBackground(records[recordIndex]),
+                    records[recordIndex].confidentRun < Self.tentativeTrackHits
+                {
+                    continue
+                }
                 // A tentative object detected confidently counts as one a confident detection started (an object
                 // held in the open was started so already, and keeps its count).
-                if confident, detections[detectionIndex].score >= options.newTrackThreshold,
-                    !records[recordIndex].isHeldInOpen
-                {
+                if sure, !records[recordIndex].isHeldInOpen {
                     records[recordIndex].hitsToConfirm = min(records[recordIndex].hitsToConfirm, options.minimumHits)
                     records[recordIndex].isBelievable = true
                 } else if !records[recordIndex].isBelievable {

@@ -32,6 +32,10 @@ struct TrackRecord: Sendable {
     var framesUnseenInOpen = 0
     /// Score of the last matched detection.
     var score: Float
+    /// In how many frames in a row, up to the last, the track was matched to a detection from
+    /// ``TrackingOptions/newTrackThreshold``: counted for tracks not reported yet (see
+    /// ``ObjectTracker/isBackground(_:)``), 0 after a frame without such a match.
+    var confidentRun = 0
     /// Score of the detection matched in the frame before the last match, or 0 when the track was unmatched there
     /// (lost, or not started yet). With ``score``, it tells a track followed on weak detections: see
     /// ``isFollowedWeakly(below:)``.
@@ -363,6 +367,7 @@ struct TrackRecord: Sendable {
     @inline(__always)
     mutating func miss() {
         framesSinceUpdate += 1
+        confidentRun = 0
         filter.freezeSize()
         horizontal.miss()
         vertical.miss()

@@ -64,6 +64,48 @@ struct TentativeTrackTests {
         #expect(ids == [[0], [0], [0], [0], [0, 1]])
     }
 
+    @Test("A middling box at one spot for 15 frames is background: reported only after 3 confident boxes in a row")
+    func background() {
+        // The IDs reported in each frame for an object still at (300, 150), in the open, detected at the scores given
+        // (nil: not detected), and from frame `frontFrom` on (counted from 1) beside a confident object walking onto
+        // it at 12 px a frame from the left, at its depth: 47 % of its box under it in its fifth frame there.
+        func reported(_ scores: [Float?], frontFrom: Int = .max) -> [[Int]] {
+            var tracker = ObjectTracker()
+            return scores.enumerated().map { index, score in
+                var frame = score.map { [detection(box(300, 150), score: $0)] } ?? []
+                if index + 1 >= frontFrom {
+                    frame.append(detection(box(220 + 12 * Double(index + 1 - frontFrom), 150, 60, 90)))
+                }
+                return tracker.update(frame, imageWidth: 640, imageHeight: 480).map(\.id)
+            }
+        }
+        let thirteen = [Float?](repeating: 0.5, count: 13)
+        // Confident in its 14th frame: reported there, as one confident box reports a tentative object.
+        #expect(reported(thirteen + [0.9, 0.5]).suffix(3) == [[], [0], [0]])
+        // From its 15th frame on, one confident box, which the detector gives such a place now and then, reports
+        // nothing; nor do two in a row.
+        #expect(reported(thirteen + [0.5, 0.9, 0.5, 0.9, 0.9, 0.5]).allSatisfy { $0.isEmpty })
+        // Three in a row do, from the third, with the first ID.
+        #expect(reported(thirteen + [0.5, 0.9, 0.9, 0.9, 0.5]).suffix(3) == [[], [0], [0]])
+        #expect(reported(thirteen + [0.5, 0.9, 0.9, 0.9]).dropLast().allSatisfy { $0.isEmpty })
+        // Before the forty-fifth round of docs/tracking-quality.md, the first confident box reported it.
+        // An object walking in front of it (reported from its second frame, ID 0) reports it in its 14th frame, not
+        // in its 15th or later.
+        let front = reported(thirteen + [0.5, 0.5, 0.5, 0.5, 0.5], frontFrom: 10)
+        #expect(front.suffix(6) == [[0], [0, 1], [0, 1], [0, 1], [0, 1], [0, 1]])
+        #expect(
+            reported(thirteen + [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5], frontFrom: 12).suffix(6) == [
+                [0], [0], [0], [0], [0], [0],
+            ])
+        // Followed through 4 frames without a box: three confident boxes after them report it from the third (the
+        // same object, its confident run broken by a middling box first). After 5, it is gone, and the first confident
+        // box starts a new object, reported from its second box (in the open: `openObjectHits`).
+        let fourMissed = reported(thirteen + [0.5, 0.5, nil, nil, nil, nil, 0.9, 0.5, 0.9, 0.9, 0.9])
+        #expect(fourMissed.suffix(5) == [[], [], [], [], [0]])
+        let fiveMissed = reported(thirteen + [0.5, 0.5, nil, nil, nil, nil, nil, 0.9, 0.5, 0.9, 0.9, 0.9])
+        #expect(fiveMissed.suffix(5) == [[], [0], [0], [0], [0]])
+    }
+
     @Test("An object detected at 0.5 frame after frame is reported from its third frame, with the first ID")
     func reportedFromThirdFrame() {
         #expect(Self.reported([0.5, 0.5, 0.5, 0.45, 0.6]) == [[], [], [0], [0], [0]])
