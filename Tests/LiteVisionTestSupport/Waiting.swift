@@ -18,7 +18,9 @@ public func waitUntil<T>(seconds: Double, every interval: Double = 0.02, _ check
 
 /// As the blocking `waitUntil(seconds:every:_:)`, sleeping with `Task.sleep` between looks, so that the waiting
 /// task holds no thread of Swift concurrency's pool.
-public func waitUntil<T>(seconds: Double, every interval: Double = 0.05, _ check: () async throws -> T?) async throws
+public func waitUntil<T>(
+    seconds: Double, every interval: Double = 0.05, _ check: () async throws -> T?
+) async throws
     -> T?
 {
     let deadline = Date().addingTimeInterval(seconds)
