@@ -70,10 +70,10 @@
 ///    ``TrackingOptions/rescueThreshold``) and once one of its boxes was partly hidden behind another reported object
 ///    or cut by the image border, or lies in a lost track's path (see step 5); held back only by a matched track's box
 ///    it lies almost wholly on (a person mostly hidden behind another is followed), and not on the predicted box of a
-///    lost track either (a dormant one aside: see step 3). A tentative track not reported 15 frames after it started is
+///    lost track either (a dormant one aside: see step 3). A tentative track still unreported in its 15th frame is
 ///    taken for a stretch of background the detector boxes at middling scores (``isBackground(_:)``): followed through
-///    up to 4 frames in a row without a detection, but reported only once detected confidently in three frames in a
-///    row.
+///    up to 4 frames in a row without a detection (fewer if ``TrackingOptions/lostTrackBuffer`` is), but reported only
+///    once detected confidently in three frames in a row.
 /// 5. A track reported for the first time takes the ID of a track lost since before it started, instead of a new
 ///    one, when its box lies in that track's path (between its last detected box and its prediction, and as far
 ///    again past the prediction once unseen for 5 frames) and no other lost track's (one whose path holds it between
@@ -121,7 +121,8 @@ public struct ObjectTracker: Sendable {
     /// objects (from ``TrackingOptions/newTrackThreshold``, 0.7, at once, or from their second box when they appear in
     /// the open: ``TrackingOptions/openObjectHits``; from ``TrackingOptions/tentativeTrackThreshold``, 0.3, once
     /// detected in three frames, never two in a row without a detection, and seen partly hidden behind another object
-    /// or cut by the image border).
+    /// or cut by the image border, before its 15th frame; from then on, once detected confidently in three frames in a
+    /// row).
     public init(options: TrackingOptions = .init()) {
         var options = options
         options.lostTrackBuffer = max(0, options.lostTrackBuffer)
@@ -453,31 +454,34 @@ public struct ObjectTracker: Sendable {
 
     /// Whether the track is most likely a stretch of background that the detector boxes at middling scores, frame after
     /// frame at one spot (a poster, a shelf, a shadow: a class-agnostic localizer boxes such places in most frames): a
-    /// tentative object (see ``bridgesMiss(_:)``) still not reported ``backgroundAge`` frames after it started. A real
-    /// object scored so is most often partly hidden behind another or cut by the image border, and reported within a
-    /// few frames (in the tracking benchmark's 680 draws at the own frame rate, every tentative object that was ever
-    /// reported was reported within 15 frames). Such a track is followed, so that its boxes start no other object, but is reported only once
-    /// detected confidently (from ``TrackingOptions/newTrackThreshold``) in ``tentativeTrackHits`` frames in a row:
-    /// neither one confident box, which the detector gives such a place now and then, nor a box partly hidden, which
-    /// an object passing in front makes, nor a box in a lost track's path reports it any more. It survives up to
-    /// ``backgroundBuffer`` frames in a row without a detection (``followsBackground(_:)``), so that its age keeps
-    /// counting while the detector misses it now and then. On the tracking benchmark's `clutter` draws
-    /// (`docs/tracking-quality.md`, forty-fifth round) this took the draws where LiteVision meets the best peer from 13
-    /// of 35 to 30; of the 1,308 draws of the other sets it changed 10, winning and losing none.
+    /// tentative object (see ``bridgesMiss(_:)``) still unreported in its ``backgroundAge``-th frame (its first frame
+    /// counting as 1). A real object scored so is most often partly hidden behind another or cut by the image border,
+    /// and reported within a few frames (in the tracking benchmark's 680 draws at the own frame rate, every tentative
+    /// object ever reported was reported before its 15th frame). Such a track is followed, so that its boxes start no
+    /// other object, but is reported only once detected confidently (from ``TrackingOptions/newTrackThreshold``) in
+    /// ``tentativeTrackHits`` frames in a row: neither one confident box, which the detector gives such a place now and
+    /// then, nor a box partly hidden, which an object passing in front makes, nor a box in a lost track's path reports
+    /// it any more. It survives up to ``backgroundBuffer`` frames in a row without a detection
+    /// (``followsBackground(_:)``), so that its age keeps counting while the detector misses it now and then. On the
+    /// tracking benchmark's `clutter` draws (`docs/tracking-quality.md`, forty-fifth round) this took the draws where
+    /// LiteVision meets the best peer from 13 of 35 to 30; of the 1,308 draws of the other sets it changed 10, winning
+    /// and losing none.
     func isBackground(_ record: TrackRecord) -> Bool {
         !record.isConfirmed && !record.isHeldInOpen && record.hitsToConfirm > options.minimumHits
             && record.age >= Self.backgroundAge
     }
 
     /// Whether an unmatched track not reported yet survives the frame as a stretch of background
-    /// (``isBackground(_:)``): unmatched for fewer than ``backgroundBuffer`` frames before this one.
+    /// (``isBackground(_:)``): unmatched for fewer than ``backgroundBuffer`` frames before this one (and then not
+    /// dropped as any track is: see ``isDropped(_:framesUnseen:framesInOpen:)``; with a
+    /// ``TrackingOptions/lostTrackBuffer`` under 4, it survives that many frames).
     func followsBackground(_ record: TrackRecord) -> Bool {
         isBackground(record) && record.framesSinceUpdate < Self.backgroundBuffer
     }
 
-    /// From how many frames after its start a tentative object not reported yet is taken for background
+    /// In which frame of its life (the first counting as 1) a tentative object not reported yet is taken for background
     /// (``isBackground(_:)``). Measured before the rule of three confident boxes, with ``backgroundBuffer`` 3: 15 met
-    /// the best peer on 29 of the 35 `clutter` draws, and changed none of the `midway` draws; 10 and 12 met it on 30 and
+    /// the best peer on 29 of the 35 `clutter` draws and changed none of the `midway` draws; 10 and 12 met it on 30 and
     /// 29 but lost a `midway` draw; 20 and 30 on 26 and 24.
     static let backgroundAge = 15
 

@@ -14,7 +14,8 @@ struct TrackRecord: Sendable {
     /// (see ``ObjectTracker/confirm(_:beforeRetiring:)``).
     var ownHits = 1
     /// How many frames the track must be matched in before it is reported: consecutive frames, or with at most one
-    /// frame between two for a tentative object (``ObjectTracker/bridgesMiss(_:)``).
+    /// frame between two for a tentative object (``ObjectTracker/bridgesMiss(_:)``; a stretch of background survives
+    /// more, but is reported only as ``ObjectTracker/isBackground(_:)`` tells).
     var hitsToConfirm: Int
     /// Whether the object is believable enough to be reported once matched in ``hitsToConfirm`` frames: started by a
     /// detection from ``TrackingOptions/newTrackThreshold`` or detected so since, or, for a tentative object, seen

@@ -10,9 +10,9 @@
 /// An `ObjectTracker` used alone also starts an object from a middling score (from ``tentativeTrackThreshold``,
 /// 0.3), reported once it has been detected in three frames, never two in a row without a detection (at any score
 /// from ``rescueThreshold`` after the first), and seen partly hidden behind another object or cut by the image border
-/// in one of them (or detected confidently, or back in the path of an object lost from view), within 15 frames of its
-/// start; after that, only once detected confidently in three frames in a row (a place the detector boxes at middling
-/// scores frame after frame is most often background).
+/// in one of them (or detected confidently, or back in the path of an object lost from view), before its 15th frame;
+/// from then on, only once detected confidently in three frames in a row (a place the detector boxes at middling scores
+/// frame after frame is most often background).
 ///
 /// **Cost and gating.** Tracks are paired with detections by the overlap (IoU) of the box a motion model (a Kalman
 /// filter) predicts, limited to the image, and the detected box. A pair is allowed only when `IoU >= matchIoUThreshold`
@@ -154,21 +154,21 @@ public struct TrackingOptions: Sendable, Hashable {
     /// started it. A detector scores a person partly hidden or partly out of the image in the middle; a box it scores
     /// so in the open, frame after frame at one spot, is most often something it half takes for a person (a poster, a
     /// coat on a stand), which the tracker then does not report (thirtieth round of `docs/tracking-quality.md`). One
-    /// still not reported 15 frames after it started is taken for such a place for good: it is followed (through up to
-    /// 4 frames in a row without a detection), so that its boxes start nothing else, but reported only once detected
-    /// confidently in three frames in a row; neither one confident box, which a detector gives such a place now and
-    /// then, nor an object passing in front of it reports it any more (forty-fifth round: a class-agnostic localizer
-    /// boxes stretches of background in most frames, at middling scores). A weak box of any score from
-    /// ``rescueThreshold`` is paired with a tentative object as with any object (the gate ``rescueMatchIoUThreshold``,
-    /// or under 20 fps ``matchIoUThreshold`` from this score up: see ``frameRate``). A middling box starts none on the
-    /// predicted box of a lost object (most likely that object, detected off its prediction), nor almost wholly on the
-    /// box of an object matched in the frame (a part of it, most likely; a box that sticks out of it a little, such as
-    /// that of a person walking mostly hidden behind another, does start one). Default 0.3, for an `ObjectTracker` used
-    /// alone: a partly hidden person, whom a detector scores 0.3–0.7 frame after frame, is followed, while a false
-    /// detection, which seldom comes back at the same place three times within a few frames, is not
-    /// (`docs/tracking-quality.md`, fourth, twenty-first and twenty-second rounds). `nil` turns it off. An object
-    /// detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or above the
-    /// detector's threshold. Values under ``rescueThreshold`` (when set) act as it; values at or above
+    /// still unreported in its 15th frame is taken for such a place for good: it is followed (through up to 4 frames in
+    /// a row without a detection, or ``lostTrackBuffer`` if fewer), so that its boxes start nothing else, but reported
+    /// only once detected confidently in three frames in a row; neither one confident box, which a detector gives such
+    /// a place now and then, nor an object passing in front of it reports it any more (forty-fifth round: a
+    /// class-agnostic localizer boxes stretches of background in most frames, at middling scores). A weak box of any
+    /// score from ``rescueThreshold`` is paired with a tentative object as with any object (the gate
+    /// ``rescueMatchIoUThreshold``, or under 20 fps ``matchIoUThreshold`` from this score up: see ``frameRate``). A
+    /// middling box starts none on the predicted box of a lost object (most likely that object, detected off its
+    /// prediction), nor almost wholly on the box of an object matched in the frame (a part of it, most likely; a box
+    /// that sticks out of it a little, such as that of a person walking mostly hidden behind another, does start one).
+    /// Default 0.3, for an `ObjectTracker` used alone: a partly hidden person, whom a detector scores 0.3–0.7 frame
+    /// after frame, is followed, while a false detection, which seldom comes back at the same place three times within
+    /// a few frames, is not (`docs/tracking-quality.md`, fourth, twenty-first and twenty-second rounds). `nil` turns it
+    /// off. An object detector turns it off, as `track --threshold` does: ML Kit reports only objects detected at or
+    /// above the detector's threshold. Values under ``rescueThreshold`` (when set) act as it; values at or above
     /// ``newTrackThreshold`` start no tentative object.
     ///
     /// It also sets how much a weak box weighs in the assignment: from this score up (and under ``detectionThreshold``)

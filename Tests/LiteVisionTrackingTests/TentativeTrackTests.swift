@@ -88,6 +88,8 @@ struct TentativeTrackTests {
         // Three in a row do, from the third, with the first ID.
         #expect(reported(thirteen + [0.5, 0.9, 0.9, 0.9, 0.5]).suffix(3) == [[], [0], [0]])
         #expect(reported(thirteen + [0.5, 0.9, 0.9, 0.9]).dropLast().allSatisfy { $0.isEmpty })
+        // A frame without a box breaks the run, as a middling box does.
+        #expect(reported(thirteen + [0.5, 0.9, 0.9, nil, 0.9, 0.5]).allSatisfy { $0.isEmpty })
         // Before the forty-fifth round of docs/tracking-quality.md, the first confident box reported it.
         // An object walking in front of it (reported from its second frame, ID 0) reports it in its 14th frame, not
         // in its 15th or later.

@@ -46,7 +46,8 @@ package struct TrackArguments: ParsableArguments {
             frame, frames from 0 as for a video), or prints a line per frame. --threshold sets the score from which \
             a detection is confident and may start an object, and nothing under it starts one (default: objects \
             start at once from 0.7, and from 0.3 once detected in three frames, never two in a row without a \
-            detection, and seen partly hidden behind another object or cut by the image border in one of them); \
+            detection, and seen partly hidden behind another object or cut by the image border in one of them, or \
+            detected confidently: from its 15th frame, in three frames in a row); \
             weaker ones, of any score (with --threshold, from 0.1 or the threshold if lower), only keep objects \
             alive; --filtered-boxes reports the motion model's boxes instead of the detected ones. \
             --camera-motion auto is for a moving camera (panning, shaking, zooming): the tracker estimates the \
