@@ -15,9 +15,8 @@ struct AssociationScratch: Sendable {
     /// Reported tracks lost since an earlier frame and not matched in this one (dormant ones aside), as the current
     /// stage's matches are corrected (see ``ObjectTracker/sharesLostTrack(_:)``).
     var lost: [Int] = []
-    /// Tentative objects (and objects held in the open) matched in the previous frame
-    /// (``ObjectTracker/bridgesMiss(_:)``), and stretches of background followed
-    /// (``ObjectTracker/followsBackground(_:)``), which lost tracks leave the detections they fit clearly better (see
+    /// Tentative objects (and objects held in the open) matched in the previous frame, and stretches of background
+    /// followed (``ObjectTracker/bridgesMiss(_:)``), which lost tracks leave the detections they fit clearly better (see
     /// ``ObjectTracker/tentativeObjectFitsBetter(_:than:lostFor:)``). Filled as each frame's association starts, with
     /// tentative objects on (``TrackingOptions/startsTentativeObjects``); valid until it ends.
     var recentTentative: [Int] = []
@@ -76,9 +75,7 @@ extension ObjectTracker {
         // Tentative objects matched in the previous frame, and stretches of background followed (see `bridgesMiss`).
         scratch.recentTentative.removeAll(keepingCapacity: true)
         if options.startsTentativeObjects {
-            for i in records.indices where bridgesMiss(records[i]) || followsBackground(records[i]) {
-                scratch.recentTentative.append(i)
-            }
+            for i in records.indices where bridgesMiss(records[i]) { scratch.recentTentative.append(i) }
         }
         // Stage 1: confident and weak detections together against every reported track, lost ones included. Weak
         // detections only keep objects alive (ByteTrack's low-score recovery), with a stricter gate; solving both in

@@ -244,8 +244,8 @@ public struct ObjectTracker: Sendable {
     }
 
     /// Drops unmatched tracks not reported yet (a tentative object only at its second frame in a row without a
-    /// detection: see ``bridgesMiss(_:)``; a stretch of background at its fifth: see ``followsBackground(_:)``), and
-    /// reported ones lost too long (in the open too: see ``isInOpen(_:covers:)``) or gone out of the image.
+    /// detection, a stretch of background at its fifth: see ``bridgesMiss(_:)``), and reported ones lost too long (in
+    /// the open too: see ``isInOpen(_:covers:)``) or gone out of the image.
     private mutating func retireUnmatched() {
         // Counted before any record is dropped or moved, against the boxes that may hide a lost object, gathered once
         // (not when the rule is off: a track is then dropped from the lost-track buffer before it could count).
@@ -264,7 +264,7 @@ public struct ObjectTracker: Sendable {
         for i in records.indices {
             var record = records[i]
             if record.detectionIndex < 0 {
-                guard record.isConfirmed || bridgesMiss(record) || followsBackground(record) else { continue }
+                guard record.isConfirmed || bridgesMiss(record) else { continue }
                 record.miss()
                 if isDropped(record, framesUnseen: record.framesSinceUpdate, framesInOpen: record.framesUnseenInOpen) {
                     if options.reidentification != nil { rememberDropped(record) }
@@ -449,7 +449,8 @@ public struct ObjectTracker: Sendable {
     /// (``tentativeObjectFitsBetter(_:than:lostFor:)``; so do stretches of background matched in one of the 4 frames
     /// before: a lost track passing over one leaves it the box of the background, which fits it clearly better).
     func bridgesMiss(_ record: TrackRecord) -> Bool {
-        !record.isConfirmed && record.framesSinceUpdate == 0 && record.hitsToConfirm > options.minimumHits
+        (!record.isConfirmed && record.framesSinceUpdate == 0 && record.hitsToConfirm > options.minimumHits)
+            || followsBackground(record)
     }
 
     /// Whether the track is most likely a stretch of background that the detector boxes at middling scores, frame after
